@@ -1,0 +1,2 @@
+import AXHit
+print("axhit-bench")

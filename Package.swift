@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "AXHit",
+    products: [
+        .library(name: "AXHit", targets: ["AXHit"]),
+        .executable(name: "axhit", targets: ["axhit"]),
+        .executable(name: "axhit-bench", targets: ["axhit-bench"]),
+    ],
+    targets: [
+        // GEOS's C API. Only Sources/AXGeometry/GEOS imports it.
+        .systemLibrary(
+            name: "CGEOS",
+            path: "Sources/CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
+        ),
+        .target(name: "AXGeometry", dependencies: ["CGEOS"]),
+        .target(name: "AXHit", dependencies: ["AXGeometry"]),
+        .executableTarget(name: "axhit", dependencies: ["AXHit"], path: "Sources/axhit"),
+        .executableTarget(name: "axhit-bench", dependencies: ["AXHit"], path: "Benchmarks/axhit-bench"),
+        .testTarget(name: "AXGeometryTests", dependencies: ["AXGeometry"]),
+        .testTarget(name: "AXHitTests", dependencies: ["AXHit"]),
+    ]
+)

@@ -1,0 +1,26 @@
+/// Everything the geometry layer can throw.
+///
+/// Hot paths (point containment, index queries) never throw; errors arise only
+/// where input is parsed or where GEOS builds a geometry.
+public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// SVG path data that does not follow the grammar. `offset` is the
+    /// zero-based index of the offending character (in Unicode scalars of the
+    /// path string), `expected` says what the grammar wanted there, and
+    /// `found` is what was there (`"end of data"` at the end).
+    case pathSyntax(offset: Int, expected: String, found: String)
+    /// A path with a coordinate that is not finite, or too large to be used.
+    case nonFiniteCoordinate(offset: Int)
+    /// GEOS reported an error (its own message, captured, never printed).
+    case geos(operation: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .pathSyntax(offset, expected, found):
+            return "path data: at offset \(offset): expected \(expected), found \(found)"
+        case let .nonFiniteCoordinate(offset):
+            return "path data: at offset \(offset): number is not finite"
+        case let .geos(operation, message):
+            return "GEOS \(operation) failed: \(message)"
+        }
+    }
+}

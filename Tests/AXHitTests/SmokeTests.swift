@@ -1,0 +1,6 @@
+import Testing
+@testable import AXHit
+
+@Test func libraryLinks() {
+    #expect(CGAffineTransform.identity.isIdentity)
+}
