@@ -1,0 +1,45 @@
+/// Everything the AXHit layer throws: a bad tree, a bad file, a bad request.
+///
+/// It carries the facts a user needs to find the problem: the file, the line,
+/// the node's `id` and the key, each where it applies. `description` joins them
+/// as the command line prints them:
+/// `screen.json: line 12: node "play": key "frame": width is negative`.
+public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file the input came from (as the user named it), if known.
+    public var file: String?
+    /// The 1-based line in `file`, if known.
+    public var line: Int?
+    /// The `id` of the node at fault, if known.
+    public var node: String?
+    /// The key at fault (`frame`, `accessibilityPath.d`, ...), if any.
+    public var key: String?
+    /// What is wrong, in words.
+    public var message: String
+
+    /// An error with the facts that apply.
+    public init(_ message: String, file: String? = nil, line: Int? = nil, node: String? = nil, key: String? = nil) {
+        self.message = message
+        self.file = file
+        self.line = line
+        self.node = node
+        self.key = key
+    }
+
+    /// This error, with `file` and `line` filled in where they are unknown.
+    public func located(file: String?, line: Int? = nil) -> TreeError {
+        var e = self
+        if e.file == nil { e.file = file }
+        if e.line == nil { e.line = line }
+        return e
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let file { parts.append(file) }
+        if let line { parts.append("line \(line)") }
+        if let node { parts.append("node \"\(node)\"") }
+        if let key { parts.append("key \"\(key)\"") }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+}
