@@ -18,8 +18,11 @@ let package = Package(
         ),
         .target(name: "AXGeometry", dependencies: ["CGEOS"]),
         .target(name: "AXHit", dependencies: ["AXGeometry"]),
-        .executableTarget(name: "axhit", dependencies: ["AXHit"], path: "Sources/axhit"),
-        .executableTarget(name: "axhit-bench", dependencies: ["AXHit"], path: "Benchmarks/axhit-bench"),
+        // Argument parsing and JSON Lines output, shared by the two tools.
+        .target(name: "CommandLineSupport"),
+        .executableTarget(name: "axhit", dependencies: ["AXHit", "CommandLineSupport"], path: "Sources/axhit"),
+        .executableTarget(
+            name: "axhit-bench", dependencies: ["AXHit", "CommandLineSupport"], path: "Benchmarks/axhit-bench"),
         .testTarget(name: "AXGeometryTests", dependencies: ["AXGeometry"]),
         .testTarget(name: "AXHitTests", dependencies: ["AXHit"]),
     ]

@@ -1,2 +1,44 @@
 import AXHit
-print("axhit")
+import CommandLineSupport
+import Foundation
+
+/// `axhit VERB ...`: the command-line face of the AXHit library (cli.md).
+/// Exit status: 0 on success, 1 for invalid input, 2 for a usage error.
+let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
+    ("hit", "which element is under each point", HitCommand.run),
+    ("convert", "convert a rect, point or path between a view's space and the screen", ConvertCommand.run),
+    ("shape", "the region an SVG path fills, as WKT", ShapeCommand.run),
+]
+
+func printUsage() {
+    var text = "usage: axhit VERB [options]   (axhit VERB --help for each)\n\nverbs:\n"
+    for v in verbs { text += "  \(v.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(v.summary)\n" }
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("axhit: \(message)\n".utf8))
+    exit(status)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let verbName = arguments.first else {
+    printUsage()
+    exit(2)
+}
+if verbName == "--help" || verbName == "-h" || verbName == "help" {
+    printUsage()
+    exit(0)
+}
+guard let verb = verbs.first(where: { $0.name == verbName }) else {
+    fail("unknown verb '\(verbName)' (axhit --help lists them)", status: 2)
+}
+do {
+    try verb.run(Array(arguments.dropFirst()))
+} catch let error as UsageError {
+    fail("\(verbName): \(error) (axhit \(verbName) --help)", status: 2)
+} catch let error as TreeError {
+    fail("\(error)", status: 1)
+} catch {
+    fail("\(error)", status: 1)
+}

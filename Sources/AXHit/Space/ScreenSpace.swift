@@ -1,0 +1,223 @@
+import Foundation
+
+/// What the resolution pass derives for each node, packed.
+struct ResolvedFlags: OptionSet, Sendable {
+    let rawValue: UInt8
+    /// An exposed accessibility element (the spec's "exposed").
+    static let exposed = ResolvedFlags(rawValue: 1 << 0)
+    /// The node or a descendant is exposed: queries may skip the subtree otherwise.
+    static let subtreeExposed = ResolvedFlags(rawValue: 1 << 1)
+    /// The view's full transform is invertible: its bounds have area on screen.
+    static let invertible = ResolvedFlags(rawValue: 1 << 2)
+    /// The view could receive touches: not hidden, alpha >= 0.01, interaction
+    /// enabled, and so are all its ancestors.
+    static let touchable = ResolvedFlags(rawValue: 1 << 3)
+}
+
+/// An `ElementTree` resolved into screen space: every view's full transform,
+/// every node's accessibility frame and activation point, and which elements
+/// accessibility exposes.
+///
+/// Built in one forward pass over the tree (parents before children), so it
+/// costs O(n) and holds a few arrays indexed by `NodeID`. The tree's inputs and
+/// these cached results live in separate arrays.
+public struct ScreenSpace: Sendable {
+    /// The tree this was resolved from.
+    public let tree: ElementTree
+    /// For a view, the map from its bounds space to the screen; for an
+    /// element node, its container's.
+    var toScreen: [CGAffineTransform]
+    /// The inverse of `toScreen`, where `ResolvedFlags.invertible` is set.
+    var fromScreen: [CGAffineTransform]
+    /// The accessibility frame in screen coordinates.
+    var frames: [CGRect]
+    var resolved: [ResolvedFlags]
+
+    /// Resolves `tree`. O(n).
+    public init(_ tree: ElementTree) {
+        self.tree = tree
+        let n = tree.capacity
+        toScreen = Array(repeating: .identity, count: n)
+        fromScreen = Array(repeating: .identity, count: n)
+        frames = Array(repeating: .zero, count: n)
+        resolved = Array(repeating: [], count: n)
+        guard !tree.root.isNone else { return }
+
+        // Accessibility is blocked for a node when it or an ancestor is
+        // hidden, elementsHidden, inside an accessibility element, or
+        // suppressed by a modal sibling. Touch is blocked by hidden, alpha
+        // and isUserInteractionEnabled. Both are inherited downwards.
+        var a11yBlocked = [Bool](repeating: false, count: n)
+        var touchBlocked = [Bool](repeating: false, count: n)
+        // The frontmost visible modal child of each node, found once per parent.
+        var modalChild = [NodeID](repeating: .none, count: n)
+        var order: [NodeID] = []
+        order.reserveCapacity(tree.count)
+        tree.forEachInPreOrder(from: tree.root) { order.append($0) }
+
+        for id in order {
+            let i = id.index
+            let parent = tree.parent(of: id)
+            let isElementNode = tree.has(.element, id)
+            let hidden = tree.has(.hidden, id) || tree.alpha(of: id) < 0.01
+            var blocked = hidden || tree.has(.elementsHidden, id)
+            var noTouch = hidden || !tree.has(.userInteractionEnabled, id)
+            if !parent.isNone {
+                let p = parent.index
+                let modal = modalChild[p]
+                blocked = blocked || a11yBlocked[p] || tree.has(.accessibilityElement, parent)
+                    || (!modal.isNone && modal != id)
+                noTouch = noTouch || touchBlocked[p]
+            }
+            a11yBlocked[i] = blocked
+            modalChild[i] = Self.frontmostModalChild(of: id, in: tree)
+            touchBlocked[i] = noTouch
+
+            // Geometry: the spec's mapping from a view's bounds space to its
+            // parent's is p ↦ center + T(p - boundsMid), with T the transform
+            // (linear part plus translation). The root's parent space is the
+            // screen.
+            if isElementNode {
+                toScreen[i] = toScreen[parent.index]
+                fromScreen[i] = fromScreen[parent.index]
+                if resolved[parent.index].contains(.invertible) { resolved[i].insert(.invertible) }
+            } else {
+                let local = Self.boundsToParent(frame: tree.frames[i], bounds: tree.boundsRects[i],
+                                                transform: tree.transform(of: id))
+                let full = parent.isNone ? local : local.concatenating(toScreen[parent.index])
+                toScreen[i] = full
+                let parentInvertible = parent.isNone || resolved[parent.index].contains(.invertible)
+                if parentInvertible && full.isInvertible {
+                    fromScreen[i] = full.inverted()
+                    resolved[i].insert(.invertible)
+                }
+                if !noTouch { resolved[i].insert(.touchable) }
+            }
+            frames[i] = Self.accessibilityFrame(of: id, in: tree, toScreen: toScreen[i])
+            if !blocked && tree.has(.accessibilityElement, id) { resolved[i].insert(.exposed) }
+        }
+        // Children after parents in `order`, so a backward sweep sees every
+        // descendant before its ancestors.
+        for id in order.reversed() where resolved[id.index].contains(.exposed) || resolved[id.index].contains(.subtreeExposed) {
+            resolved[id.index].insert(.subtreeExposed)
+            let p = tree.parent(of: id)
+            if !p.isNone { resolved[p.index].insert(.subtreeExposed) }
+        }
+    }
+
+    /// The map from a view's bounds space to its parent's bounds space:
+    /// `p ↦ center + T(p - boundsMid)`, where `center` is the frame's midpoint,
+    /// `boundsMid` the bounds' midpoint (scroll offset included) and `T` the
+    /// view's transform applied about the center.
+    static func boundsToParent(frame: CGRect, bounds: CGRect, transform t: CGAffineTransform) -> CGAffineTransform {
+        let cx = frame.midX, cy = frame.midY
+        let bx = bounds.midX, by = bounds.midY
+        return CGAffineTransform(
+            a: t.a, b: t.b, c: t.c, d: t.d,
+            tx: cx + t.tx - (t.a * bx + t.c * by),
+            ty: cy + t.ty - (t.b * bx + t.d * by))
+    }
+
+    /// The frontmost child of `id` that has `accessibilityViewIsModal` and is
+    /// not itself hidden (isHidden, alpha, accessibilityElementsHidden): it
+    /// suppresses all its siblings. O(children).
+    static func frontmostModalChild(of id: NodeID, in tree: ElementTree) -> NodeID {
+        var s = tree.lastChild(of: id)
+        while !s.isNone {
+            if tree.has(.modal, s) && !(tree.has(.hidden, s) || tree.alpha(of: s) < 0.01 || tree.has(.elementsHidden, s)) {
+                return s
+            }
+            s = tree.previousSibling(of: s)
+        }
+        return .none
+    }
+
+    static func accessibilityFrame(of id: NodeID, in tree: ElementTree, toScreen: CGAffineTransform) -> CGRect {
+        let extras = tree.extrasOf(id)
+        if tree.has(.element, id) {
+            if let r = extras?.frameInContainerSpace { return r.applying(toScreen) }
+            return extras?.accessibilityFrame ?? .zero
+        }
+        if let r = extras?.accessibilityFrame { return r }
+        return tree.boundsRects[id.index].applying(toScreen)
+    }
+}
+
+extension ScreenSpace {
+    // MARK: Per-node answers
+
+    /// Whether accessibility exposes `id` (tree-format.md, "exposed").
+    public func isExposed(_ id: NodeID) -> Bool { resolved[id.index].contains(.exposed) }
+
+    /// The node's accessibility frame in screen coordinates: explicit, or a
+    /// view's bounds converted to the screen, or an element's frame in
+    /// container space converted, or CGRectZero. O(1).
+    public func accessibilityFrame(of id: NodeID) -> CGRect { frames[id.index] }
+
+    /// The node's activation point in screen coordinates: explicit, or the
+    /// midpoint of its accessibility frame. O(1).
+    public func activationPoint(of id: NodeID) -> CGPoint {
+        if let p = tree.extrasOf(id)?.activationPoint { return p }
+        let f = frames[id.index]
+        return CGPoint(x: f.midX, y: f.midY)
+    }
+
+    /// The map from the bounds space of `view` to the screen (for an element
+    /// node, its container's). O(1): resolved once.
+    public func transformToScreen(of view: NodeID) -> CGAffineTransform { toScreen[view.index] }
+
+    /// The map from the screen into the bounds space of `view`, or nil when
+    /// the view (or an ancestor) is scaled to nothing and the map does not exist.
+    public func transformFromScreen(of view: NodeID) -> CGAffineTransform? {
+        resolved[view.index].contains(.invertible) ? fromScreen[view.index] : nil
+    }
+
+    // MARK: UIAccessibilityConvert…ToScreenCoordinates
+
+    /// A rect in the bounds space of `view`, converted to the screen: the
+    /// bounding box of its four converted corners, as
+    /// `UIAccessibilityConvertFrameToScreenCoordinates(rect, view)`.
+    public func convertToScreen(_ rect: CGRect, from view: NodeID) -> CGRect {
+        rect.applying(toScreen[view.index])
+    }
+
+    /// A point in the bounds space of `view`, converted to the screen.
+    public func convertToScreen(_ point: CGPoint, from view: NodeID) -> CGPoint {
+        point.applying(toScreen[view.index])
+    }
+
+    /// A path in the bounds space of `view`, converted to the screen exactly
+    /// (every control point through the full transform), as
+    /// `UIAccessibilityConvertPathToScreenCoordinates(path, view)`.
+    public func convertToScreen(_ path: BezierPath, from view: NodeID) -> BezierPath {
+        path.applying(toScreen[view.index])
+    }
+
+    /// A screen rect converted into the bounds space of `view` (the bounding
+    /// box of its converted corners), or nil when the view is scaled to nothing.
+    public func convertFromScreen(_ rect: CGRect, to view: NodeID) -> CGRect? {
+        transformFromScreen(of: view).map { rect.applying($0) }
+    }
+
+    /// A screen point converted into the bounds space of `view`, or nil when
+    /// the view is scaled to nothing.
+    public func convertFromScreen(_ point: CGPoint, to view: NodeID) -> CGPoint? {
+        transformFromScreen(of: view).map { point.applying($0) }
+    }
+
+    /// A screen path converted exactly into the bounds space of `view`, or
+    /// nil when the view is scaled to nothing.
+    public func convertFromScreen(_ path: BezierPath, to view: NodeID) -> BezierPath? {
+        transformFromScreen(of: view).map { path.applying($0) }
+    }
+
+    /// The node's `accessibilityPath` in screen coordinates (converted from
+    /// its view's space when written in view space), or nil when it has none.
+    public func screenPath(of id: NodeID) -> BezierPath? {
+        guard let p = tree.extrasOf(id)?.path else { return nil }
+        switch p.coordinateSpace {
+        case .screen: return p.path
+        case .view: return p.path.applying(toScreen[id.index])
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Writes JSON values as text, one object per line: the tools' machine
+/// output. Numbers are printed as plain JSON numbers in their shortest form
+/// that reads back to the same Double (`10`, not `10.0`).
+public enum JSONText {
+    /// A JSON number for `v`: shortest round-trip digits, integers without a
+    /// fraction, `-0` as `0`; `null` for a non-finite value (JSON has none).
+    public static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == 0 { return "0" }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        var s = "\(v)"
+        // Swift prints 1e-05 and 1e+20; JSON accepts both forms.
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return s
+    }
+
+    /// A JSON string literal for `s`, with every character JSON requires escaped.
+    public static func string(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `[x, y]` as a JSON array.
+    public static func point(_ x: Double, _ y: Double) -> String { "[\(number(x)),\(number(y))]" }
+
+    /// `[a, b, ...]` as a JSON array of numbers.
+    public static func numbers(_ vs: [Double]) -> String { "[" + vs.map(number).joined(separator: ",") + "]" }
+}
+
+/// Buffered standard output for JSON Lines: one write per 64 KiB, not per line.
+public struct OutputBuffer: ~Copyable {
+    private var buffer: [UInt8] = []
+
+    /// An empty buffer.
+    public init() { buffer.reserveCapacity(1 << 16) }
+
+    /// Appends `line` and a newline, flushing when the buffer is full.
+    public mutating func writeLine(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes out what is buffered.
+    public mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBufferPointer { p in
+            var offset = 0
+            while offset < p.count {
+                let n = write(1, p.baseAddress! + offset, p.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}

@@ -1,0 +1,76 @@
+import AXHit
+import Foundation
+
+/// Reading what the user names on the command line: files or `-`.
+enum Input {
+    /// The bytes of `path`, or standard input for `-`.
+    /// - Throws: `TreeError` naming the file when it cannot be read.
+    static func read(_ path: String) throws(TreeError) -> Data {
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let why = !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot be read"
+            throw TreeError(why, file: path)
+        }
+    }
+
+    /// The name errors give for `path`.
+    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+    /// Reads and imports the tree in `path` (axhit/1 JSON or a page source,
+    /// detected from the content).
+    static func tree(_ path: String) throws(TreeError) -> ElementTree {
+        let data = try read(path)
+        return try ElementTree(contentsOf: data, file: displayName(path))
+    }
+
+    /// Resolves the tree in `path` for queries.
+    static func hitTester(_ path: String) throws(TreeError) -> HitTester {
+        let tree = try tree(path)
+        do {
+            return try HitTester(ScreenSpace(tree))
+        } catch {
+            throw error.located(file: displayName(path))
+        }
+    }
+
+    /// The points of a points file: one per line, `x y` or `x,y`; blank lines
+    /// and lines starting with `#` are skipped.
+    /// - Throws: `TreeError` naming the file and line of a bad line.
+    static func points(_ path: String) throws(TreeError) -> [CGPoint] {
+        let data = try read(path)
+        let name = displayName(path)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TreeError("not UTF-8 text", file: name)
+        }
+        var points: [CGPoint] = []
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let trimmed = line.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let fields = trimmed.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
+            guard fields.count == 2, let x = Double(fields[0]), let y = Double(fields[1]) else {
+                throw TreeError("expected a point as 'x y' or 'x,y', found '\(trimmed.prefix(40))'", file: name, line: lineNumber)
+            }
+            guard x.isFinite, y.isFinite else {
+                throw TreeError("the point is not finite", file: name, line: lineNumber)
+            }
+            points.append(CGPoint(x: x, y: y))
+        }
+        return points
+    }
+
+    /// The numbers of a comma-separated list such as `--rect 1,2,3,4`.
+    static func numbers(_ text: String, count: Int, option: String) throws(UsageError) -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == count, values.count == count, values.allSatisfy(\.isFinite) else {
+            throw UsageError("--\(option) needs \(count) comma-separated numbers, got '\(text)'")
+        }
+        return values
+    }
+}

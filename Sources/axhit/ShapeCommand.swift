@@ -1,0 +1,31 @@
+import AXHit
+import CommandLineSupport
+import Foundation
+
+/// `axhit shape --d D [--even-odd] [--tolerance T]`.
+enum ShapeCommand {
+    static let help = """
+        usage: axhit shape --d D [--even-odd] [--tolerance T]
+
+        Print the region the SVG path D (screen space) fills, as one line of WKT:
+        a POLYGON or MULTIPOLYGON, or POLYGON EMPTY. Curves are flattened to within
+        T points of the true curve (default 0.05); the fill rule is non-zero unless
+        --even-odd is given. An open subpath is filled as if closed.
+        """
+
+    static func run(_ argv: [String]) throws {
+        let args = try Arguments(argv, options: ["d", "tolerance"], flags: ["even-odd", "help"])
+        if args.flag("help") { print(help); return }
+        try args.noPositionals()
+        let d = try args.required("d")
+        let tolerance = try args.number("tolerance", default: 0.05)
+        guard tolerance > 0 else { throw UsageError("--tolerance must be greater than 0") }
+        var path: BezierPath
+        do { path = try BezierPath(svgPathData: d) } catch {
+            throw TreeError("\(error)", key: "--d")
+        }
+        path.fillRule = args.flag("even-odd") ? .evenOdd : .nonZero
+        let region = try PolygonSet.filling(rings: path.flattened(tolerance: tolerance), rule: path.fillRule)
+        print(region.wkt)
+    }
+}

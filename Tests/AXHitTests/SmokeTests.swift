@@ -1,6 +1,0 @@
-import Testing
-@testable import AXHit
-
-@Test func libraryLinks() {
-    #expect(CGAffineTransform.identity.isIdentity)
-}
