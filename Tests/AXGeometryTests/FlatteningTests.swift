@@ -148,3 +148,16 @@ import Testing
         #expect(huge.flattened(tolerance: -.nan) == huge.flattened())
     }
 }
+
+@Suite struct HostileArcTests {
+    @Test func hugeRadiusArcOverATinyChordStaysSmall() throws {
+        // A radius of 1e300 over a chord of 1 is a straight line to any precision.
+        let path = try BezierPath(svgPathData: "M0 0A1e300 1e300 0 0 1 1 0")
+        let rings = path.flattened()
+        #expect(rings.count == 1)
+        #expect(rings[0].count <= 4)
+        for p in rings[0] { #expect(distance(p, toSegment: pt(0, 0), pt(1, 0)) < 1e-6) }
+        let tiny = try BezierPath(svgPathData: "M0 0A1e-300 1e-300 0 0 1 1 0")  // scaled up: a semicircle of radius 0.5
+        for p in tiny.flattened()[0] { #expect(abs(distance(p, pt(0.5, 0)) - 0.5) < 1e-3) }
+    }
+}

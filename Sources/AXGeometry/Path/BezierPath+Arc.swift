@@ -45,7 +45,7 @@ extension BezierPath {
     /// radiusY sin θ)` for θ from `startAngle` over `sweep` (radians, signed)
     /// as cubic Béziers of at most 90° each, with the standard control
     /// distance `k = 4/3 tan(Δθ/4)` along the tangents. Assumes the current
-    /// point is the arc's start. `exactEnd`, when given, replaces the last
+    /// point is the arc's start (the first control point is placed from it). `exactEnd`, when given, replaces the last
     /// computed end point so the arc ends exactly where the caller asked.
     ///
     /// When a computed point would not be finite (absurd radii) a straight
@@ -75,7 +75,10 @@ extension BezierPath {
         for i in 0..<n {
             let a = startAngle + step * CGFloat(i)
             let b = i == n - 1 ? startAngle + sweep : a + step
-            let p0 = point(a), d0 = tangent(a)
+            // The first segment starts at the actual current point: with a
+            // huge radius, centre + radius·cos loses the low digits.
+            let p0 = i == 0 ? (currentPoint ?? point(a)) : point(a)
+            let d0 = tangent(a)
             var p3 = point(b)
             let d3 = tangent(b)
             if i == n - 1, let exactEnd { p3 = exactEnd }
@@ -110,24 +113,35 @@ extension BezierPath {
         let dx2 = p1.x / 2 - p2.x / 2, dy2 = p1.y / 2 - p2.y / 2
         let x1p = cosPhi * dx2 + sinPhi * dy2
         let y1p = -sinPhi * dx2 + cosPhi * dy2
-        // In units of the radii (x1'/rx, y1'/ry), F.6.5.2 and F.6.6.2 read
-        // without the fourth powers that overflow for large coordinates.
+        // In units of the radii, a = x1'/rx and b = y1'/ry, F.6.5.2 and
+        // F.6.6.2 read without the fourth powers that overflow for large
+        // coordinates; h = √Λ = hypot(a, b) also avoids squaring's underflow
+        // for radii vastly larger than the chord.
         var a = x1p / rx, b = y1p / ry
-        let lambda = a * a + b * b
-        var coef: CGFloat = 0
-        if lambda > 1 {
-            let s = lambda.squareRoot()
-            rx *= s; ry *= s; a /= s; b /= s
-        } else if lambda > 0 {
-            coef = Swift.max(0, (1 - lambda) / lambda).squareRoot()
-            if largeArc == sweep { coef = -coef }
+        let h = hypot(a, b)
+        guard h > 0, h.isFinite else {
+            // The end points are too close for these radii to bend the path,
+            // or the radii are too small to represent: a line either way.
+            elements.append(.line(to: p2)); return
         }
-        let cxp = coef * rx * b, cyp = -coef * ry * a
+        let na = a / h, nb = b / h
+        // s = ±√(1 - Λ): the centre's offset, as a fraction of the radii,
+        // along the chord's normal (F.6.5.2's coefficient times h).
+        var s: CGFloat = 0
+        if h >= 1 {
+            // F.6.6.3: scale the radii up until they just reach; the centre
+            // is then the chord's midpoint.
+            rx *= h; ry *= h; a = na; b = nb
+        } else {
+            s = Swift.max(0, 1 - h * h).squareRoot()
+            if largeArc == sweep { s = -s }
+        }
+        let cxp = s * rx * nb, cyp = -s * ry * na
         let center = CGPoint(x: cosPhi * cxp - sinPhi * cyp + (p1.x / 2 + p2.x / 2),
                              y: sinPhi * cxp + cosPhi * cyp + (p1.y / 2 + p2.y / 2))
         // Unit-circle vectors from the centre to the start and end (F.6.5.5-6).
-        let ux = a - coef * b, uy = b + coef * a
-        let vx = -a - coef * b, vy = -b + coef * a
+        let ux = a - s * nb, uy = b + s * na
+        let vx = -a - s * nb, vy = -b + s * na
         let theta1 = atan2(uy, ux)
         var dTheta = atan2(ux * vy - uy * vx, ux * vx + uy * vy)
         if !sweep && dTheta > 0 { dTheta -= 2 * .pi }

@@ -76,12 +76,20 @@ public struct BezierPath: Sendable, Hashable {
         self.init()
         if rect.isNull { return }
         let r = rect.standardized
-        let center = CGPoint(x: r.midX, y: r.midY)
-        let rx = r.width / 2, ry = r.height / 2
-        move(to: CGPoint(x: r.maxX, y: r.midY))
-        appendEllipticalArc(center: center, radiusX: rx, radiusY: ry, rotation: 0,
-                            startAngle: 0, sweep: 2 * .pi,
-                            exactEnd: CGPoint(x: r.maxX, y: r.midY))
+        // Written out rather than through the arc code so the four axis
+        // points are exact (no cos/sin rounding). kappa = 4/3·tan(π/8).
+        let kappa: CGFloat = 0.5522847498307936
+        let kx = kappa * r.width / 2, ky = kappa * r.height / 2
+        let midX = r.midX, midY = r.midY
+        move(to: CGPoint(x: r.maxX, y: midY))
+        addCurve(to: CGPoint(x: midX, y: r.maxY),
+                 controlPoint1: CGPoint(x: r.maxX, y: midY + ky), controlPoint2: CGPoint(x: midX + kx, y: r.maxY))
+        addCurve(to: CGPoint(x: r.minX, y: midY),
+                 controlPoint1: CGPoint(x: midX - kx, y: r.maxY), controlPoint2: CGPoint(x: r.minX, y: midY + ky))
+        addCurve(to: CGPoint(x: midX, y: r.minY),
+                 controlPoint1: CGPoint(x: r.minX, y: midY - ky), controlPoint2: CGPoint(x: midX - kx, y: r.minY))
+        addCurve(to: CGPoint(x: r.maxX, y: midY),
+                 controlPoint1: CGPoint(x: midX + kx, y: r.minY), controlPoint2: CGPoint(x: r.maxX, y: midY - ky))
         closeSubpath()
     }
 
