@@ -292,4 +292,38 @@ import Testing
         }
         #expect(parsed > 100)
     }
+
+    @Test func parsedCoordinatesAreAlwaysFinite() {
+        // Extreme tokens: whatever parses holds only finite coordinates
+        // (overflowing sums throw; arcs that would overflow become lines).
+        let tokens = ["M", "m", "A", "a", "C", "c", "Q", "q", "S", "s", "T", "t", "L", "l", "H", "v", "Z",
+                      "0", "1", "-1", "1e308", "-1e308", "1e-308", "5e-324", "0.5", ".5", "3", "1e300", "1e-300",
+                      ",", " ", "1.7976931348623157e308", "1", "0", "2", "1e308", "-1e308", "1e300"]
+        var rng = SplitMix64(seed: 99)
+        var parsed = 0
+        for _ in 0..<20_000 {
+            var text = "M"
+            for _ in 0..<rng.int(below: 30) {
+                text += tokens[rng.int(below: tokens.count)]
+                if rng.int(below: 2) == 0 { text += " " }
+            }
+            guard let path = parse(text) else { continue }
+            parsed += 1
+            for e in path.elements {
+                let points: [CGPoint]
+                switch e {
+                case let .move(p), let .line(p): points = [p]
+                case let .quadCurve(p, c): points = [p, c]
+                case let .curve(p, c1, c2): points = [p, c1, c2]
+                case .closeSubpath: points = []
+                }
+                #expect(points.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "\(text)")
+            }
+            let bounds = path.controlPointBounds
+            if bounds.isNull || Swift.max(abs(bounds.minX), abs(bounds.maxX), abs(bounds.minY), abs(bounds.maxY)) < 1e4 {
+                _ = path.flattened()
+            }
+        }
+        #expect(parsed > 100)
+    }
 }

@@ -202,7 +202,8 @@ public struct BezierPath: Sendable, Hashable {
 
     /// The smallest rect holding every point of every element, control
     /// points included (as `CGPath.boundingBox`), in the path's space. It
-    /// contains the path; `.null` for a path with no points. O(n).
+    /// contains the path; `.null` for a path with no points. (Coordinates
+    /// spanning more than the largest double give an infinite size.) O(n).
     public var controlPointBounds: CGRect {
         var minX = CGFloat.infinity, minY = CGFloat.infinity
         var maxX = -CGFloat.infinity, maxY = -CGFloat.infinity
