@@ -1,0 +1,319 @@
+import Foundation
+import Testing
+@testable import AXHit
+
+/// The shared corpus, `../shared/corpus` beside the package root.
+private let corpus: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // AXHitTests
+    .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent()  // package root
+    .deletingLastPathComponent()
+    .appendingPathComponent("shared/corpus")
+
+private func load(_ name: String) throws -> Data {
+    try Data(contentsOf: corpus.appendingPathComponent(name))
+}
+
+/// The screen rect of a node: importers make no transforms or scroll offsets,
+/// so it is the sum of frame origins up the parent chain.
+private func screenFrame(_ tree: ElementTree, _ name: String) -> CGRect? {
+    guard let id = tree.node(named: name) else { return nil }
+    var origin = tree[id].frame.origin
+    var p = tree.parent(of: id)
+    while !p.isNone {
+        let f = tree[p].frame
+        origin.x += f.minX; origin.y += f.minY
+        p = tree.parent(of: p)
+    }
+    return CGRect(origin: origin, size: tree[id].frame.size)
+}
+
+private func rect(_ x: CGFloat, _ y: CGFloat, _ w: CGFloat, _ h: CGFloat) -> CGRect {
+    CGRect(x: x, y: y, width: w, height: h)
+}
+
+/// One corpus file and what it must import as; frames checked by hand
+/// against the source (screen space; Android in pixels at density 1).
+struct CorpusCase: CustomTestStringConvertible, Sendable {
+    var file: String
+    var format: TreeFormat
+    var count: Int
+    var root: String
+    var screen: CGRect
+    var frames: [(String, CGRect)]
+    var testDescription: String { file }
+}
+
+private let cases: [CorpusCase] = [
+    CorpusCase(file: "ios/appium_theapp_login_iphone414x896.xml", format: .appiumIOS, count: 30,
+               root: "Application#0", screen: rect(0, 0, 414, 896),
+               frames: [("Button#4", rect(0, 48, 96, 44)), ("NavigationBar#3", rect(0, 48, 414, 44))]),
+    CorpusCase(file: "ios/appiuminspector_lockscreen_springboard_iphone375x812.xml", format: .appiumIOS, count: 84,
+               root: "Application#0", screen: rect(0, 0, 375, 812),
+               frames: [("StaticText#41", rect(90, 98, 196, 97)), ("Window#1", rect(0, 0, 1125, 2436))]),
+    CorpusCase(file: "ios/shirates_appdev_onboarding_iphone375x667.xml", format: .appiumIOS, count: 70,
+               root: "Application#0", screen: rect(0, 0, 375, 667),
+               frames: [("SecureTextField#26", rect(16, 284, 343, 44)), ("Button#54", rect(16, 1007, 343, 56))]),
+    CorpusCase(file: "ios/shirates_calendar_ja_iphone390x844.xml", format: .appiumIOS, count: 95,
+               root: "Application#0", screen: rect(0, 0, 390, 844),
+               frames: [("Button#22", rect(0, 47, 65, 44)), ("Button#90", rect(221, 108, 53, 40))]),
+    CorpusCase(file: "ios/shirates_settings_accessibility_iphone375x667.xml", format: .appiumIOS, count: 60,
+               root: "Application#0", screen: rect(0, 0, 375, 667),
+               frames: [("Button#7", rect(0, 20, 92, 44)), ("Button#56", rect(348, 529, 11, 14))]),
+    CorpusCase(file: "ios/shirates_settings_keyboard_iphone390x844.xml", format: .appiumIOS, count: 93,
+               root: "Application#0", screen: rect(0, 0, 390, 844),
+               frames: [("Switch#39", rect(319, 399, 51, 31)), ("StaticText#65", rect(20, 782, 99, 21))]),
+    CorpusCase(file: "ios/shirates_settings_top_iphone390x844.xml", format: .appiumIOS, count: 93,
+               root: "Application#0", screen: rect(0, 0, 390, 844),
+               frames: [("StaticText#7", rect(15, 94, 135, 42)), ("Button#80", rect(358, 817, 12, 15))]),
+    CorpusCase(file: "ios/uiautodev_settings_zh_iphone414x896.xml", format: .appiumIOS, count: 327,
+               root: "Application#0", screen: rect(0, 0, 414, 896),
+               frames: [("StaticText#7", rect(189, 60, 36, 21)), ("StaticText#39", rect(0, -527, 126, 21))]),
+    CorpusCase(file: "ios/xpathqs_appium_test_app_iphone414x896.xml", format: .appiumIOS, count: 71,
+               root: "Application#0", screen: rect(0, 0, 414, 896),
+               frames: [("Button#65", rect(0, 817, 138, 49))]),
+    CorpusCase(file: "ios/idb_springboard_wda_json_iphone375x667.json", format: .webDriverAgentJSON, count: 45,
+               root: "Application#0", screen: rect(0, 0, 375, 667),
+               frames: [("Button#7", rect(-375, 0, 375, 667)), ("Button#35", rect(155, 583, 64, 85.5)),
+                        ("Other#43", rect(164, 0, 51, 20))]),
+    CorpusCase(file: "android/androidmcp_youtube_home_1344x2992_classic.xml", format: .uiautomator, count: 63,
+               root: "FrameLayout#0", screen: rect(0, 0, 1344, 2992),
+               frames: [("ImageView#17", rect(0, 151, 366, 144)), ("TextView#54", rect(746, 2798, 189, 35))]),
+    CorpusCase(file: "android/macyolo_tplink_deco_home_1080x2340_classic.xml", format: .uiautomator, count: 95,
+               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2340),
+               frames: [("Button#44", rect(429, 1462, 222, 305)), ("TextView#84", rect(351, 2227, 108, 41))]),
+    CorpusCase(file: "android/seniorshield_systemui_quick_settings_1080x2400_classic.xml", format: .uiautomator,
+               count: 109, root: "FrameLayout#0", screen: rect(0, 0, 1080, 2400),
+               frames: [("FrameLayout#13", rect(42, 357, 996, 126)), ("ViewGroup#74", rect(506, 1480, 67, 21))]),
+    CorpusCase(file: "android/shirates_playstore_games_1080x2088_uia2.xml", format: .uiautomator, count: 93,
+               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2088),
+               frames: [("TextView#16", rect(66, 220, 276, 132)), ("TextView#78", rect(829, 2019, 231, 49))]),
+    CorpusCase(file: "android/tronai_twitter_home_timeline_1440x3120_uia2.xml", format: .uiautomator, count: 156,
+               root: "FrameLayout#0", screen: rect(0, 0, 1440, 3120),
+               frames: [("ImageButton#9", rect(0, 145, 182, 196)), ("FrameLayout#114", rect(42, 3023, 140, 97))]),
+    // 50 nodes and the synthetic root over the two windows.
+    CorpusCase(file: "android/visiontest_homee_multiwindow_1080x2400_classic.xml", format: .uiautomator, count: 51,
+               root: "screen", screen: rect(0, 0, 1080, 2400),
+               frames: [("TextView#8", rect(42, 45, 104, 43)), ("View#49", rect(431, 2205, 217, 60))]),
+    CorpusCase(file: "android/droidbot_yelp_search_list_1440x2560_state.json", format: .droidBot, count: 119,
+               root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
+               frames: [("TextView#98", rect(315, 1882, 1023, 66)), ("TextView#112", rect(0, 2196, 288, 196))]),
+]
+
+@Suite struct ImportTests {
+    @Test(arguments: cases)
+    func corpusFileImports(_ c: CorpusCase) throws {
+        let data = try load(c.file)
+        #expect(TreeFormat.detect(data) == c.format)
+        let tree = try ElementTree(contentsOf: data, file: c.file)
+        #expect(tree.count == c.count)
+        #expect(tree.name(of: tree.root) == c.root)
+        #expect(tree.screenBounds == c.screen)
+        #expect(tree[tree.root].frame == c.screen)
+        for (name, expected) in c.frames {
+            #expect(screenFrame(tree, name) == expected, "\(name)")
+        }
+        // Every node is a view, and ids are pre-order numbered from the source.
+        for id in tree.preOrder { #expect(tree.kind(of: id) == .view) }
+    }
+
+    @Test func corpusFilesAreAllCovered() throws {
+        let names = try ["ios", "android"].flatMap { dir in
+            try FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(dir).path).map { "\(dir)/\($0)" }
+        }
+        #expect(Set(names) == Set(cases.map(\.file)))
+    }
+
+    // MARK: iOS mapping
+
+    @Test func appiumAttributesMap() throws {
+        let tree = try ElementTree(appiumPageSource: load("ios/appium_theapp_login_iphone414x896.xml"))
+        let button = try #require(tree.node(named: "Button#4"))
+        let n = tree[button]
+        #expect(n.accessibilityIdentifier == "The App" && n.accessibilityLabel == "The App")
+        #expect(n.isAccessibilityElement && n.accessibilityTraits == .button && !n.isHidden)
+        // Parent-relative frame: the navigation bar is at y 48 too.
+        #expect(n.frame == rect(0, 0, 96, 44))
+        let text = tree[try #require(tree.node(named: "StaticText#12"))]
+        #expect(text.accessibilityValue == "Login" && text.accessibilityTraits == .staticText)
+        // The fixture's hand-added Tab and Key with enabled="": enabled.
+        let key = tree[try #require(tree.node(named: "Key#18"))]
+        #expect(key.accessibilityTraits == .keyboardKey)
+        // An `Other` is a container; the second window is invisible → hidden.
+        #expect(!tree[try #require(tree.node(named: "Other#2"))].isAccessibilityElement)
+        let window = try #require(tree.children(of: tree.root).last)
+        #expect(tree[window].isHidden)
+    }
+
+    @Test func appiumAccessibleAndVisibleAttributes() throws {
+        let data = try load("ios/appiuminspector_lockscreen_springboard_iphone375x812.xml")
+        let tree = try ElementTree(appiumPageSource: data)
+        let clock = tree[try #require(tree.node(named: "StaticText#41"))]
+        #expect(clock.isAccessibilityElement && clock.isHidden && clock.accessibilityLabel == "08:09")
+        #expect(!tree[tree.root].isAccessibilityElement)  // accessible="false" wins over nothing
+        let kept = try ElementTree(appiumPageSource: data, options: ImportOptions(hidesInvisibleNodes: false))
+        #expect(kept.preOrder.allSatisfy { !kept[$0].isHidden })
+    }
+
+    @Test func disabledSwitchAndTraitsAttribute() throws {
+        let tree = try ElementTree(appiumPageSource: load("ios/shirates_settings_keyboard_iphone390x844.xml"))
+        let flick = tree[try #require(tree.node(named: "Switch#86"))]
+        #expect(flick.accessibilityTraits == [.button, .toggleButton] && flick.isHidden && flick.accessibilityValue == "0")
+        let settings = try ElementTree(appiumPageSource: load("ios/shirates_settings_accessibility_iphone375x667.xml"))
+        let chevron = settings[try #require(settings.node(named: "Button#56"))]
+        #expect(chevron.accessibilityTraits == [.button, .notEnabled])
+        let xml = """
+        <XCUIElementTypeApplication type="XCUIElementTypeApplication" x="0" y="0" width="100" height="100">
+          <XCUIElementTypeOther type="XCUIElementTypeOther" traits="Button, Selected, Header" x="10" y="20" width="30" height="40" accessible="true"/>
+          <XCUIElementTypeButton type="XCUIElementTypeButton" traits="9" selected="true" enabled="false" x="0" y="0" width="1" height="1"/>
+        </XCUIElementTypeApplication>
+        """
+        let t = try ElementTree(contentsOf: Data(xml.utf8))
+        let other = t[try #require(t.node(named: "Other#1"))]
+        #expect(other.accessibilityTraits == [.button, .selected, .header] && other.isAccessibilityElement)
+        #expect(t[try #require(t.node(named: "Button#2"))].accessibilityTraits == [.button, .selected, .notEnabled])
+    }
+
+    @Test func nestedFramesAreParentRelative() throws {
+        let xml = """
+        <AppiumAUT><XCUIElementTypeApplication x="5" y="7" width="100" height="100">
+          <XCUIElementTypeWindow x="10" y="20" width="50" height="50">
+            <XCUIElementTypeButton x="15" y="30" width="5" height="6"/>
+          </XCUIElementTypeWindow>
+        </XCUIElementTypeApplication></AppiumAUT>
+        """
+        let t = try ElementTree(contentsOf: Data(xml.utf8))
+        #expect(t[t.root].frame == rect(5, 7, 100, 100))
+        #expect(t[try #require(t.node(named: "Window#1"))].frame == rect(5, 13, 50, 50))
+        #expect(t[try #require(t.node(named: "Button#2"))].frame == rect(5, 10, 5, 6))
+    }
+
+    // MARK: Android mapping
+
+    @Test func uiautomatorAttributesMap() throws {
+        let tree = try ElementTree(uiautomatorDump: load("android/visiontest_homee_multiwindow_1080x2400_classic.xml"))
+        let clock = tree[try #require(tree.node(named: "TextView#8"))]
+        #expect(clock.accessibilityLabel == "6:44\u{202F}PM" && clock.accessibilityValue == "6:44")
+        #expect(clock.accessibilityIdentifier == "com.android.systemui:id/clock")
+        #expect(clock.isAccessibilityElement && clock.accessibilityTraits == .staticText)
+        let privacy = tree[try #require(tree.node(named: "View#49"))]
+        #expect(privacy.isAccessibilityElement && privacy.accessibilityLabel == "Privacy Policy")
+        #expect(privacy.accessibilityValue == nil)
+        // Windows are listed topmost first: the status bar ends up frontmost.
+        let windows = tree.children(of: tree.root).map { tree.name(of: $0) }
+        #expect(windows.count == 2 && windows.last == "FrameLayout#0")
+        #expect(tree.screenScale == 1)
+    }
+
+    @Test func siblingsFollowDrawingOrder() throws {
+        let tree = try ElementTree(uiautomatorDump: load("android/macyolo_tplink_deco_home_1080x2340_classic.xml"))
+        let parent = try #require(tree.node(named: "ViewGroup#8"))
+        // drawing-order 1, 4, 3 in the source.
+        #expect(tree.children(of: parent).map { tree.name(of: $0) } == ["FrameLayout#9", "FrameLayout#73", "ViewGroup#55"])
+    }
+
+    @Test func densityScalesToPoints() throws {
+        let data = try load("android/shirates_playstore_games_1080x2088_uia2.xml")
+        let tree = try ElementTree(contentsOf: data, options: ImportOptions(density: 2))
+        #expect(tree.screenBounds == rect(0, 0, 540, 1044) && tree.screenScale == 2)
+        #expect(screenFrame(tree, "TextView#16") == rect(33, 110, 138, 66))
+        #expect(throws: TreeError.self) { try ElementTree(uiautomatorDump: data, options: ImportOptions(density: 0)) }
+    }
+
+    @Test func uiautomatorTraitsAndHidden() throws {
+        let xml = """
+        <hierarchy rotation="0"><node class="android.widget.FrameLayout" bounds="[0,0][100,200]">
+          <node class="android.widget.Switch" checkable="true" checked="true" bounds="[0,0][10,10]"/>
+          <node class="android.widget.ImageButton" enabled="false" content-desc="Back" bounds="[10,10][20,20]"/>
+          <node class="android.widget.SeekBar" clickable="true" visible-to-user="false" bounds="[20,20][10,30]"/>
+          <node class="android.widget.TextView" text="" bounds="[0,0][5,5]"/>
+        </node></hierarchy>
+        """
+        let t = try ElementTree(contentsOf: Data(xml.utf8))
+        #expect(t[try #require(t.node(named: "Switch#1"))].accessibilityTraits == [.button, .toggleButton, .selected])
+        let back = t[try #require(t.node(named: "ImageButton#2"))]
+        #expect(back.accessibilityTraits == [.button, .notEnabled] && back.accessibilityLabel == "Back")
+        let seek = t[try #require(t.node(named: "SeekBar#3"))]
+        #expect(seek.isHidden && seek.accessibilityTraits == .adjustable)
+        #expect(seek.frame == rect(20, 20, 0, 10))  // inverted x: size 0
+        #expect(!t[try #require(t.node(named: "TextView#4"))].isAccessibilityElement)
+    }
+
+    @Test func droidBotMapsAndRejectsCycles() throws {
+        let tree = try ElementTree(droidBotState: load("android/droidbot_yelp_search_list_1440x2560_state.json"))
+        let nearby = tree[try #require(tree.node(named: "TextView#112"))]
+        #expect(nearby.accessibilityLabel == "Nearby" && nearby.isAccessibilityElement)
+        #expect(tree[try #require(tree.node(named: "TextView#13"))].isHidden)
+        let cycle = #"{"views": [{"class": "a", "parent": 1, "bounds": [[0,0],[1,1]]}, {"class": "b", "parent": 0, "bounds": [[0,0],[1,1]]}]}"#
+        let error = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(cycle.utf8), file: "s.json") }
+        #expect(error.key == "parent" && error.file == "s.json")
+        let bad = #"{"views": [{"class": "a.B", "parent": -1, "bounds": [[0,0],[1]]}]}"#
+        let e2 = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(bad.utf8)) }
+        #expect(e2.node == "B#0" && e2.key == "bounds")
+    }
+
+    // MARK: Detection and errors
+
+    @Test func detectsByContent() {
+        func d(_ s: String) -> TreeFormat? { TreeFormat.detect(Data(s.utf8)) }
+        #expect(d("\u{FEFF}  {\"root\": {}, \"format\": \"axhit/1\"}") == .axhitJSON)
+        #expect(d(#"{"screen": {"bounds": [0,0,1,1]}, "format": "axhit/1"}"#) == .axhitJSON)
+        #expect(d(#"{"x": {"views": 1}, "views": []}"#) == .droidBot)
+        #expect(d(#"{"sessionId": "s\"}", "value": {"tree": {}}}"#) == .webDriverAgentJSON)
+        #expect(d(#"{"tree": 1}"#) == .axhitJSON)
+        #expect(d("<?xml version='1.0'?>\n<!-- c --><!DOCTYPE x><AppiumAUT/>") == .appiumIOS)
+        #expect(d("<XCUIElementTypeApplication x='0'/>") == .appiumIOS)
+        #expect(d("<hierarchy rotation='0'/>") == .uiautomator)
+        #expect(d("<html/>") == nil)
+        #expect(d("") == nil)
+        #expect(d("hello") == nil)
+        #expect(d("<") == nil)
+    }
+
+    @Test func malformedXMLNamesFileAndLine() throws {
+        let xml = "<hierarchy>\n<node bounds=\"[0,0][1,1]\">\n</hierarchy>"
+        let error = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(xml.utf8), file: "dump.xml") }
+        #expect(error.file == "dump.xml" && error.line == 3)
+        #expect(error.description.hasPrefix("dump.xml: line 3: malformed XML"))
+    }
+
+    @Test func badValuesNameNodeAndKey() throws {
+        let xml = "<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\">\n<XCUIElementTypeButton x=\"abc\"/></XCUIElementTypeApplication></AppiumAUT>"
+        let e = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(xml.utf8), file: "f.xml") }
+        #expect(e.line == 3 && e.node == "Button#1" && e.key == "x")
+        let negative = "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"-1\" height=\"10\"/>"
+        let e2 = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(negative.utf8)) }
+        #expect(e2.node == "Application#0" && e2.key == "frame")
+        let bounds = "<hierarchy><node class='x' bounds='[0,0][1,'/></hierarchy>"
+        let e3 = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(bounds.utf8)) }
+        #expect(e3.key == "bounds" && e3.node == "x#0")
+        #expect(throws: TreeError.self) { try ElementTree(contentsOf: Data("<hierarchy rotation='0'/>".utf8)) }
+        #expect(throws: TreeError.self) { try ElementTree(contentsOf: Data("nonsense".utf8)) }
+        #expect(throws: TreeError.self) { try ElementTree(contentsOf: Data(#"{"format": "axhit/1"}"#.utf8)) }
+    }
+
+    @Test func deepTreesImport() throws {
+        let depth = 3000
+        var xml = "<hierarchy>"
+        for i in 0..<depth { xml += "<node class='v' bounds='[\(i),0][\(i + 10000),10]'>" }
+        xml += String(repeating: "</node>", count: depth) + "</hierarchy>"
+        let tree = try ElementTree(contentsOf: Data(xml.utf8))
+        #expect(tree.count == depth)
+        #expect(screenFrame(tree, "v#\(depth - 1)") == rect(CGFloat(depth - 1), 0, 10000, 10))
+    }
+
+    /// Truncated and corrupted inputs throw or import; they never trap.
+    @Test(arguments: cases.map(\.file))
+    func truncatedInputNeverTraps(_ file: String) throws {
+        let data = try load(file)
+        var rng = SystemRandomNumberGenerator()
+        for cut in [1, 2, 17, data.count / 3, data.count / 2, data.count - 2] where cut < data.count {
+            _ = try? ElementTree(contentsOf: data.prefix(cut))
+        }
+        for _ in 0..<5 {
+            var bytes = [UInt8](data)
+            for _ in 0..<8 { bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+            _ = try? ElementTree(contentsOf: Data(bytes))
+        }
+    }
+}
