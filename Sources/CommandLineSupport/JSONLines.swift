@@ -43,21 +43,21 @@ public enum JSONText {
 }
 
 /// Buffered standard output for JSON Lines: one write per 64 KiB, not per line.
-public struct OutputBuffer: ~Copyable {
+public final class OutputBuffer {
     private var buffer: [UInt8] = []
 
     /// An empty buffer.
     public init() { buffer.reserveCapacity(1 << 16) }
 
     /// Appends `line` and a newline, flushing when the buffer is full.
-    public mutating func writeLine(_ line: String) {
+    public func writeLine(_ line: String) {
         buffer.append(contentsOf: line.utf8)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { flush() }
     }
 
     /// Writes out what is buffered.
-    public mutating func flush() {
+    public func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBufferPointer { p in
             var offset = 0

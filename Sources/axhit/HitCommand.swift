@@ -26,7 +26,7 @@ enum HitCommand {
         if treePath == "-" && pointsPath == "-" { throw UsageError("TREE and --points cannot both be standard input") }
         let tester = try Input.hitTester(treePath)
         let points = try Input.points(pointsPath)
-        var out = OutputBuffer()
+        let out = OutputBuffer()
         for p in points {
             let hit = tester.hit(p, policy: policy)
             let element = hit.map { JSONText.string(tester.space.tree.name(of: $0)) } ?? "null"

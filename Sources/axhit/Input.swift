@@ -1,4 +1,5 @@
 import AXHit
+import CommandLineSupport
 import Foundation
 
 /// Reading what the user names on the command line: files or `-`.

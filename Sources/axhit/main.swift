@@ -10,7 +10,7 @@ let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("shape", "the region an SVG path fills, as WKT", ShapeCommand.run),
 ]
 
-func printUsage() {
+@MainActor func printUsage() {
     var text = "usage: axhit VERB [options]   (axhit VERB --help for each)\n\nverbs:\n"
     for v in verbs { text += "  \(v.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(v.summary)\n" }
     FileHandle.standardOutput.write(Data(text.utf8))
