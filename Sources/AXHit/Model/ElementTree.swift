@@ -86,7 +86,7 @@ public struct ElementTree: Sendable {
     var freeSlots: [NodeID] = []
 
     /// The root (the window), or `.none` for an empty tree.
-    public private(set) var root: NodeID = .none
+    public internal(set) var root: NodeID = .none
 
     /// The screen's bounds in points, if the input gave them (metadata for
     /// rendering and audits; hit-testing does not clip to it).
@@ -160,7 +160,7 @@ public struct ElementTree: Sendable {
         return id
     }
 
-    private mutating func allocateSlot() -> NodeID {
+    mutating func allocateSlot() -> NodeID {
         if let slot = freeSlots.popLast() { return slot }
         let id = NodeID(ids.count)
         ids.append(""); flags.append([]); parents.append(.none)
@@ -170,7 +170,7 @@ public struct ElementTree: Sendable {
         return id
     }
 
-    private mutating func store(_ node: Node, at i: Int) {
+    mutating func store(_ node: Node, at i: Int) {
         ids[i] = node.id
         var f: NodeFlags = [.alive]
         if node.kind == .element { f.insert(.element) }
@@ -202,7 +202,7 @@ public struct ElementTree: Sendable {
         }
     }
 
-    private mutating func link(_ id: NodeID, under parent: NodeID, before sibling: NodeID) {
+    mutating func link(_ id: NodeID, under parent: NodeID, before sibling: NodeID) {
         let i = id.index
         parents[i] = parent
         if sibling.isNone {

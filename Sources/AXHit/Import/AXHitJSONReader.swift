@@ -1,0 +1,576 @@
+import Foundation
+
+/// Reads an `axhit/1` document (tree-format.md) into an `ElementTree`, in
+/// one streaming pass over the bytes.
+///
+/// Nodes are appended in pre-order, so node ids follow the file (the root is
+/// `NodeID` 0). There is no recursion: open nodes live on an explicit stack
+/// of frames, so the nesting depth is bounded only by memory. A node is
+/// appended when its first child begins (or at its end when it has none);
+/// keys that come after its `children` update it at its end (see
+/// `ElementTree.completePending(_:as:)`).
+///
+/// Values are checked as they are read, so an error carries the line of the
+/// offending value; when the node's `id` has not been read yet, the rest of
+/// the node's object is scanned ahead for it, so the error still names it.
+///
+/// Memory: the tree, plus O(depth) for the frames.
+struct AXHitJSONReader {
+    private var scanner: JSONScanner
+    private var tree = ElementTree()
+    /// Scratch for the numbers of one rect, point or transform.
+    private var numbers: [Double] = []
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        scanner = JSONScanner(bytes)
+        numbers.reserveCapacity(8)
+    }
+
+    /// The tree in `bytes`.
+    ///
+    /// - Complexity: O(n) in the input size.
+    /// - Throws: `TreeError` with the line, and the node and key where they
+    ///   apply (no file: the caller adds it).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(TreeError) -> ElementTree {
+        var reader = AXHitJSONReader(bytes)
+        try reader.readDocument()
+        return reader.tree
+    }
+
+    // MARK: Keys
+
+    private enum DocumentKey: CaseIterable { case format, screen, root }
+    private enum ScreenKey: CaseIterable { case bounds, scale }
+    private enum PathKey: CaseIterable { case d, usesEvenOddFillRule, coordinateSpace }
+
+    /// The keys of a node object, as spelled in the file. View properties
+    /// come last (`isViewProperty`).
+    enum NodeKey: Int, CaseIterable {
+        case id, kind, children, isAccessibilityElement
+        case accessibilityLabel, accessibilityValue, accessibilityHint, accessibilityIdentifier, accessibilityLanguage
+        case accessibilityTraits, accessibilityFrame, accessibilityFrameInContainerSpace, accessibilityActivationPoint
+        case accessibilityPath, accessibilityElementsHidden, accessibilityViewIsModal, shouldGroupAccessibilityChildren
+        case accessibilityNavigationStyle
+        case frame, bounds, transform, clipsToBounds, isHidden, alpha, isUserInteractionEnabled
+
+        var name: String { String(describing: self) }
+        var bit: UInt32 { 1 << UInt32(rawValue) }
+        /// Whether only view nodes may carry the key.
+        var isViewProperty: Bool { rawValue >= NodeKey.frame.rawValue }
+    }
+
+    private static func table<K: CaseIterable>(_: K.Type) -> KeyTable<K> {
+        KeyTable(K.allCases.map { (String(describing: $0), $0) })
+    }
+
+    private static let documentKeys = table(DocumentKey.self)
+    private static let screenKeys = table(ScreenKey.self)
+    private static let pathKeys = table(PathKey.self)
+    private static let nodeKeys = table(NodeKey.self)
+    private static let traitNames = KeyTable(AccessibilityTraits.named.map { ($0.name, $0.trait) })
+
+    // MARK: Document
+
+    private mutating func readDocument() throws(TreeError) {
+        let first = try scanner.next()
+        guard first == .beginObject else {
+            throw TreeError("expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
+        }
+        let documentLine = scanner.tokenLine
+        var seen: [DocumentKey] = []
+        while true {
+            let t = try scanner.next()
+            if t == .endObject { break }
+            guard let key = scanner.withText(Self.documentKeys.lookup) else {
+                try skipValue()
+                continue
+            }
+            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: "\(key)") }
+            seen.append(key)
+            switch key {
+            case .format:
+                let format = try readString(key: "format")
+                guard format == "axhit/1" else {
+                    throw TreeError("unsupported format \"\(format)\" (expected \"axhit/1\")",
+                                    line: scanner.tokenLine, key: "format")
+                }
+            case .screen:
+                try readScreen()
+            case .root:
+                try readNodes()
+            }
+        }
+        guard seen.contains(.format) else {
+            throw TreeError("required key is missing (\"format\": \"axhit/1\")", line: documentLine, key: "format")
+        }
+        guard seen.contains(.root) else {
+            throw TreeError("required key is missing (the root view)", line: documentLine, key: "root")
+        }
+        _ = try scanner.next()  // the end, or an error for anything after the document
+    }
+
+    private mutating func readScreen() throws(TreeError) {
+        let t = try scanner.next()
+        guard t == .beginObject else { throw expected("an object", t, key: "screen") }
+        var seen: [ScreenKey] = []
+        while true {
+            let k = try scanner.next()
+            if k == .endObject { return }
+            guard let key = scanner.withText(Self.screenKeys.lookup) else {
+                try skipValue()
+                continue
+            }
+            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: "screen.\(key)") }
+            seen.append(key)
+            switch key {
+            case .bounds:
+                tree.screenBounds = try readRect(key: "screen.bounds")
+            case .scale:
+                let scale = try readNumber(key: "screen.scale")
+                guard scale > 0 else {
+                    throw TreeError("must be positive, got \(scanner.numberText)", line: scanner.tokenLine, key: "screen.scale")
+                }
+                tree.screenScale = CGFloat(scale)
+            }
+        }
+    }
+
+    // MARK: Nodes
+
+    /// An open node object.
+    private struct NodeFrame {
+        var node = Node(id: "", kind: .view)
+        /// `NodeKey.bit`s of the keys read so far.
+        var seen: UInt32 = 0
+        /// The line of the node's `{`.
+        let line: Int
+        /// The scanner's depth inside the node's object.
+        let depth: Int
+        /// The parent's frame index, or -1 for the root.
+        let parentFrame: Int
+        let parentID: NodeID
+        /// 1-based position among its siblings (0 for the root).
+        let position: Int
+        /// Where the node is in the tree, once appended.
+        var treeID = NodeID.none
+        /// The kind it was appended with.
+        var appendedKind = NodeKind.view
+        /// Whether a property was read after the node was appended.
+        var dirty = false
+        var inChildren = false
+        var childCount = 0
+        var idLine = 0
+        var kindLine = 0
+        var containerSpaceFrameLine = 0
+        /// The first view-only key read, for element nodes that carry one.
+        var viewKey: NodeKey?
+        var viewKeyLine = 0
+
+        init(line: Int, depth: Int, parentFrame: Int, parentID: NodeID, position: Int) {
+            self.line = line
+            self.depth = depth
+            self.parentFrame = parentFrame
+            self.parentID = parentID
+            self.position = position
+        }
+
+        func has(_ key: NodeKey) -> Bool { seen & key.bit != 0 }
+
+        /// The node as far as it is known, with kind-dependent defaults.
+        var resolvedNode: Node {
+            var n = node
+            if !has(.isAccessibilityElement) { n.isAccessibilityElement = n.kind == .element }
+            return n
+        }
+    }
+
+    /// Reads the root node's object and every node under it, without
+    /// recursion.
+    private mutating func readNodes() throws(TreeError) {
+        let t = try scanner.next()
+        guard t == .beginObject else { throw expected("a view node (an object)", t, key: "root") }
+        var frames = [NodeFrame(line: scanner.tokenLine, depth: scanner.depth, parentFrame: -1, parentID: .none, position: 0)]
+        while let top = frames.indices.last {
+            if frames[top].inChildren {
+                let t = try scanner.next()
+                if t == .endArray {
+                    frames[top].inChildren = false
+                    continue
+                }
+                guard t == .beginObject else {
+                    throw named(expected("a node (an object)", t, key: "children"), frames, top)
+                }
+                let line = scanner.tokenLine
+                do throws(TreeError) {
+                    try materialize(&frames[top], parentIsElement: parentIsElement(frames, top))
+                } catch {
+                    throw named(error, frames, top)
+                }
+                frames[top].childCount += 1
+                frames.append(NodeFrame(line: line, depth: scanner.depth, parentFrame: top,
+                                        parentID: frames[top].treeID, position: frames[top].childCount))
+                continue
+            }
+            let t = try scanner.next()
+            if t == .endObject {
+                try finish(frames, top)
+                frames.removeLast()
+                continue
+            }
+            // A key: the grammar allows nothing else here.
+            guard let key = scanner.withText(Self.nodeKeys.lookup) else {
+                try skipValue()  // unknown keys are allowed, but must be valid JSON
+                continue
+            }
+            do throws(TreeError) {
+                try readProperty(key, into: &frames[top])
+            } catch {
+                throw named(error, frames, top)
+            }
+        }
+    }
+
+    private func parentIsElement(_ frames: [NodeFrame], _ i: Int) -> Bool {
+        let p = frames[i].parentID
+        return !p.isNone && tree.kind(of: p) == .element
+    }
+
+    /// Reads the value of `key` into the node.
+    private mutating func readProperty(_ key: NodeKey, into f: inout NodeFrame) throws(TreeError) {
+        let keyLine = scanner.tokenLine
+        if f.has(key) { throw TreeError("duplicate key", line: keyLine, key: key.name) }
+        f.seen |= key.bit
+        if !f.treeID.isNone { f.dirty = true }
+        if key.isViewProperty {
+            if f.has(.kind) && f.node.kind == .element {
+                throw TreeError("element nodes have no \(key.name) (a view property)", line: keyLine, key: key.name)
+            }
+            if f.viewKey == nil {
+                f.viewKey = key
+                f.viewKeyLine = keyLine
+            }
+        }
+        let name = key.name
+        switch key {
+        case .id:
+            let id = try readString(key: name)
+            guard !id.isEmpty else { throw TreeError("must not be empty", line: scanner.tokenLine, key: name) }
+            f.node.id = id
+            f.idLine = scanner.tokenLine
+        case .kind:
+            let text = try readString(key: name)
+            guard let kind = NodeKind(rawValue: text) else {
+                throw TreeError("unknown kind \"\(text)\" (expected \"view\" or \"element\")", line: scanner.tokenLine, key: name)
+            }
+            f.node.kind = kind
+            f.kindLine = scanner.tokenLine
+            if kind == .element, let viewKey = f.viewKey {
+                throw TreeError("element nodes have no \(viewKey.name) (a view property)",
+                                line: f.viewKeyLine, key: viewKey.name)
+            }
+        case .children:
+            let t = try scanner.next()
+            guard t == .beginArray else { throw expected("an array of nodes", t, key: name) }
+            f.inChildren = true
+        case .isAccessibilityElement: f.node.isAccessibilityElement = try readBool(key: name)
+        case .accessibilityLabel: f.node.accessibilityLabel = try readString(key: name)
+        case .accessibilityValue: f.node.accessibilityValue = try readString(key: name)
+        case .accessibilityHint: f.node.accessibilityHint = try readString(key: name)
+        case .accessibilityIdentifier: f.node.accessibilityIdentifier = try readString(key: name)
+        case .accessibilityLanguage: f.node.accessibilityLanguage = try readString(key: name)
+        case .accessibilityTraits: f.node.accessibilityTraits = try readTraits()
+        case .accessibilityFrame: f.node.accessibilityFrame = try readRect(key: name)
+        case .accessibilityFrameInContainerSpace:
+            f.node.accessibilityFrameInContainerSpace = try readRect(key: name)
+            f.containerSpaceFrameLine = keyLine
+        case .accessibilityActivationPoint: f.node.accessibilityActivationPoint = try readPoint(key: name)
+        case .accessibilityPath: f.node.accessibilityPath = try readPath()
+        case .accessibilityElementsHidden: f.node.accessibilityElementsHidden = try readBool(key: name)
+        case .accessibilityViewIsModal: f.node.accessibilityViewIsModal = try readBool(key: name)
+        case .shouldGroupAccessibilityChildren: f.node.shouldGroupAccessibilityChildren = try readBool(key: name)
+        case .accessibilityNavigationStyle:
+            let text = try readString(key: name)
+            guard let style = NavigationStyle(rawValue: text) else {
+                throw TreeError("unknown navigation style \"\(text)\" (expected \"automatic\", \"separate\" or \"combined\")",
+                                line: scanner.tokenLine, key: name)
+            }
+            f.node.accessibilityNavigationStyle = style
+        case .frame: f.node.frame = try readRect(key: name)
+        case .bounds: f.node.bounds = try readRect(key: name)
+        case .transform:
+            try readNumbers(count: 6, key: name, noun: "a transform [a, b, c, d, tx, ty]")
+            f.node.transform = CGAffineTransform(a: CGFloat(numbers[0]), b: CGFloat(numbers[1]), c: CGFloat(numbers[2]),
+                                                 d: CGFloat(numbers[3]), tx: CGFloat(numbers[4]), ty: CGFloat(numbers[5]))
+        case .clipsToBounds: f.node.clipsToBounds = try readBool(key: name)
+        case .isHidden: f.node.isHidden = try readBool(key: name)
+        case .alpha:
+            let alpha = try readNumber(key: name)
+            guard alpha >= 0 && alpha <= 1 else {
+                throw TreeError("must be between 0 and 1, got \(scanner.numberText)", line: scanner.tokenLine, key: name)
+            }
+            f.node.alpha = CGFloat(alpha)
+        case .isUserInteractionEnabled: f.node.isUserInteractionEnabled = try readBool(key: name)
+        }
+    }
+
+    /// Appends the node of `f` before its first child: with its name if it
+    /// has been read, else pending. A kind not read yet is taken as the
+    /// parent's kind allows (an element node's children are elements), and
+    /// checked again at the node's end.
+    private mutating func materialize(_ f: inout NodeFrame, parentIsElement: Bool) throws(TreeError) {
+        guard f.treeID.isNone else { return }
+        if !f.has(.kind) && parentIsElement { f.node.kind = .element }
+        let n = f.resolvedNode
+        if !f.has(.kind) { f.node.kind = .view }  // the default, until a `kind` key says otherwise
+        if f.has(.id) && tree.node(named: n.id) != nil {
+            throw TreeError("duplicate id", line: f.idLine, node: n.id, key: "id")
+        }
+        do throws(TreeError) {
+            f.treeID = f.has(.id) ? try tree.append(n, under: f.parentID) : try tree.appendPending(n, under: f.parentID)
+        } catch {
+            throw error.located(file: nil, line: error.key == "kind" && f.has(.kind) ? f.kindLine : f.line)
+        }
+        f.appendedKind = n.kind
+        f.dirty = false
+    }
+
+    /// Checks the finished node `frames[i]` as a whole and appends it (or
+    /// completes it, when it was appended before its children).
+    private mutating func finish(_ frames: [NodeFrame], _ i: Int) throws(TreeError) {
+        let f = frames[i]
+        let n = f.resolvedNode
+        guard f.has(.id) else {
+            throw TreeError("required key is missing", line: f.line, node: positionName(frames, i), key: "id")
+        }
+        if n.kind == .view && !f.has(.frame) {
+            throw TreeError("required key is missing (views need a frame)", line: f.line, node: n.id, key: "frame")
+        }
+        if n.kind == .view && f.has(.accessibilityFrameInContainerSpace) {
+            throw TreeError("view nodes have no accessibilityFrameInContainerSpace (an element property)",
+                            line: f.containerSpaceFrameLine, node: n.id, key: "accessibilityFrameInContainerSpace")
+        }
+        let existing = tree.node(named: n.id)
+        if existing != nil && existing != f.treeID {
+            throw TreeError("duplicate id", line: f.idLine, node: n.id, key: "id")
+        }
+        do throws(TreeError) {
+            if f.treeID.isNone {
+                try tree.append(n, under: f.parentID)
+            } else if f.dirty || n.kind != f.appendedKind || existing == nil {
+                try tree.completePending(f.treeID, as: n)
+            }
+        } catch {
+            var e = error
+            if e.node == nil { e.node = n.id }
+            let line = e.key == "kind" && f.has(.kind) ? f.kindLine : f.line
+            throw e.located(file: nil, line: line)
+        }
+    }
+
+    /// `error` naming the node of `frames[i]`, when it is about a key of that
+    /// node and names no node yet: by its id, read or found ahead, or else by
+    /// its position.
+    private func named(_ error: TreeError, _ frames: [NodeFrame], _ i: Int) -> TreeError {
+        guard error.key != nil && error.node == nil else { return error }
+        var e = error
+        if !frames[i].node.id.isEmpty {
+            e.node = frames[i].node.id
+        } else if let id = lookAheadForID(depth: frames[i].depth) {
+            e.node = id
+        } else {
+            e.node = positionName(frames, i)
+        }
+        return e
+    }
+
+    /// The node's `id` from the rest of its object, scanning ahead on a copy
+    /// of the scanner; nil when there is none or the JSON breaks first.
+    /// O(rest of the object); used only on the way to an error.
+    private func lookAheadForID(depth: Int) -> String? {
+        var s = scanner
+        while true {
+            guard let t = try? s.next() else { return nil }
+            if s.depth < depth || t == .end { return nil }
+            if t == .key && s.depth == depth && s.withText({ $0.elementsEqual("id".utf8) }) {
+                guard (try? s.next()) == .string else { return nil }
+                let id = s.text
+                return id.isEmpty ? nil : id
+            }
+        }
+    }
+
+    /// A name for a node without an id: `(child 3 of "list")`, going up to
+    /// the nearest named ancestor (at most a few levels).
+    private func positionName(_ frames: [NodeFrame], _ i: Int) -> String {
+        if frames[i].parentFrame < 0 { return "(the root)" }
+        var text = ""
+        var open = 0
+        var j = i
+        while true {
+            let f = frames[j]
+            if f.parentFrame < 0 {
+                text += "the root"
+                break
+            }
+            text += "(child \(f.position) of "
+            open += 1
+            let p = frames[f.parentFrame]
+            if !p.node.id.isEmpty {
+                text += "\"\(p.node.id)\""
+                break
+            }
+            if open == 4 {
+                text += "…"
+                break
+            }
+            j = f.parentFrame
+        }
+        return text + String(repeating: ")", count: open)
+    }
+
+    // MARK: Values
+
+    private func expected(_ what: String, _ found: JSONScanner.Token, key: String) -> TreeError {
+        TreeError("expected \(what), found \(found.noun)", line: scanner.tokenLine, key: key)
+    }
+
+    /// Skips the next value (checking that it is valid JSON).
+    private mutating func skipValue() throws(TreeError) {
+        let t = try scanner.next()
+        guard t == .beginObject || t == .beginArray else { return }
+        let depth = scanner.depth - 1
+        while scanner.depth > depth { _ = try scanner.next() }
+    }
+
+    private mutating func readString(key: String) throws(TreeError) -> String {
+        let t = try scanner.next()
+        guard t == .string else { throw expected("a string", t, key: key) }
+        return scanner.text
+    }
+
+    private mutating func readBool(key: String) throws(TreeError) -> Bool {
+        let t = try scanner.next()
+        if t == .true { return true }
+        if t == .false { return false }
+        throw expected("a boolean (true or false)", t, key: key)
+    }
+
+    private mutating func readNumber(key: String) throws(TreeError) -> Double {
+        let t = try scanner.next()
+        guard t == .number else { throw expected("a number", t, key: key) }
+        return try finiteNumber(key: key)
+    }
+
+    private func finiteNumber(key: String) throws(TreeError) -> Double {
+        let v = scanner.doubleValue()
+        guard v.isFinite else {
+            throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: key)
+        }
+        return v
+    }
+
+    /// Reads an array of exactly `count` finite numbers into `numbers`;
+    /// returns the line the array starts on.
+    @discardableResult
+    private mutating func readNumbers(count: Int, key: String, noun: String) throws(TreeError) -> Int {
+        let t = try scanner.next()
+        guard t == .beginArray else { throw expected(noun, t, key: key) }
+        let line = scanner.tokenLine
+        numbers.removeAll(keepingCapacity: true)
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { break }
+            guard e == .number else { throw expected("a number", e, key: key) }
+            if numbers.count == count {
+                throw TreeError("expected \(count) numbers, found more", line: scanner.tokenLine, key: key)
+            }
+            numbers.append(try finiteNumber(key: key))
+        }
+        guard numbers.count == count else {
+            throw TreeError("expected \(count) numbers, found \(numbers.count)", line: line, key: key)
+        }
+        return line
+    }
+
+    private mutating func readRect(key: String) throws(TreeError) -> CGRect {
+        let line = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
+        if numbers[2] < 0 { throw TreeError("width is negative", line: line, key: key) }
+        if numbers[3] < 0 { throw TreeError("height is negative", line: line, key: key) }
+        return CGRect(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))
+    }
+
+    private mutating func readPoint(key: String) throws(TreeError) -> CGPoint {
+        try readNumbers(count: 2, key: key, noun: "a point [x, y]")
+        return CGPoint(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]))
+    }
+
+    /// Trait names, or an integer bit mask (exactly a non-negative integer
+    /// below 2^64; bits without a name are kept).
+    private mutating func readTraits() throws(TreeError) -> AccessibilityTraits {
+        let key = NodeKey.accessibilityTraits.name
+        let t = try scanner.next()
+        if t == .number {
+            guard let mask = scanner.exactUInt64() else {
+                throw TreeError("a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
+                                line: scanner.tokenLine, key: key)
+            }
+            return AccessibilityTraits(rawValue: mask)
+        }
+        guard t == .beginArray else { throw expected("an array of trait names or an integer bit mask", t, key: key) }
+        var traits: AccessibilityTraits = []
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { return traits }
+            guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
+            guard let trait = scanner.withText(Self.traitNames.lookup) else {
+                throw TreeError("unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: key)
+            }
+            traits.formUnion(trait)
+        }
+    }
+
+    private mutating func readPath() throws(TreeError) -> AccessibilityPath {
+        let t = try scanner.next()
+        guard t == .beginObject else { throw expected("an object with path data \"d\"", t, key: "accessibilityPath") }
+        let line = scanner.tokenLine
+        var seen: [PathKey] = []
+        var data: String?
+        var dataLine = line
+        var evenOdd = false
+        var space = PathCoordinateSpace.screen
+        while true {
+            let k = try scanner.next()
+            if k == .endObject { break }
+            guard let key = scanner.withText(Self.pathKeys.lookup) else {
+                try skipValue()
+                continue
+            }
+            let name = "accessibilityPath.\(key)"
+            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: name) }
+            seen.append(key)
+            switch key {
+            case .d:
+                data = try readString(key: name)
+                dataLine = scanner.tokenLine
+            case .usesEvenOddFillRule:
+                evenOdd = try readBool(key: name)
+            case .coordinateSpace:
+                let text = try readString(key: name)
+                guard let s = PathCoordinateSpace(rawValue: text) else {
+                    throw TreeError("unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
+                                    line: scanner.tokenLine, key: name)
+                }
+                space = s
+            }
+        }
+        guard let data else { throw TreeError("required key is missing", line: line, key: "accessibilityPath.d") }
+        var path: BezierPath
+        do {
+            path = try BezierPath(svgPathData: data)
+        } catch {
+            throw TreeError("\(error)", line: dataLine, key: "accessibilityPath.d")
+        }
+        if evenOdd { path.fillRule = .evenOdd }
+        return AccessibilityPath(path, coordinateSpace: space)
+    }
+}

@@ -1,0 +1,577 @@
+import Foundation
+
+/// A pull tokenizer for JSON (RFC 8259) over UTF-8 bytes.
+///
+/// Each `next()` returns one token and checks the grammar as it goes (commas,
+/// colons, matching brackets, one top-level value, nothing after it), so a
+/// consumer that skips what it does not know still gets a full validation.
+/// Strings are checked for valid UTF-8, control characters and escapes
+/// (`\uXXXX` surrogate pairs must pair up); numbers are checked against the
+/// JSON grammar and converted only on request. Containers are tracked on an
+/// explicit stack, so nesting is bounded only by memory.
+///
+/// Every token records the 1-based line it starts on (`tokenLine`); strings
+/// cannot hold raw newlines, so lines are counted in whitespace only.
+///
+/// The scanner borrows `bytes`: it must not outlive the buffer. Errors are
+/// `TreeError`s with a line and no node or key.
+struct JSONScanner {
+    /// What `next()` found.
+    enum Token: UInt8 {
+        case beginObject, endObject, beginArray, endArray
+        /// An object key; its text is in `text`, and the value follows.
+        case key
+        case string, number, `true`, `false`, null
+        /// The end of the input, after the one top-level value.
+        case end
+
+        /// The token in words, for "expected …, found …" messages.
+        var noun: String {
+            switch self {
+            case .beginObject: return "an object"
+            case .endObject: return "the end of an object"
+            case .beginArray: return "an array"
+            case .endArray: return "the end of an array"
+            case .key: return "a key"
+            case .string: return "a string"
+            case .number: return "a number"
+            case .true, .false: return "a boolean"
+            case .null: return "null"
+            case .end: return "the end of the file"
+            }
+        }
+    }
+
+    /// What the grammar allows next.
+    private enum State: UInt8 {
+        case value, valueOrEnd, keyOrEnd, key, afterValue, done
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    /// The line of the byte at `position`.
+    private var line = 1
+    /// The line the last token started on.
+    private(set) var tokenLine = 1
+    private var state = State.value
+    /// Open containers, innermost last: true for an object.
+    private var containers: [Bool] = []
+    // The last string or key: a slice of `bytes`, or `scratch` when it had escapes.
+    private var textStart = 0
+    private var textEnd = 0
+    private var textEscaped = false
+    private var scratch: [UInt8] = []
+    // The last number: a slice of `bytes`, already checked against the grammar.
+    private var numberStart = 0
+    private var numberEnd = 0
+
+    /// A scanner at the start of `bytes`. A UTF-8 byte order mark is skipped
+    /// (RFC 8259 lets a parser ignore one).
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
+    }
+
+    /// How many containers are open: 1 inside the top-level object.
+    var depth: Int { containers.count }
+
+    // MARK: Tokens
+
+    /// The next token.
+    ///
+    /// - Complexity: O(length of the token and the whitespace before it).
+    /// - Throws: `TreeError` (with the line) for anything that is not JSON:
+    ///   a grammar error, a truncated file, invalid UTF-8, a bad escape, a
+    ///   control character in a string, or anything after the top-level value.
+    mutating func next() throws(TreeError) -> Token {
+        while true {
+            skipWhitespace()
+            tokenLine = line
+            guard position < bytes.count else {
+                if state == .done { return .end }
+                if state == .value && containers.isEmpty { throw fail("the file is empty") }
+                throw fail("the file ends unexpectedly (truncated?)")
+            }
+            let c = bytes[position]
+            switch state {
+            case .done:
+                throw fail("unexpected \(Self.describe(c)) after the end of the JSON value")
+            case .afterValue:
+                let inObject = containers.last ?? false
+                if c == UInt8(ascii: ",") {
+                    position += 1
+                    state = inObject ? .key : .value
+                    continue
+                }
+                if (inObject && c == UInt8(ascii: "}")) || (!inObject && c == UInt8(ascii: "]")) {
+                    position += 1
+                    return close()
+                }
+                throw fail("expected ',' or '\(inObject ? "}" : "]")', found \(Self.describe(c))")
+            case .key, .keyOrEnd:
+                if c == UInt8(ascii: "\"") {
+                    try scanString()
+                    skipWhitespace()
+                    guard position < bytes.count else { throw fail("the file ends unexpectedly (truncated?)") }
+                    guard bytes[position] == UInt8(ascii: ":") else {
+                        throw fail("expected ':' after a key, found \(Self.describe(bytes[position]))")
+                    }
+                    position += 1
+                    state = .value
+                    return .key
+                }
+                if state == .keyOrEnd && c == UInt8(ascii: "}") {
+                    position += 1
+                    return close()
+                }
+                throw fail("expected a key (a string in double quotes), found \(Self.describe(c))")
+            case .value, .valueOrEnd:
+                if state == .valueOrEnd && c == UInt8(ascii: "]") {
+                    position += 1
+                    return close()
+                }
+                return try scanValue(c)
+            }
+        }
+    }
+
+    private mutating func close() -> Token {
+        let wasObject = containers.removeLast()
+        state = containers.isEmpty ? .done : .afterValue
+        return wasObject ? .endObject : .endArray
+    }
+
+    private mutating func scalarDone() {
+        state = containers.isEmpty ? .done : .afterValue
+    }
+
+    private mutating func scanValue(_ c: UInt8) throws(TreeError) -> Token {
+        switch c {
+        case UInt8(ascii: "{"):
+            position += 1
+            containers.append(true)
+            state = .keyOrEnd
+            return .beginObject
+        case UInt8(ascii: "["):
+            position += 1
+            containers.append(false)
+            state = .valueOrEnd
+            return .beginArray
+        case UInt8(ascii: "\""):
+            try scanString()
+            scalarDone()
+            return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try scanNumber()
+            scalarDone()
+            return .number
+        case UInt8(ascii: "t"):
+            try scanLiteral("true")
+            return .true
+        case UInt8(ascii: "f"):
+            try scanLiteral("false")
+            return .false
+        case UInt8(ascii: "n"):
+            try scanLiteral("null")
+            return .null
+        default:
+            throw fail("expected a value, found \(Self.describe(c))")
+        }
+    }
+
+    private mutating func scanLiteral(_ word: StaticString) throws(TreeError) {
+        let n = word.utf8CodeUnitCount
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: n)
+        for k in 0..<n where position + k >= bytes.count || bytes[position + k] != w[k] {
+            throw fail("invalid literal (expected \(word))")
+        }
+        position += n
+        scalarDone()
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == 0x20 || c == 0x09 || c == 0x0D {
+                position += 1
+            } else if c == 0x0A {
+                line += 1
+                position += 1
+            } else {
+                return
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    /// Scans a string starting at its opening quote. The common case (no
+    /// escapes) only validates and leaves the text in place.
+    private mutating func scanString() throws(TreeError) {
+        position += 1
+        let start = position
+        textEscaped = false
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == UInt8(ascii: "\"") {
+                textStart = start
+                textEnd = position
+                position += 1
+                return
+            }
+            if c == UInt8(ascii: "\\") {
+                try scanEscapedString(from: start)
+                return
+            }
+            if c < 0x20 { throw fail("control character \(Self.describe(c)) in a string (escape it)") }
+            if c < 0x80 { position += 1 } else { try skipUTF8Sequence() }
+        }
+        throw fail("the file ends inside a string (truncated?)")
+    }
+
+    /// Decodes a string with escapes into `scratch`, from its first byte at
+    /// `start`; `position` is at the first backslash.
+    private mutating func scanEscapedString(from start: Int) throws(TreeError) {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        textEscaped = true
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == UInt8(ascii: "\"") {
+                position += 1
+                return
+            }
+            if c == UInt8(ascii: "\\") {
+                try scanEscape()
+            } else if c < 0x20 {
+                throw fail("control character \(Self.describe(c)) in a string (escape it)")
+            } else if c < 0x80 {
+                scratch.append(c)
+                position += 1
+            } else {
+                let s = position
+                try skipUTF8Sequence()
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[s..<position]))
+            }
+        }
+        throw fail("the file ends inside a string (truncated?)")
+    }
+
+    /// Decodes one escape at `position` (a backslash) into `scratch`.
+    private mutating func scanEscape() throws(TreeError) {
+        guard position + 1 < bytes.count else { throw fail("the file ends inside a string (truncated?)") }
+        let e = bytes[position + 1]
+        position += 2
+        switch e {
+        case UInt8(ascii: "\""): scratch.append(0x22)
+        case UInt8(ascii: "\\"): scratch.append(0x5C)
+        case UInt8(ascii: "/"): scratch.append(0x2F)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            let unit = try hex4()
+            var scalar = UInt32(unit)
+            if (0xD800...0xDBFF).contains(unit) {
+                // A high surrogate must be followed by an escaped low one.
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                      bytes[position + 1] == UInt8(ascii: "u") else {
+                    throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (a high surrogate needs a low one after it)")
+                }
+                position += 2
+                let low = try hex4()
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (followed by \\u\(Self.hex(low)), not a low surrogate)")
+                }
+                scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (a low surrogate without a high one)")
+            }
+            appendUTF8(scalar)
+        default:
+            throw fail("invalid escape \\\(Self.describeBare(e)) in a string")
+        }
+    }
+
+    private mutating func hex4() throws(TreeError) -> UInt16 {
+        var v: UInt16 = 0
+        for _ in 0..<4 {
+            guard position < bytes.count else { throw fail("the file ends inside a string (truncated?)") }
+            let c = bytes[position]
+            let d: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
+            default: throw fail("invalid \\u escape in a string: \(Self.describe(c)) is not a hex digit")
+            }
+            v = v << 4 | UInt16(d)
+            position += 1
+        }
+        return v
+    }
+
+    private mutating func appendUTF8(_ s: UInt32) {
+        switch s {
+        case 0..<0x80:
+            scratch.append(UInt8(s))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | s >> 6))
+            scratch.append(UInt8(0x80 | s & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | s >> 12))
+            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | s & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | s >> 18))
+            scratch.append(UInt8(0x80 | s >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | s & 0x3F))
+        }
+    }
+
+    /// Checks one multi-byte UTF-8 sequence at `position` (Unicode table 3-7:
+    /// no overlong forms, no surrogates, nothing above U+10FFFF) and steps
+    /// over it.
+    private mutating func skipUTF8Sequence() throws(TreeError) {
+        let lead = bytes[position]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // the second byte's range
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(lead)))")
+        }
+        guard position + length <= bytes.count else { throw fail("invalid UTF-8 in a string (truncated sequence)") }
+        let second = bytes[position + 1]
+        guard second >= low && second <= high else {
+            throw fail("invalid UTF-8 in a string (bytes \(Self.hexByte(lead)) \(Self.hexByte(second)))")
+        }
+        for k in 2..<max(2, length) where bytes[position + k] & 0xC0 != 0x80 {
+            throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(bytes[position + k])))")
+        }
+        position += length
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the last key or string (escapes
+    /// decoded).
+    @inline(__always)
+    func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if textEscaped { return scratch.withUnsafeBufferPointer(body) }
+        return body(UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
+    }
+
+    /// The last key or string, decoded.
+    var text: String {
+        withText { String(decoding: $0, as: UTF8.self) }
+    }
+
+    // MARK: Numbers
+
+    /// Scans a number per the JSON grammar:
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func scanNumber() throws(TreeError) {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else {
+            throw fail("invalid number: expected a digit after '-'")
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            skipDigits()
+        }
+        if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw fail("invalid number: expected a digit after '.'")
+            }
+            skipDigits()
+        }
+        if position < bytes.count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw fail("invalid number: expected a digit in the exponent")
+            }
+            skipDigits()
+        }
+        numberStart = start
+        numberEnd = position
+    }
+
+    @inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always) private mutating func skipDigits() {
+        while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+    }
+
+    /// The last number's text, as written.
+    var numberText: String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[numberStart..<numberEnd]), as: UTF8.self)
+    }
+
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The last number as the nearest double (correctly rounded); ±infinity
+    /// when it overflows.
+    ///
+    /// Short numbers take Clinger's fast path (a mantissa below 2^53 and a
+    /// power of ten up to 10^22 are both exact, so one IEEE multiply or divide
+    /// rounds correctly); the rest go to the C library's correctly rounded
+    /// `strtod` through `Double(String)`.
+    func doubleValue() -> Double {
+        var i = numberStart
+        let end = numberEnd
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0  // significant digits in `mantissa`
+        var exponent = 0
+        var inexact = false
+        while i < end, isDigit(bytes[i]) {
+            let d = UInt64(bytes[i] &- UInt8(ascii: "0"))
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ d
+                if mantissa != 0 { digits += 1 }
+            } else {
+                exponent += 1
+                if d != 0 { inexact = true }
+            }
+            i += 1
+        }
+        if i < end && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, isDigit(bytes[i]) {
+                let d = UInt64(bytes[i] &- UInt8(ascii: "0"))
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ d
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                } else if d != 0 {
+                    inexact = true
+                }
+                i += 1
+            }
+        }
+        if i < end {  // the exponent
+            i += 1
+            var expNegative = false
+            if bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if bytes[i] == UInt8(ascii: "+") { i += 1 }
+            var e = 0
+            while i < end {
+                // Saturate: anything this large over- or underflows anyway.
+                if e < 1_000_000 { e = e * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
+                i += 1
+            }
+            exponent += expNegative ? -e : e
+        }
+        if mantissa == 0 && !inexact { return negative ? -0.0 : 0.0 }
+        if !inexact && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+            var v = Double(mantissa)
+            v = exponent < 0 ? v / Self.powersOfTen[-exponent] : v * Self.powersOfTen[exponent]
+            return negative ? -v : v
+        }
+        return Double(numberText) ?? (negative ? -.infinity : .infinity)
+    }
+
+    /// The last number as an unsigned 64-bit integer, if its value is exactly
+    /// a non-negative integer below 2^64 (`8`, `8.0`, `8e0` and `-0` all
+    /// qualify; `8.5`, `-1` and `1e20` do not). Exact: no detour through
+    /// floating point.
+    func exactUInt64() -> UInt64? {
+        var i = numberStart
+        let end = numberEnd
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        // Where the digits are (integer part, then fraction part).
+        let intStart = i
+        while i < end && isDigit(bytes[i]) { i += 1 }
+        let intEnd = i
+        var fracStart = i, fracEnd = i
+        if i < end && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            fracStart = i
+            while i < end && isDigit(bytes[i]) { i += 1 }
+            fracEnd = i
+        }
+        var exponent = 0
+        if i < end {
+            i += 1
+            var expNegative = false
+            if bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if bytes[i] == UInt8(ascii: "+") { i += 1 }
+            while i < end {
+                if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
+                i += 1
+            }
+            if expNegative { exponent = -exponent }
+        }
+        // The value is D × 10^(exponent − fraction digits), D the digits run
+        // together; drop D's trailing zeros into the exponent.
+        let allDigits = (intEnd - intStart) + (fracEnd - fracStart)
+        func digit(_ k: Int) -> UInt64 {  // k-th digit of D
+            let n = intEnd - intStart
+            return UInt64((k < n ? bytes[intStart + k] : bytes[fracStart + k - n]) &- UInt8(ascii: "0"))
+        }
+        var last = allDigits
+        while last > 0 && digit(last - 1) == 0 { last -= 1 }
+        var first = 0
+        while first < last && digit(first) == 0 { first += 1 }
+        if first == last { return 0 }  // zero, whatever its sign
+        if negative { return nil }
+        let scale = exponent - (fracEnd - fracStart) + (allDigits - last)
+        if scale < 0 { return nil }
+        var value: UInt64 = 0
+        for k in first..<last {
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(digit(k))
+            if o1 || o2 { return nil }
+            value = s
+        }
+        for _ in 0..<min(scale, 20) {
+            let (m, o) = value.multipliedReportingOverflow(by: 10)
+            if o { return nil }
+            value = m
+        }
+        return scale > 20 ? nil : value
+    }
+
+    // MARK: Errors
+
+    private func fail(_ message: String) -> TreeError {
+        TreeError("invalid JSON: " + message, line: line)
+    }
+
+    private static func describe(_ c: UInt8) -> String {
+        if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        return "byte \(hexByte(c))"
+    }
+
+    private static func describeBare(_ c: UInt8) -> String {
+        if c >= 0x21 && c < 0x7F { return String(Character(Unicode.Scalar(c))) }
+        return "(byte \(hexByte(c)))"
+    }
+
+    private static func hexByte(_ c: UInt8) -> String {
+        let s = String(c, radix: 16, uppercase: true)
+        return "0x" + (s.count < 2 ? "0" + s : s)
+    }
+
+    private static func hex(_ u: UInt16) -> String {
+        let s = String(u, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+}
