@@ -125,11 +125,9 @@ public enum TreeFormat: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-// INTEGRATION POINT: the axhit/1 JSON reader (written separately) plugs in
-// here. At merge, replace this body with `try ElementTree(axhitJSON: data, file: file)`.
 /// Reads `axhit/1` JSON.
 ///
-/// - Throws: `TreeError` naming `file`; until the reader is linked, always.
+/// - Throws: `TreeError` naming `file`, the line, the node and the key.
 func readAXHitJSON(_ data: Data, file: String?) throws(TreeError) -> ElementTree {
-    throw TreeError("axhit/1 reader not linked yet", file: file)
+    try ElementTree(axhitJSON: data, file: file)
 }
