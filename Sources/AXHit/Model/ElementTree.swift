@@ -12,15 +12,12 @@ struct NodeFlags: OptionSet, Hashable, Sendable {
     static let elementsHidden = NodeFlags(rawValue: 1 << 6)
     static let modal = NodeFlags(rawValue: 1 << 7)
     static let groupsChildren = NodeFlags(rawValue: 1 << 8)
-    static let explicitBounds = NodeFlags(rawValue: 1 << 9)
-    static let transformed = NodeFlags(rawValue: 1 << 10)  // transform != identity
-    static let translucent = NodeFlags(rawValue: 1 << 11)  // alpha != 1
+    static let translucent = NodeFlags(rawValue: 1 << 9)  // alpha != 1
 }
 
 /// The properties most nodes leave at their defaults, stored only for the
 /// nodes that set one of them.
 struct NodeExtras: Sendable, Hashable {
-    var transform: CGAffineTransform = .identity
     var alpha: CGFloat = 1
     var label: String?
     var value: String?
@@ -38,7 +35,6 @@ struct NodeExtras: Sendable, Hashable {
 
     /// The extras of `node`, or nil when all of them are at their defaults.
     init?(of node: Node) {
-        transform = node.transform
         alpha = node.alpha
         label = node.accessibilityLabel
         value = node.accessibilityValue
@@ -61,8 +57,10 @@ struct NodeExtras: Sendable, Hashable {
 /// children and siblings, so that a tree of millions of nodes is a few dozen
 /// arrays rather than millions of objects, and inserting or removing a subtree
 /// costs in proportion to the subtree. Children are kept in z-order, back to
-/// front. Rarely set properties (strings, explicit accessibility geometry,
-/// transforms, alpha) live in a side table.
+/// front. Rarely set properties live in side tables: explicit bounds (scroll
+/// offsets) and transforms each in a small table of their own, so that a
+/// scroll rewrites one entry of a table as long as the number of scroll
+/// views; strings, explicit accessibility geometry and alpha in another.
 ///
 /// A value type: copies are independent (copy-on-write arrays).
 public struct ElementTree: Sendable {
@@ -74,10 +72,13 @@ public struct ElementTree: Sendable {
     var lastChildren: [NodeID] = []
     var nextSiblings: [NodeID] = []
     var previousSiblings: [NodeID] = []
-    // View geometry: the frame in the parent's bounds space, and the bounds in
-    // effect (defaulted when not given; `explicitBounds` says which).
+    // View geometry: the frame in the parent's bounds space. Explicit bounds
+    // and transforms: an index into their table, or -1 for the default.
     var frames: [CGRect] = []
-    var boundsRects: [CGRect] = []
+    var boundsSlots: [Int32] = []
+    var boundsTable: [CGRect] = []
+    var transformSlots: [Int32] = []
+    var transformTable: [CGAffineTransform] = []
     // Rare properties: an index into `extras`, or -1.
     var extraSlots: [Int32] = []
     var extras: [NodeExtras] = []
@@ -108,7 +109,8 @@ public struct ElementTree: Sendable {
         ids.reserveCapacity(n); flags.reserveCapacity(n); parents.reserveCapacity(n)
         firstChildren.reserveCapacity(n); lastChildren.reserveCapacity(n)
         nextSiblings.reserveCapacity(n); previousSiblings.reserveCapacity(n)
-        frames.reserveCapacity(n); boundsRects.reserveCapacity(n); extraSlots.reserveCapacity(n)
+        frames.reserveCapacity(n); boundsSlots.reserveCapacity(n); transformSlots.reserveCapacity(n)
+        extraSlots.reserveCapacity(n)
         nodeIDsByName.reserveCapacity(n)
     }
 
@@ -166,7 +168,7 @@ public struct ElementTree: Sendable {
         ids.append(""); flags.append([]); parents.append(.none)
         firstChildren.append(.none); lastChildren.append(.none)
         nextSiblings.append(.none); previousSiblings.append(.none)
-        frames.append(.zero); boundsRects.append(.zero); extraSlots.append(-1)
+        frames.append(.zero); boundsSlots.append(-1); transformSlots.append(-1); extraSlots.append(-1)
         return id
     }
 
@@ -181,12 +183,12 @@ public struct ElementTree: Sendable {
         if node.accessibilityElementsHidden { f.insert(.elementsHidden) }
         if node.accessibilityViewIsModal { f.insert(.modal) }
         if node.shouldGroupAccessibilityChildren { f.insert(.groupsChildren) }
-        if node.bounds != nil { f.insert(.explicitBounds) }
-        if node.transform != .identity { f.insert(.transformed) }
         if node.alpha != 1 { f.insert(.translucent) }
         flags[i] = f
         frames[i] = node.kind == .view ? node.frame : .zero
-        boundsRects[i] = node.kind == .view ? node.effectiveBounds : .zero
+        Self.setSlot(&boundsSlots[i], in: &boundsTable, to: node.kind == .view ? node.bounds : nil)
+        Self.setSlot(&transformSlots[i], in: &transformTable,
+                     to: node.kind == .view && node.transform != .identity ? node.transform : nil)
         let old = extraSlots[i]
         if let e = NodeExtras(of: node) {
             if old >= 0 {
@@ -199,6 +201,16 @@ public struct ElementTree: Sendable {
             // Left in `extras` unreferenced; `compacted()` reclaims it.
             extras[Int(old)] = NodeExtras()
             extraSlots[i] = -1
+        }
+    }
+
+    /// Points `slot` at a table entry holding `value`, reusing the node's
+    /// entry; nil leaves the entry unreferenced.
+    private static func setSlot<T>(_ slot: inout Int32, in table: inout [T], to value: T?) {
+        if let value {
+            if slot >= 0 { table[Int(slot)] = value } else { slot = Int32(table.count); table.append(value) }
+        } else {
+            slot = -1
         }
     }
 
@@ -241,6 +253,8 @@ public struct ElementTree: Sendable {
             let i = n.index
             nodeIDsByName[ids[i]] = nil
             if extraSlots[i] >= 0 { extras[Int(extraSlots[i])] = NodeExtras(); extraSlots[i] = -1 }
+            boundsSlots[i] = -1
+            transformSlots[i] = -1
             ids[i] = ""
             flags[i] = []
             parents[i] = .none; firstChildren[i] = .none; lastChildren[i] = .none
@@ -343,7 +357,8 @@ public struct ElementTree: Sendable {
         let i = id.index
         let f = flags[i]
         var n = Node(id: ids[i], kind: f.contains(.element) ? .element : .view, frame: frames[i])
-        if f.contains(.explicitBounds) { n.bounds = boundsRects[i] }
+        if boundsSlots[i] >= 0 { n.bounds = boundsTable[Int(boundsSlots[i])] }
+        if transformSlots[i] >= 0 { n.transform = transformTable[Int(transformSlots[i])] }
         n.clipsToBounds = f.contains(.clipsToBounds)
         n.isHidden = f.contains(.hidden)
         n.isUserInteractionEnabled = f.contains(.userInteractionEnabled)
@@ -353,7 +368,6 @@ public struct ElementTree: Sendable {
         n.shouldGroupAccessibilityChildren = f.contains(.groupsChildren)
         if extraSlots[i] >= 0 {
             let e = extras[Int(extraSlots[i])]
-            n.transform = e.transform
             n.alpha = e.alpha
             n.accessibilityLabel = e.label
             n.accessibilityValue = e.value
@@ -392,8 +406,16 @@ public struct ElementTree: Sendable {
 
     @inline(__always) func has(_ f: NodeFlags, _ id: NodeID) -> Bool { flags[id.index].contains(f) }
 
+    /// A view's transform (identity for element nodes).
     @inline(__always) func transform(of id: NodeID) -> CGAffineTransform {
-        flags[id.index].contains(.transformed) ? extras[Int(extraSlots[id.index])].transform : .identity
+        let s = transformSlots[id.index]
+        return s >= 0 ? transformTable[Int(s)] : .identity
+    }
+
+    /// A view's bounds in effect: explicit, or `[0, 0, frame.size]`.
+    @inline(__always) func bounds(of id: NodeID) -> CGRect {
+        let s = boundsSlots[id.index]
+        return s >= 0 ? boundsTable[Int(s)] : CGRect(origin: .zero, size: frames[id.index].size)
     }
 
     @inline(__always) func alpha(of id: NodeID) -> CGFloat {

@@ -53,7 +53,7 @@ public struct HitTester: Sendable {
     func boundsContain(_ view: NodeID, _ p: CGPoint) -> Bool {
         let i = view.index
         guard space.resolved[i].contains(.invertible) else { return false }
-        return space.tree.boundsRects[i].containsClosedOpen(p.applying(space.fromScreen[i]))
+        return space.tree.bounds(of: view).containsClosedOpen(p.applying(space.fromScreen[i]))
     }
 
     /// Whether `p` lies in the element's region under `policy` (the cut by

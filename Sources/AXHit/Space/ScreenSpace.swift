@@ -82,7 +82,7 @@ public struct ScreenSpace: Sendable {
                 fromScreen[i] = fromScreen[parent.index]
                 if resolved[parent.index].contains(.invertible) { resolved[i].insert(.invertible) }
             } else {
-                let local = Self.boundsToParent(frame: tree.frames[i], bounds: tree.boundsRects[i],
+                let local = Self.boundsToParent(frame: tree.frames[i], bounds: tree.bounds(of: id),
                                                 transform: tree.transform(of: id))
                 let full = parent.isNone ? local : local.concatenating(toScreen[parent.index])
                 toScreen[i] = full
@@ -139,7 +139,7 @@ public struct ScreenSpace: Sendable {
             return extras?.accessibilityFrame ?? .zero
         }
         if let r = extras?.accessibilityFrame { return r }
-        return tree.boundsRects[id.index].applying(toScreen)
+        return tree.bounds(of: id).applying(toScreen)
     }
 }
 
