@@ -29,7 +29,7 @@ enum HitCommand {
         let out = OutputBuffer()
         for p in points {
             let hit = tester.hit(p, policy: policy)
-            let element = hit.map { JSONText.string(tester.space.tree.name(of: $0)) } ?? "null"
+            let element = hit.map { JSONText.string(tester.tree.name(of: $0)) } ?? "null"
             out.writeLine("{\"point\":\(JSONText.point(p.x, p.y)),\"element\":\(element)}")
         }
         out.flush()

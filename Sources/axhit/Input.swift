@@ -32,7 +32,7 @@ enum Input {
     static func hitTester(_ path: String) throws(TreeError) -> HitTester {
         let tree = try tree(path)
         do {
-            return try HitTester(ScreenSpace(tree))
+            return try HitTester(tree)
         } catch {
             throw error.located(file: displayName(path))
         }

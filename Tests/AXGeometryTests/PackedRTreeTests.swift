@@ -288,3 +288,24 @@ struct PackedRTreeTestRNG: RandomNumberGenerator {
         #expect(jumps == 0)
     }
 }
+
+@Suite struct PackedRTreeRefitTests {
+    @Test func setBoxMovesAnItemAndRefitsItsAncestors() {
+        // 100 unit boxes on a row; move box 37 far away, then empty box 5.
+        var tree = PackedRTree(boxes: (0 ..< 100).map { CGRect(x: Double($0) * 2, y: 0, width: 1, height: 1) }, nodeSize: 4)
+        var found: [Int32] = []
+        tree.search(containing: CGPoint(x: 74.5, y: 0.5), into: &found)
+        #expect(found == [37])
+        tree.setBox(ofItem: 37, to: CGRect(x: 1000, y: 1000, width: 5, height: 5))
+        found.removeAll()
+        tree.search(containing: CGPoint(x: 74.5, y: 0.5), into: &found)
+        #expect(found.isEmpty)
+        tree.search(containing: CGPoint(x: 1002, y: 1002), into: &found)
+        #expect(found == [37])
+        tree.setBox(ofItem: 5, to: .null)
+        found.removeAll()
+        tree.search(containing: CGPoint(x: 10.5, y: 0.5), into: &found)
+        #expect(found.isEmpty)
+        #expect(tree.bounds.maxX >= 1005)
+    }
+}

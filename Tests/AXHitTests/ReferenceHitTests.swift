@@ -118,7 +118,9 @@ struct ReferenceHitTest {
 
 /// Random trees with every feature the spec names.
 enum RandomTrees {
-    static func make(seed: UInt64, nodes count: Int) throws -> ElementTree {
+    /// A random tree of `count` nodes. With `wide`, most nodes go under a
+    /// few views, so that those views get container indexes.
+    static func make(seed: UInt64, nodes count: Int, wide: Bool = false) throws -> ElementTree {
         var rng = SeededRandom(seed: seed)
         var tree = ElementTree()
         let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 200, height: 200)), under: .none)
@@ -129,6 +131,8 @@ enum RandomTrees {
             let parent: NodeID
             if makeElementNode && !elementNodes.isEmpty && rng.chance(0.3) {
                 parent = elementNodes.randomElement(using: &rng)!
+            } else if wide && rng.chance(0.9) {
+                parent = views[Int.random(in: 0..<min(4, views.count), using: &rng)]
             } else {
                 parent = views.randomElement(using: &rng)!
             }
@@ -179,9 +183,10 @@ enum RandomTrees {
 @Suite struct ReferenceHitTests {
     @Test func engineAgreesWithTheSpecPointByPoint() throws {
         var hits = 0, policiesDiffer = 0, mismatches = 0
-        for seed in 1...12 as ClosedRange<UInt64> {
-            let tree = try RandomTrees.make(seed: seed, nodes: 300)
-            let tester = try HitTester(ScreenSpace(tree))
+        for seed in 1...16 as ClosedRange<UInt64> {
+            let tree = try RandomTrees.make(seed: seed, nodes: 300, wide: seed > 8)
+            let tester = try HitTester(tree)
+            if seed > 8 { #expect(tester.indexSlots.contains { $0 >= 0 }, "wide trees must exercise container indexes") }
             let reference = ReferenceHitTest(tree)
             var rng = SeededRandom(seed: seed &* 7919)
             for _ in 0..<2000 {

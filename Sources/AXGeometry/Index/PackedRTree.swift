@@ -43,10 +43,14 @@ public struct PackedRTree: Sendable {
     /// and rectangle tests are one lane-wise `node .<= query` comparison
     /// (see ``PackedRTree/matches(_:_:)``). Empty boxes are all-NaN, which
     /// fails every comparison and is ignored when parents are computed.
-    @usableFromInline let nodes: [SIMD4<Float>]
+    @usableFromInline var nodes: [SIMD4<Float>]
 
     /// `ids[i]` is the insertion index of the item stored at leaf `i`.
     @usableFromInline let ids: [Int32]
+
+    /// `leaves[id]` is the leaf that stores item `id`: the inverse of `ids`,
+    /// so that one item's box can be replaced in place.
+    let leaves: [Int32]
 
     /// Level `L` occupies `nodes[levelStart[L] ..< levelStart[L + 1]]`;
     /// level 0 is the leaves, the last level is the single root. Empty for
@@ -90,7 +94,7 @@ public struct PackedRTree: Sendable {
     /// O(1).
     public var memoryBytes: Int {
         nodes.count * MemoryLayout<SIMD4<Float>>.stride
-            + ids.count * MemoryLayout<Int32>.stride
+            + (ids.count + leaves.count) * MemoryLayout<Int32>.stride
             + levelStart.count * MemoryLayout<Int>.stride
     }
 
@@ -197,7 +201,38 @@ public struct PackedRTree: Sendable {
             }
         }
         self.nodes = nodes
+        var leaves = [Int32](repeating: 0, count: n)
+        for (leaf, id) in ids.enumerated() { leaves[Int(id)] = Int32(truncatingIfNeeded: leaf) }
+        self.leaves = leaves
         self.ids = ids
+    }
+
+    /// Replaces the box of item `id` and refits the boxes above it, keeping
+    /// the tree's shape (its Hilbert order is not redone: a box moved far
+    /// from its old place still works but prunes less well, so rebuild after
+    /// many such moves). `CGRect.null` empties the item.
+    ///
+    /// - Complexity: O(nodeSize × levels), no allocation unless the tree's
+    ///   storage is shared with a copy (copy-on-write).
+    public mutating func setBox(ofItem id: Int32, to box: CGRect) {
+        guard id >= 0, Int(id) < leaves.count else { return }
+        var pos = Int(leaves[Int(id)])
+        nodes[pos] = box.isNull ? SIMD4(repeating: .nan)
+            : Self.storedBox((Double(box.minX), Double(box.minY), Double(box.maxX), Double(box.maxY)))
+        var level = 0
+        while level + 2 < levelStart.count {
+            let k = (pos - levelStart[level]) / nodeSize
+            let first = levelStart[level] + k * nodeSize
+            let end = min(first + nodeSize, levelStart[level + 1])
+            var parent = SIMD4<Float>(repeating: .infinity)
+            for child in first ..< end {
+                let c = nodes[child]
+                parent.replace(with: c, where: c .< parent)
+            }
+            pos = levelStart[level + 1] + k
+            nodes[pos] = parent
+            level += 1
+        }
     }
 
     /// `box` rounded outward to `Float` in stored form

@@ -13,6 +13,10 @@ struct NodeFlags: OptionSet, Hashable, Sendable {
     static let modal = NodeFlags(rawValue: 1 << 7)
     static let groupsChildren = NodeFlags(rawValue: 1 << 8)
     static let translucent = NodeFlags(rawValue: 1 << 9)  // alpha != 1
+    // Which rare geometry a node has, so that hot paths skip the side table.
+    static let hasAccessibilityFrame = NodeFlags(rawValue: 1 << 10)
+    static let hasFrameInContainerSpace = NodeFlags(rawValue: 1 << 11)
+    static let hasPath = NodeFlags(rawValue: 1 << 12)
 }
 
 /// The properties most nodes leave at their defaults, stored only for the
@@ -184,6 +188,9 @@ public struct ElementTree: Sendable {
         if node.accessibilityViewIsModal { f.insert(.modal) }
         if node.shouldGroupAccessibilityChildren { f.insert(.groupsChildren) }
         if node.alpha != 1 { f.insert(.translucent) }
+        if node.accessibilityFrame != nil { f.insert(.hasAccessibilityFrame) }
+        if node.kind == .element && node.accessibilityFrameInContainerSpace != nil { f.insert(.hasFrameInContainerSpace) }
+        if node.accessibilityPath != nil { f.insert(.hasPath) }
         flags[i] = f
         frames[i] = node.kind == .view ? node.frame : .zero
         Self.setSlot(&boundsSlots[i], in: &boundsTable, to: node.kind == .view ? node.bounds : nil)
@@ -420,6 +427,53 @@ public struct ElementTree: Sendable {
 
     @inline(__always) func alpha(of id: NodeID) -> CGFloat {
         flags[id.index].contains(.translucent) ? extras[Int(extraSlots[id.index])].alpha : 1
+    }
+
+    /// The explicit accessibility frame (screen), if the node has one.
+    @inline(__always) func explicitAccessibilityFrame(of id: NodeID) -> CGRect? {
+        flags[id.index].contains(.hasAccessibilityFrame) ? extras[Int(extraSlots[id.index])].accessibilityFrame : nil
+    }
+
+    /// An element node's frame in its container's bounds space, if it has one.
+    @inline(__always) func frameInContainerSpace(of id: NodeID) -> CGRect? {
+        flags[id.index].contains(.hasFrameInContainerSpace) ? extras[Int(extraSlots[id.index])].frameInContainerSpace : nil
+    }
+
+    /// The node's accessibility path, if it has one.
+    @inline(__always) func accessibilityPath(of id: NodeID) -> AccessibilityPath? {
+        flags[id.index].contains(.hasPath) ? extras[Int(extraSlots[id.index])].path : nil
+    }
+
+    /// Whether the node is a view (not an element node).
+    @inline(__always) func isView(_ id: NodeID) -> Bool { !flags[id.index].contains(.element) }
+
+    /// The map from a view's bounds space to its parent's (the screen, for
+    /// the root): `p ↦ center + T(p - boundsMid)`, with `center` the frame's
+    /// midpoint, `boundsMid` the bounds' midpoint (scroll offset included)
+    /// and `T` the transform, applied about the center.
+    @inline(__always) func boundsToParent(_ id: NodeID) -> CGAffineTransform {
+        let f = frames[id.index]
+        let b = bounds(of: id)
+        let t = transform(of: id)
+        let cx = f.midX, cy = f.midY, bx = b.midX, by = b.midY
+        return CGAffineTransform(
+            a: t.a, b: t.b, c: t.c, d: t.d,
+            tx: cx + t.tx - (t.a * bx + t.c * by),
+            ty: cy + t.ty - (t.b * bx + t.d * by))
+    }
+
+    /// The map from a view's bounds space to the screen (for an element
+    /// node, its container's), composed from the root down. O(depth).
+    func toScreen(of id: NodeID) -> CGAffineTransform {
+        var chain: [NodeID] = []
+        var n = id
+        while !n.isNone {
+            if isView(n) { chain.append(n) }
+            n = parents[n.index]
+        }
+        var t = CGAffineTransform.identity
+        for v in chain.reversed() { t = boundsToParent(v).concatenating(t) }
+        return t
     }
 
     @inline(__always) func extrasOf(_ id: NodeID) -> NodeExtras? {

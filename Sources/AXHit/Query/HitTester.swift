@@ -1,77 +1,516 @@
+import Dispatch
 import Foundation
 
-/// Answers which exposed element is under a point, as VoiceOver's hit-test
-/// does (tree-format.md, "Hit-testing").
-///
-/// The search descends the view tree from the root, front to back, skipping
-/// every view whose bounds (in its own space, closed-open) do not hold the
-/// point and every subtree with no exposed element, and stops at the first
-/// exposed element whose region holds the point: the last such element in
-/// pre-order.
-public struct HitTester: Sendable {
-    /// The resolved tree this answers for.
-    public let space: ScreenSpace
-    let shapes: ElementShapes
+/// Per-node state the engine derives from the tree.
+struct EngineState: OptionSet, Sendable {
+    let rawValue: UInt8
+    /// Accessibility exposes the node (tree-format.md, "exposed").
+    static let exposed = EngineState(rawValue: 1 << 0)
+    /// Accessibility is blocked for the node and its subtree (hidden, alpha,
+    /// elementsHidden, suppressed by a modal sibling, or inside an element).
+    static let blocked = EngineState(rawValue: 1 << 1)
+}
 
-    /// Prepares `space` for queries: fills every exposed element's path.
-    ///
-    /// - Throws: `TreeError` naming the node when a path cannot be filled.
-    public init(_ space: ScreenSpace) throws(TreeError) {
-        self.space = space
-        self.shapes = try ElementShapes(space)
+/// Caller-owned working memory for queries, so that a query allocates
+/// nothing once the arrays have grown to the tree's needs. One per thread.
+public struct HitScratch: Sendable {
+    struct Entry: Sendable {
+        var node: NodeID
+        /// The query point in the bounds space of the node's container.
+        var point: CGPoint
+        /// The container's map to the screen.
+        var toScreen: CGAffineTransform
     }
+    var stack: [Entry] = []
+    var candidates: [NodeID] = []
+
+    /// Empty scratch space.
+    public init() {}
+}
+
+/// The hit-testing engine: which exposed element is under a point, as
+/// VoiceOver's hit-test answers it (tree-format.md, "Hit-testing"), for trees
+/// of millions of nodes, kept current through updates without rebuilds.
+///
+/// **How a query runs.** It descends the view tree from the root, front to
+/// back, mapping the point into each view's bounds space with that view's
+/// own transform (so nothing in screen space is stored per view, and a
+/// scroll changes one number). A view whose bounds (closed-open) miss the
+/// point is skipped with its subtree, as UIKit prunes; so is any subtree with
+/// no exposed element. A view with many children keeps a packed R-tree over
+/// them in its own bounds space (`ContainerIndex`), so only the children under
+/// the point are visited, frontmost first; the first exposed element whose
+/// region holds the point is the answer (the last in pre-order).
+///
+/// **Snapshots.** A value type: a copy is a consistent snapshot that other
+/// threads may query while the owner updates its own copy (copy-on-write:
+/// the first update after a copy duplicates the columns it touches; a scroll
+/// touches only the small table of scroll offsets).
+///
+/// **Boundary rule.** Frames and bounds are closed-open (CGRectContainsPoint);
+/// points exactly on the boundary of a rotated or path region may go either
+/// way.
+public struct HitTester: Sendable {
+    /// The tree, as updated.
+    public internal(set) var tree: ElementTree
+    var state: [EngineState] = []
+    /// Exposed nodes in each node's subtree, itself included: queries skip
+    /// subtrees where it is zero.
+    var exposedCounts: [Int32] = []
+    /// Z-order among siblings (larger is in front), with gaps for inserts.
+    var ranks: [Int64] = []
+    /// A child's item number in its parent's `ContainerIndex`, or -1.
+    var ordinals: [Int32] = []
+    /// A view's slot in `indexes`, or -1 when it has none.
+    var indexSlots: [Int32] = []
+    var indexes: [ContainerIndex] = []
+    var freeIndexSlots: [Int32] = []
+    var shapes: ElementShapes
+
+    /// Views with at least this many children get a `ContainerIndex`; fewer
+    /// are tried one by one, which is faster for a handful.
+    static let indexThreshold = 16
+    /// The rank step between consecutive siblings: room for inserts between.
+    static let rankGap: Int64 = 1 << 20
+    /// The flattening tolerance of paths on screen, in points.
+    public static let pathTolerance: CGFloat = BezierPath.defaultFlatteningTolerance
+
+    /// Builds the engine for `tree`: exposure, z-order, an index for every
+    /// wide view, and every path filled as polygons (on all cores).
+    ///
+    /// - Complexity: O(n) plus the Hilbert sort of each wide view's children
+    ///   and the filling of paths.
+    /// - Throws: `TreeError` naming the node when a path cannot be filled.
+    public init(_ tree: ElementTree) throws(TreeError) {
+        self.tree = tree
+        shapes = ElementShapes(capacity: tree.capacity)
+        growColumns()
+        guard !tree.root.isNone else { return }
+        try buildSubtree(tree.root)
+    }
+
+    /// Builds the engine for the tree of `space` (kept for callers that
+    /// resolved the tree already; the engine keeps no screen-space cache).
+    public init(_ space: ScreenSpace) throws(TreeError) {
+        try self.init(space.tree)
+    }
+
+    mutating func growColumns() {
+        let n = tree.capacity
+        guard state.count < n else { return }
+        let extra = n - state.count
+        state.append(contentsOf: repeatElement([], count: extra))
+        exposedCounts.append(contentsOf: repeatElement(0, count: extra))
+        ranks.append(contentsOf: repeatElement(0, count: extra))
+        ordinals.append(contentsOf: repeatElement(-1, count: extra))
+        indexSlots.append(contentsOf: repeatElement(-1, count: extra))
+        shapes.grow(to: n)
+    }
+
+    // MARK: Building
+
+    /// What the nodes of one sibling list inherit from their parent.
+    struct Inherited {
+        /// The parent's map to the screen (its container's, for an element node).
+        var toScreen: CGAffineTransform
+        /// Accessibility is blocked for every child: the parent is blocked or
+        /// is itself an accessibility element.
+        var blocked: Bool
+        /// The parent's frontmost visible modal child, which suppresses the others.
+        var modal: NodeID
+    }
+
+    /// What `node`'s children inherit, given what `node` inherited.
+    func inherited(by node: NodeID, from parent: Inherited) -> Inherited {
+        let toScreen = tree.isView(node) ? tree.boundsToParent(node).concatenating(parent.toScreen) : parent.toScreen
+        return Inherited(
+            toScreen: toScreen,
+            blocked: state[node.index].contains(.blocked) || tree.has(.accessibilityElement, node),
+            modal: ScreenSpace.frontmostModalChild(of: node, in: tree))
+    }
+
+    /// Whether accessibility hides `id` itself (not counting its ancestors).
+    func hiddenItself(_ id: NodeID) -> Bool {
+        tree.has(.hidden, id) || tree.alpha(of: id) < 0.01 || tree.has(.elementsHidden, id)
+    }
+
+    /// Derives the engine's state for the subtree at `top` (its ancestors'
+    /// state is current): exposure, ranks, container indexes, shapes, and
+    /// exposed counts, which it then adds to the ancestors.
+    ///
+    /// Iterative: a chain of any depth is fine. Memory O(depth) besides the
+    /// pre-order list.
+    mutating func buildSubtree(_ top: NodeID) throws(TreeError) {
+        var frames = [Self.inheritedFromAncestors(of: top, in: self)]
+        var order: [NodeID] = []
+        var jobs: [ElementShapes.Job] = []
+        var n = top
+        while true {
+            let up = frames[frames.count - 1]
+            let i = n.index
+            var s: EngineState = []
+            if up.blocked || hiddenItself(n) || (!up.modal.isNone && up.modal != n) { s.insert(.blocked) }
+            if !s.contains(.blocked) && tree.has(.accessibilityElement, n) { s.insert(.exposed) }
+            state[i] = s
+            exposedCounts[i] = 0
+            if n != top {
+                let prev = tree.previousSibling(of: n)
+                ranks[i] = prev.isNone ? Self.rankGap : ranks[prev.index] + Self.rankGap
+            }
+            order.append(n)
+            let down = inherited(by: n, from: up)
+            if tree.has(.hasPath, n), let path = tree.accessibilityPath(of: n) {
+                jobs.append(Self.shapeJob(n, path, viewToScreen: down.toScreen))
+            } else {
+                shapes.set(n, nil)
+            }
+            if tree.isView(n) { buildIndex(n, toScreen: down.toScreen) }
+
+            let child = tree.firstChild(of: n)
+            if !child.isNone { frames.append(down); n = child; continue }
+            while n != top && tree.nextSibling(of: n).isNone {
+                n = tree.parent(of: n)
+                frames.removeLast()
+            }
+            if n == top { break }
+            n = tree.nextSibling(of: n)
+        }
+        // Children come after their parents in `order`: sum counts upwards.
+        for id in order.reversed() {
+            if state[id.index].contains(.exposed) { exposedCounts[id.index] += 1 }
+            if id != top { exposedCounts[tree.parent(of: id).index] += exposedCounts[id.index] }
+        }
+        addExposedCount(exposedCounts[top.index], aboveAndExcluding: top)
+        let tree = self.tree
+        try shapes.fill(jobs) { tree.name(of: $0) }
+    }
+
+    /// What `top` inherits from its ancestors, computed from their current state.
+    static func inheritedFromAncestors(of top: NodeID, in engine: HitTester) -> Inherited {
+        let parent = engine.tree.parent(of: top)
+        guard !parent.isNone else { return Inherited(toScreen: .identity, blocked: false, modal: .none) }
+        return Inherited(
+            toScreen: engine.tree.toScreen(of: parent),
+            blocked: engine.state[parent.index].contains(.blocked) || engine.tree.has(.accessibilityElement, parent),
+            modal: ScreenSpace.frontmostModalChild(of: parent, in: engine.tree))
+    }
+
+    /// Adds `delta` to the exposed counts of the ancestors of `id`. O(depth).
+    mutating func addExposedCount(_ delta: Int32, aboveAndExcluding id: NodeID) {
+        guard delta != 0 else { return }
+        var a = tree.parent(of: id)
+        while !a.isNone {
+            exposedCounts[a.index] += delta
+            a = tree.parent(of: a)
+        }
+    }
+
+    /// The job that fills `path` of node `n`: a screen path stays in screen
+    /// space; a view-space path stays in its view's space and is flattened
+    /// finely enough for the view's largest stretch to the screen.
+    static func shapeJob(_ n: NodeID, _ path: AccessibilityPath, viewToScreen t: CGAffineTransform) -> ElementShapes.Job {
+        switch path.coordinateSpace {
+        case .screen:
+            return .init(node: n, path: path.path, inScreenSpace: true, tolerance: pathTolerance)
+        case .view:
+            // The largest singular value is at most the Frobenius norm.
+            let stretch = (t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d).squareRoot()
+            let tolerance = stretch > 1 && stretch.isFinite ? pathTolerance / stretch : pathTolerance
+            return .init(node: n, path: path.path, inScreenSpace: false, tolerance: tolerance)
+        }
+    }
+
+    // MARK: Container indexes
+
+    /// Builds (or drops) the index of view `v`, whose map to the screen is
+    /// `toScreen`. O(children + their element subtrees).
+    mutating func buildIndex(_ v: NodeID, toScreen: CGAffineTransform) {
+        var items: [NodeID] = []
+        var c = tree.firstChild(of: v)
+        while !c.isNone { items.append(c); c = tree.nextSibling(of: c) }
+        let old = indexSlots[v.index]
+        guard items.count >= Self.indexThreshold else {
+            if old >= 0 { dropIndex(of: v) }
+            for item in items { ordinals[item.index] = -1 }
+            return
+        }
+        var boxes: [ItemBoxes] = []
+        boxes.reserveCapacity(items.count)
+        for (k, item) in items.enumerated() {
+            ordinals[item.index] = Int32(k)
+            boxes.append(itemBoxes(item, containerToScreen: toScreen))
+        }
+        let local = PackedRTree(count: items.count) { k in Self.corners(boxes[k].local) }
+        let hasScreen = boxes.contains { !$0.screen.isNull }
+        let screen = hasScreen ? PackedRTree(count: items.count) { k in Self.corners(boxes[k].screen) } : PackedRTree(boxes: [])
+        let index = ContainerIndex(items: items, local: local, screen: screen,
+                                   linear: CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0))
+        if old >= 0 {
+            indexes[Int(old)] = index
+        } else if let free = freeIndexSlots.popLast() {
+            indexes[Int(free)] = index
+            indexSlots[v.index] = free
+        } else {
+            indexSlots[v.index] = Int32(indexes.count)
+            indexes.append(index)
+        }
+    }
+
+    mutating func dropIndex(of v: NodeID) {
+        let slot = indexSlots[v.index]
+        guard slot >= 0 else { return }
+        indexes[Int(slot)] = ContainerIndex(items: [], local: PackedRTree(boxes: []), screen: PackedRTree(boxes: []), linear: .identity)
+        freeIndexSlots.append(slot)
+        indexSlots[v.index] = -1
+    }
+
+    static func corners(_ r: CGRect) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        r.isNull ? (.nan, .nan, .nan, .nan) : (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
+    }
+
+    /// Where a point can hit `item` (a child of a view whose map to the
+    /// screen is `containerToScreen`) or anything in its subtree, under
+    /// either policy, whatever its exposure: a box in the view's bounds space
+    /// and one in screen space.
+    ///
+    /// A view's subtree is cut by its bounds, so the converted bounds hold
+    /// it; its own frame-policy region is the screen box of those bounds,
+    /// which under a rotation of the container is larger: its preimage is
+    /// added. An element node adds its frame in container space (with the
+    /// same preimage), its explicit screen frame and its path, and those of
+    /// its element descendants.
+    func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform) -> ItemBoxes {
+        var boxes = ItemBoxes()
+        let linear = CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0)
+        let aligned = t.b == 0 && t.c == 0
+        let inverse = linear.isInvertible ? linear.inverted() : nil
+        /// The screen box of `r` (in container space), as a box in container space.
+        func addFrameRegion(_ r: CGRect) {
+            boxes.addLocal(r)
+            if !aligned, let inverse { boxes.addLocal(r.applying(linear).applying(inverse)) }
+        }
+        func addPath(_ n: NodeID, toContainer: CGAffineTransform) {
+            guard let path = tree.accessibilityPath(of: n) else { return }
+            let bounds = path.path.controlPointBounds  // holds the filled region
+            guard !bounds.isNull else { return }
+            switch path.coordinateSpace {
+            case .screen: boxes.screen = ItemBoxes.union(boxes.screen, bounds)
+            case .view: boxes.addLocal(bounds.applying(toContainer))
+            }
+        }
+        if tree.isView(item) {
+            let toContainer = tree.boundsToParent(item)
+            let quad = tree.bounds(of: item).applying(toContainer)
+            if let f = tree.explicitAccessibilityFrame(of: item) {
+                boxes.addLocal(quad)
+                boxes.addScreen(f)
+            } else {
+                addFrameRegion(quad)
+            }
+            addPath(item, toContainer: toContainer)
+        } else {
+            tree.forEachInPreOrder(from: item) { e in
+                if let fic = tree.frameInContainerSpace(of: e) {
+                    addFrameRegion(fic)
+                } else if let f = tree.explicitAccessibilityFrame(of: e) {
+                    boxes.addScreen(f)
+                }
+                addPath(e, toContainer: .identity)
+            }
+        }
+        return boxes
+    }
+
+    // MARK: Queries
 
     /// The frontmost exposed element whose region under `policy` holds the
     /// screen point `p`, or nil.
     ///
-    /// - Complexity: O(nodes whose ancestors' bounds hold `p`), no GEOS call.
+    /// - Complexity: O(depth + log(children)) per level on typical layouts;
+    ///   no GEOS call, no lock, and no allocation once `scratch` has grown.
+    public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
+        var found: NodeID?
+        search(p, policy: policy, scratch: &scratch) { found = $0; return false }
+        return found
+    }
+
+    /// The frontmost exposed element under `p` (see `hit(_:policy:scratch:)`);
+    /// allocates its working memory.
     public func hit(_ p: CGPoint, policy: HitPolicy = .frame) -> NodeID? {
-        let tree = space.tree
-        guard !tree.root.isNone else { return nil }
-        var stack: [NodeID] = [tree.root]
-        while let n = stack.popLast() {
-            let i = n.index
-            let r = space.resolved[i]
-            guard r.contains(.subtreeExposed) else { continue }
-            if r.contains(.exposed) {
-                // An exposed element hides its subtree: only its own region counts.
-                if regionContains(n, p, policy: policy) { return n }
-                continue
+        var scratch = HitScratch()
+        return hit(p, policy: policy, scratch: &scratch)
+    }
+
+    /// Every exposed element whose region under `policy` holds `p`, front to
+    /// back (the reverse of pre-order).
+    public func hitAll(_ p: CGPoint, policy: HitPolicy = .frame) -> [NodeID] {
+        var scratch = HitScratch()
+        var all: [NodeID] = []
+        search(p, policy: policy, scratch: &scratch) { all.append($0); return true }
+        return all
+    }
+
+    /// The answers for many points, computed on all cores.
+    ///
+    /// - Complexity: the points' queries divided among the cores; one scratch
+    ///   per worker.
+    public func hit(_ points: [CGPoint], policy: HitPolicy = .frame) -> [NodeID?] {
+        var results = [NodeID?](repeating: nil, count: points.count)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(256, (points.count + workers * 4 - 1) / (workers * 4))
+        let chunks = (points.count + chunk - 1) / chunk
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                var scratch = HitScratch()
+                for i in c * chunk ..< min(points.count, (c + 1) * chunk) {
+                    out[i] = hit(points[i], policy: policy, scratch: &scratch)
+                }
             }
-            if !tree.has(.element, n) && !boundsContain(n, p) { continue }
-            // Pushed back to front, so the frontmost child is searched first.
-            var c = tree.firstChild(of: n)
-            while !c.isNone { stack.append(c); c = tree.nextSibling(of: c) }
         }
-        return nil
+        return results
     }
 
-    /// Whether the screen point lies in the view's bounds, tested in the
-    /// view's own space under the closed-open rule. A view scaled to nothing
-    /// has no area and holds no point.
+    /// Visits the exposed elements whose region holds `p`, front to back,
+    /// until `visit` returns false.
     @inline(__always)
-    func boundsContain(_ view: NodeID, _ p: CGPoint) -> Bool {
-        let i = view.index
-        guard space.resolved[i].contains(.invertible) else { return false }
-        return space.tree.bounds(of: view).containsClosedOpen(p.applying(space.fromScreen[i]))
+    func search(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch, _ visit: (NodeID) -> Bool) {
+        let root = tree.root
+        guard !root.isNone, exposedCounts[root.index] > 0 else { return }
+        scratch.stack.removeAll(keepingCapacity: true)
+        scratch.stack.append(.init(node: root, point: p, toScreen: .identity))
+        while let entry = scratch.stack.popLast() {
+            let n = entry.node
+            guard exposedCounts[n.index] > 0 else { continue }
+            let exposed = state[n.index].contains(.exposed)
+            if tree.isView(n) {
+                let toParent = tree.boundsToParent(n)
+                // A view scaled to nothing has no area and holds no point.
+                guard let q = Self.inverseApply(toParent, entry.point) else { continue }
+                let toScreen = toParent.concatenating(entry.toScreen)
+                if exposed {
+                    // An exposed element hides its subtree: only its region counts.
+                    if viewRegionContains(n, policy, own: q, screen: p, toScreen: toScreen), !visit(n) { return }
+                    continue
+                }
+                guard tree.bounds(of: n).containsClosedOpen(q) else { continue }
+                pushChildren(of: n, local: q, screen: p, toScreen: toScreen, scratch: &scratch)
+            } else {
+                if exposed {
+                    if elementRegionContains(n, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
+                       !visit(n) { return }
+                    continue
+                }
+                var c = tree.firstChild(of: n)
+                while !c.isNone {
+                    scratch.stack.append(.init(node: c, point: entry.point, toScreen: entry.toScreen))
+                    c = tree.nextSibling(of: c)
+                }
+            }
+        }
     }
 
-    /// Whether `p` lies in the element's region under `policy` (the cut by
-    /// ancestors' bounds is the caller's descent).
-    func regionContains(_ id: NodeID, _ p: CGPoint, policy: HitPolicy) -> Bool {
-        let i = id.index
+    /// Pushes the children of `v` that may hold the point, backmost first so
+    /// that the frontmost is searched first.
+    @inline(__always)
+    func pushChildren(of v: NodeID, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
+                      scratch: inout HitScratch) {
+        let slot = indexSlots[v.index]
+        if slot < 0 {
+            var c = tree.firstChild(of: v)
+            while !c.isNone {
+                scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+                c = tree.nextSibling(of: c)
+            }
+            return
+        }
+        let index = indexes[Int(slot)]
+        scratch.candidates.removeAll(keepingCapacity: true)
+        index.local.forEach(containing: q) { k in
+            scratch.candidates.append(index.items[Int(k)])
+            return true
+        }
+        if index.screen.count > 0 {
+            index.screen.forEach(containing: p) { k in
+                scratch.candidates.append(index.items[Int(k)])
+                return true
+            }
+        }
+        scratch.candidates.append(contentsOf: index.overflow)
+        sortByRank(&scratch.candidates)
+        var last = NodeID.none
+        for c in scratch.candidates where c != last {
+            scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+            last = c
+        }
+    }
+
+    /// Sorts nodes back to front by rank: insertion sort, since a point
+    /// rarely lies in more than a few children's boxes.
+    @inline(__always)
+    func sortByRank(_ nodes: inout [NodeID]) {
+        if nodes.count > 32 { nodes.sort { ranks[$0.index] < ranks[$1.index] }; return }
+        var i = 1
+        while i < nodes.count {
+            let x = nodes[i], rx = ranks[x.index]
+            var j = i - 1
+            while j >= 0 && ranks[nodes[j].index] > rx { nodes[j + 1] = nodes[j]; j -= 1 }
+            nodes[j + 1] = x
+            i += 1
+        }
+    }
+
+    /// `t⁻¹(p)`, or nil when `t` is singular.
+    @inline(__always)
+    static func inverseApply(_ t: CGAffineTransform, _ p: CGPoint) -> CGPoint? {
+        let x = p.x - t.tx, y = p.y - t.ty
+        if t.b == 0 && t.c == 0 {
+            guard t.a != 0 && t.d != 0 else { return nil }
+            return CGPoint(x: x / t.a, y: y / t.d)
+        }
+        let det = t.a * t.d - t.b * t.c
+        guard det != 0 && det.isFinite else { return nil }
+        return CGPoint(x: (t.d * x - t.c * y) / det, y: (t.a * y - t.b * x) / det)
+    }
+
+    /// Whether the region of view `n` holds the point, given as `q` in the
+    /// view's own bounds space and `p` on the screen.
+    @inline(__always)
+    func viewRegionContains(_ n: NodeID, _ policy: HitPolicy, own q: CGPoint, screen p: CGPoint,
+                            toScreen: CGAffineTransform) -> Bool {
         switch policy {
         case .frame:
-            return space.frames[i].containsClosedOpen(p)
+            if let f = tree.explicitAccessibilityFrame(of: n) { return f.containsClosedOpen(p) }
+            return tree.bounds(of: n).applying(toScreen).containsClosedOpen(p)
         case .shape:
-            if let region = shapes.region(of: id) { return region.contains(p) }
-            let tree = space.tree
-            if !tree.has(.element, id) { return boundsContain(id, p) }
-            if let r = tree.extrasOf(id)?.frameInContainerSpace {
-                guard space.resolved[i].contains(.invertible) else { return false }
-                return r.containsClosedOpen(p.applying(space.fromScreen[i]))
+            if let shape = shapes.shape(of: n) {
+                return shape.region.contains(shape.inScreenSpace ? p : q)
             }
-            return space.frames[i].containsClosedOpen(p)
+            return tree.bounds(of: n).containsClosedOpen(q)
         }
+    }
+
+    /// Whether the region of element node `n` holds the point, given as `pc`
+    /// in its container's bounds space and `p` on the screen.
+    @inline(__always)
+    func elementRegionContains(_ n: NodeID, _ policy: HitPolicy, container pc: CGPoint, screen p: CGPoint,
+                               containerToScreen: CGAffineTransform) -> Bool {
+        switch policy {
+        case .frame:
+            if let fic = tree.frameInContainerSpace(of: n) { return fic.applying(containerToScreen).containsClosedOpen(p) }
+            return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
+        case .shape:
+            if let shape = shapes.shape(of: n) {
+                return shape.region.contains(shape.inScreenSpace ? p : pc)
+            }
+            if let fic = tree.frameInContainerSpace(of: n) { return fic.containsClosedOpen(pc) }
+            return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
+        }
+    }
+
+    /// Bytes the engine holds beyond the tree: per-node columns, indexes and shapes.
+    public var memoryBytes: Int {
+        state.count * (MemoryLayout<EngineState>.stride + MemoryLayout<Int32>.stride * 3 + MemoryLayout<Int64>.stride)
+            + indexes.reduce(0) { $0 + $1.memoryBytes }
     }
 }

@@ -82,8 +82,7 @@ public struct ScreenSpace: Sendable {
                 fromScreen[i] = fromScreen[parent.index]
                 if resolved[parent.index].contains(.invertible) { resolved[i].insert(.invertible) }
             } else {
-                let local = Self.boundsToParent(frame: tree.frames[i], bounds: tree.bounds(of: id),
-                                                transform: tree.transform(of: id))
+                let local = tree.boundsToParent(id)
                 let full = parent.isNone ? local : local.concatenating(toScreen[parent.index])
                 toScreen[i] = full
                 let parentInvertible = parent.isNone || resolved[parent.index].contains(.invertible)
@@ -103,19 +102,6 @@ public struct ScreenSpace: Sendable {
             let p = tree.parent(of: id)
             if !p.isNone { resolved[p.index].insert(.subtreeExposed) }
         }
-    }
-
-    /// The map from a view's bounds space to its parent's bounds space:
-    /// `p ↦ center + T(p - boundsMid)`, where `center` is the frame's midpoint,
-    /// `boundsMid` the bounds' midpoint (scroll offset included) and `T` the
-    /// view's transform applied about the center.
-    static func boundsToParent(frame: CGRect, bounds: CGRect, transform t: CGAffineTransform) -> CGAffineTransform {
-        let cx = frame.midX, cy = frame.midY
-        let bx = bounds.midX, by = bounds.midY
-        return CGAffineTransform(
-            a: t.a, b: t.b, c: t.c, d: t.d,
-            tx: cx + t.tx - (t.a * bx + t.c * by),
-            ty: cy + t.ty - (t.b * bx + t.d * by))
     }
 
     /// The frontmost child of `id` that has `accessibilityViewIsModal` and is
