@@ -267,8 +267,8 @@ struct PackedRTreeTestRNG: RandomNumberGenerator {
         let boxes = [CGRect(x: -5, y: 2, width: 10, height: 1), CGRect(x: 0, y: -3, width: 1, height: 1)]
         let tree = PackedRTree(boxes: boxes, nodeSize: 16)
         #expect(tree.bounds == CGRect(x: -5, y: -3, width: 10, height: 6))
-        // 2 leaves + 1 root, 16 bytes each; 2 ids; 3 level offsets.
-        #expect(tree.memoryBytes == 3 * 16 + 2 * 4 + 3 * MemoryLayout<Int>.stride)
+        // 2 leaves + 1 root, 16 bytes each; 2 ids and their 2 leaf positions; 3 level offsets.
+        #expect(tree.memoryBytes == 3 * 16 + 2 * 4 + 2 * 4 + 3 * MemoryLayout<Int>.stride)
     }
 
     /// The Hilbert function is one-to-one and continuous on a corner block.

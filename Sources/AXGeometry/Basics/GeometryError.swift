@@ -10,6 +10,11 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     case pathSyntax(offset: Int, expected: String, found: String)
     /// A path with a coordinate that is not finite, or too large to be used.
     case nonFiniteCoordinate(offset: Int)
+    /// A ring point handed to the geometry builder (after any path parsing
+    /// and transforms) that is not finite or whose magnitude exceeds
+    /// `PolygonSet.maximumCoordinateMagnitude`: `ring` and `point` are
+    /// zero-based indexes into the rings given.
+    case coordinateOutOfRange(ring: Int, point: Int)
     /// GEOS reported an error (its own message, captured, never printed).
     case geos(operation: String, message: String)
 
@@ -19,6 +24,8 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "path data: at offset \(offset): expected \(expected), found \(found)"
         case let .nonFiniteCoordinate(offset):
             return "path data: at offset \(offset): number is not finite"
+        case let .coordinateOutOfRange(ring, point):
+            return "ring \(ring), point \(point): coordinate is not finite or is beyond 1e15 in magnitude"
         case let .geos(operation, message):
             return "GEOS \(operation) failed: \(message)"
         }
