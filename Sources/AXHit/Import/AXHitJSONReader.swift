@@ -24,6 +24,18 @@ struct AXHitJSONReader {
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         scanner = JSONScanner(bytes)
         numbers.reserveCapacity(8)
+        tree.reserveCapacity(Self.estimatedNodeCount(bytes))
+    }
+
+    /// About how many nodes `bytes` holds, to size the tree once instead of
+    /// regrowing its columns and rehashing its id table: the number of `{`
+    /// (every node is an object), but never more than a node per 24 bytes
+    /// (no node is shorter), so junk full of braces cannot reserve much.
+    /// O(n), a fraction of the parse.
+    static func estimatedNodeCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var braces = 0
+        for b in bytes where b == UInt8(ascii: "{") { braces += 1 }
+        return min(braces, bytes.count / 24)
     }
 
     /// The tree in `bytes`.
@@ -53,7 +65,40 @@ struct AXHitJSONReader {
         case accessibilityNavigationStyle
         case frame, bounds, transform, clipsToBounds, isHidden, alpha, isUserInteractionEnabled
 
-        var name: String { String(describing: self) }
+        /// The key as spelled in the file.
+        var name: String { "\(staticName)" }
+
+        /// The key as spelled in the file, with no reference counting: the
+        /// reader passes one along with every value it reads, for errors.
+        var staticName: StaticString {
+            switch self {
+            case .id: "id"
+            case .kind: "kind"
+            case .children: "children"
+            case .isAccessibilityElement: "isAccessibilityElement"
+            case .accessibilityLabel: "accessibilityLabel"
+            case .accessibilityValue: "accessibilityValue"
+            case .accessibilityHint: "accessibilityHint"
+            case .accessibilityIdentifier: "accessibilityIdentifier"
+            case .accessibilityLanguage: "accessibilityLanguage"
+            case .accessibilityTraits: "accessibilityTraits"
+            case .accessibilityFrame: "accessibilityFrame"
+            case .accessibilityFrameInContainerSpace: "accessibilityFrameInContainerSpace"
+            case .accessibilityActivationPoint: "accessibilityActivationPoint"
+            case .accessibilityPath: "accessibilityPath"
+            case .accessibilityElementsHidden: "accessibilityElementsHidden"
+            case .accessibilityViewIsModal: "accessibilityViewIsModal"
+            case .shouldGroupAccessibilityChildren: "shouldGroupAccessibilityChildren"
+            case .accessibilityNavigationStyle: "accessibilityNavigationStyle"
+            case .frame: "frame"
+            case .bounds: "bounds"
+            case .transform: "transform"
+            case .clipsToBounds: "clipsToBounds"
+            case .isHidden: "isHidden"
+            case .alpha: "alpha"
+            case .isUserInteractionEnabled: "isUserInteractionEnabled"
+            }
+        }
         var bit: UInt32 { 1 << UInt32(rawValue) }
         /// Whether only view nodes may carry the key.
         var isViewProperty: Bool { rawValue >= NodeKey.frame.rawValue }
@@ -155,6 +200,8 @@ struct AXHitJSONReader {
         var treeID = NodeID.none
         /// The kind it was appended with.
         var appendedKind = NodeKind.view
+        /// Whether it was appended with its id (else pending).
+        var appendedNamed = false
         /// Whether a property was read after the node was appended.
         var dirty = false
         var inChildren = false
@@ -176,6 +223,13 @@ struct AXHitJSONReader {
 
         func has(_ key: NodeKey) -> Bool { seen & key.bit != 0 }
 
+        /// The line to report for an error the tree threw about this node.
+        func line(of error: TreeError) -> Int {
+            if error.key == "id" && has(.id) { return idLine }
+            if error.key == "kind" && has(.kind) { return kindLine }
+            return line
+        }
+
         /// The node as far as it is known, with kind-dependent defaults.
         var resolvedNode: Node {
             var n = node
@@ -189,8 +243,13 @@ struct AXHitJSONReader {
     private mutating func readNodes() throws(TreeError) {
         let t = try scanner.next()
         guard t == .beginObject else { throw expected("a view node (an object)", t, key: "root") }
+        // Open nodes, innermost last: `frames[..<open]`. Slots above `open`
+        // are kept for reuse rather than removed, which would move a whole
+        // frame out and destroy it for every node.
         var frames = [NodeFrame(line: scanner.tokenLine, depth: scanner.depth, parentFrame: -1, parentID: .none, position: 0)]
-        while let top = frames.indices.last {
+        var open = 1
+        while open > 0 {
+            let top = open - 1
             if frames[top].inChildren {
                 let t = try scanner.next()
                 if t == .endArray {
@@ -207,14 +266,16 @@ struct AXHitJSONReader {
                     throw named(error, frames, top)
                 }
                 frames[top].childCount += 1
-                frames.append(NodeFrame(line: line, depth: scanner.depth, parentFrame: top,
-                                        parentID: frames[top].treeID, position: frames[top].childCount))
+                let child = NodeFrame(line: line, depth: scanner.depth, parentFrame: top,
+                                      parentID: frames[top].treeID, position: frames[top].childCount)
+                if open < frames.count { frames[open] = child } else { frames.append(child) }
+                open += 1
                 continue
             }
             let t = try scanner.next()
             if t == .endObject {
-                try finish(frames, top)
-                frames.removeLast()
+                try finish(&frames, top)
+                open -= 1
                 continue
             }
             // A key: the grammar allows nothing else here.
@@ -250,17 +311,17 @@ struct AXHitJSONReader {
                 f.viewKeyLine = keyLine
             }
         }
-        let name = key.name
+        let name = key.staticName
         switch key {
         case .id:
             let id = try readString(key: name)
-            guard !id.isEmpty else { throw TreeError("must not be empty", line: scanner.tokenLine, key: name) }
+            guard !id.isEmpty else { throw TreeError("must not be empty", line: scanner.tokenLine, key: "\(name)") }
             f.node.id = id
             f.idLine = scanner.tokenLine
         case .kind:
             let text = try readString(key: name)
             guard let kind = NodeKind(rawValue: text) else {
-                throw TreeError("unknown kind \"\(text)\" (expected \"view\" or \"element\")", line: scanner.tokenLine, key: name)
+                throw TreeError("unknown kind \"\(text)\" (expected \"view\" or \"element\")", line: scanner.tokenLine, key: "\(name)")
             }
             f.node.kind = kind
             f.kindLine = scanner.tokenLine
@@ -292,7 +353,7 @@ struct AXHitJSONReader {
             let text = try readString(key: name)
             guard let style = NavigationStyle(rawValue: text) else {
                 throw TreeError("unknown navigation style \"\(text)\" (expected \"automatic\", \"separate\" or \"combined\")",
-                                line: scanner.tokenLine, key: name)
+                                line: scanner.tokenLine, key: "\(name)")
             }
             f.node.accessibilityNavigationStyle = style
         case .frame: f.node.frame = try readRect(key: name)
@@ -306,7 +367,7 @@ struct AXHitJSONReader {
         case .alpha:
             let alpha = try readNumber(key: name)
             guard alpha >= 0 && alpha <= 1 else {
-                throw TreeError("must be between 0 and 1, got \(scanner.numberText)", line: scanner.tokenLine, key: name)
+                throw TreeError("must be between 0 and 1, got \(scanner.numberText)", line: scanner.tokenLine, key: "\(name)")
             }
             f.node.alpha = CGFloat(alpha)
         case .isUserInteractionEnabled: f.node.isUserInteractionEnabled = try readBool(key: name)
@@ -322,48 +383,46 @@ struct AXHitJSONReader {
         if !f.has(.kind) && parentIsElement { f.node.kind = .element }
         let n = f.resolvedNode
         if !f.has(.kind) { f.node.kind = .view }  // the default, until a `kind` key says otherwise
-        if f.has(.id) && tree.node(named: n.id) != nil {
-            throw TreeError("duplicate id", line: f.idLine, node: n.id, key: "id")
-        }
         do throws(TreeError) {
             f.treeID = f.has(.id) ? try tree.append(n, under: f.parentID) : try tree.appendPending(n, under: f.parentID)
         } catch {
-            throw error.located(file: nil, line: error.key == "kind" && f.has(.kind) ? f.kindLine : f.line)
+            throw error.located(file: nil, line: f.line(of: error))
         }
         f.appendedKind = n.kind
+        f.appendedNamed = f.has(.id)
         f.dirty = false
     }
 
     /// Checks the finished node `frames[i]` as a whole and appends it (or
-    /// completes it, when it was appended before its children).
-    private mutating func finish(_ frames: [NodeFrame], _ i: Int) throws(TreeError) {
-        let f = frames[i]
-        let n = f.resolvedNode
-        guard f.has(.id) else {
-            throw TreeError("required key is missing", line: f.line, node: positionName(frames, i), key: "id")
+    /// completes it, when it was appended before its children). Works on the
+    /// frame in place: copying a `Node` per node is measurable at 1M nodes.
+    private mutating func finish(_ frames: inout [NodeFrame], _ i: Int) throws(TreeError) {
+        if !frames[i].has(.isAccessibilityElement) {
+            frames[i].node.isAccessibilityElement = frames[i].node.kind == .element
         }
-        if n.kind == .view && !f.has(.frame) {
-            throw TreeError("required key is missing (views need a frame)", line: f.line, node: n.id, key: "frame")
+        guard frames[i].has(.id) else {
+            throw TreeError("required key is missing", line: frames[i].line, node: positionName(frames, i), key: "id")
         }
-        if n.kind == .view && f.has(.accessibilityFrameInContainerSpace) {
+        let kind = frames[i].node.kind
+        if kind == .view && !frames[i].has(.frame) {
+            throw TreeError("required key is missing (views need a frame)", line: frames[i].line,
+                            node: frames[i].node.id, key: "frame")
+        }
+        if kind == .view && frames[i].has(.accessibilityFrameInContainerSpace) {
             throw TreeError("view nodes have no accessibilityFrameInContainerSpace (an element property)",
-                            line: f.containerSpaceFrameLine, node: n.id, key: "accessibilityFrameInContainerSpace")
-        }
-        let existing = tree.node(named: n.id)
-        if existing != nil && existing != f.treeID {
-            throw TreeError("duplicate id", line: f.idLine, node: n.id, key: "id")
+                            line: frames[i].containerSpaceFrameLine, node: frames[i].node.id,
+                            key: "accessibilityFrameInContainerSpace")
         }
         do throws(TreeError) {
-            if f.treeID.isNone {
-                try tree.append(n, under: f.parentID)
-            } else if f.dirty || n.kind != f.appendedKind || existing == nil {
-                try tree.completePending(f.treeID, as: n)
+            if frames[i].treeID.isNone {
+                try tree.append(frames[i].node, under: frames[i].parentID)  // checks the id is new
+            } else if frames[i].dirty || kind != frames[i].appendedKind || !frames[i].appendedNamed {
+                try tree.completePending(frames[i].treeID, as: frames[i].node)
             }
         } catch {
             var e = error
-            if e.node == nil { e.node = n.id }
-            let line = e.key == "kind" && f.has(.kind) ? f.kindLine : f.line
-            throw e.located(file: nil, line: line)
+            if e.node == nil { e.node = frames[i].node.id }
+            throw e.located(file: nil, line: frames[i].line(of: e))
         }
     }
 
@@ -430,8 +489,8 @@ struct AXHitJSONReader {
 
     // MARK: Values
 
-    private func expected(_ what: String, _ found: JSONScanner.Token, key: String) -> TreeError {
-        TreeError("expected \(what), found \(found.noun)", line: scanner.tokenLine, key: key)
+    private func expected(_ what: StaticString, _ found: JSONScanner.Token, key: StaticString) -> TreeError {
+        TreeError("expected \(what), found \(found.noun)", line: scanner.tokenLine, key: "\(key)")
     }
 
     /// Skips the next value (checking that it is valid JSON).
@@ -442,29 +501,29 @@ struct AXHitJSONReader {
         while scanner.depth > depth { _ = try scanner.next() }
     }
 
-    private mutating func readString(key: String) throws(TreeError) -> String {
+    private mutating func readString(key: StaticString) throws(TreeError) -> String {
         let t = try scanner.next()
         guard t == .string else { throw expected("a string", t, key: key) }
         return scanner.text
     }
 
-    private mutating func readBool(key: String) throws(TreeError) -> Bool {
+    private mutating func readBool(key: StaticString) throws(TreeError) -> Bool {
         let t = try scanner.next()
         if t == .true { return true }
         if t == .false { return false }
         throw expected("a boolean (true or false)", t, key: key)
     }
 
-    private mutating func readNumber(key: String) throws(TreeError) -> Double {
+    private mutating func readNumber(key: StaticString) throws(TreeError) -> Double {
         let t = try scanner.next()
         guard t == .number else { throw expected("a number", t, key: key) }
         return try finiteNumber(key: key)
     }
 
-    private func finiteNumber(key: String) throws(TreeError) -> Double {
+    private func finiteNumber(key: StaticString) throws(TreeError) -> Double {
         let v = scanner.doubleValue()
         guard v.isFinite else {
-            throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: key)
+            throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
         }
         return v
     }
@@ -472,7 +531,7 @@ struct AXHitJSONReader {
     /// Reads an array of exactly `count` finite numbers into `numbers`;
     /// returns the line the array starts on.
     @discardableResult
-    private mutating func readNumbers(count: Int, key: String, noun: String) throws(TreeError) -> Int {
+    private mutating func readNumbers(count: Int, key: StaticString, noun: StaticString) throws(TreeError) -> Int {
         let t = try scanner.next()
         guard t == .beginArray else { throw expected(noun, t, key: key) }
         let line = scanner.tokenLine
@@ -482,24 +541,24 @@ struct AXHitJSONReader {
             if e == .endArray { break }
             guard e == .number else { throw expected("a number", e, key: key) }
             if numbers.count == count {
-                throw TreeError("expected \(count) numbers, found more", line: scanner.tokenLine, key: key)
+                throw TreeError("expected \(count) numbers, found more", line: scanner.tokenLine, key: "\(key)")
             }
             numbers.append(try finiteNumber(key: key))
         }
         guard numbers.count == count else {
-            throw TreeError("expected \(count) numbers, found \(numbers.count)", line: line, key: key)
+            throw TreeError("expected \(count) numbers, found \(numbers.count)", line: line, key: "\(key)")
         }
         return line
     }
 
-    private mutating func readRect(key: String) throws(TreeError) -> CGRect {
+    private mutating func readRect(key: StaticString) throws(TreeError) -> CGRect {
         let line = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
-        if numbers[2] < 0 { throw TreeError("width is negative", line: line, key: key) }
-        if numbers[3] < 0 { throw TreeError("height is negative", line: line, key: key) }
+        if numbers[2] < 0 { throw TreeError("width is negative", line: line, key: "\(key)") }
+        if numbers[3] < 0 { throw TreeError("height is negative", line: line, key: "\(key)") }
         return CGRect(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))
     }
 
-    private mutating func readPoint(key: String) throws(TreeError) -> CGPoint {
+    private mutating func readPoint(key: StaticString) throws(TreeError) -> CGPoint {
         try readNumbers(count: 2, key: key, noun: "a point [x, y]")
         return CGPoint(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]))
     }
@@ -507,12 +566,12 @@ struct AXHitJSONReader {
     /// Trait names, or an integer bit mask (exactly a non-negative integer
     /// below 2^64; bits without a name are kept).
     private mutating func readTraits() throws(TreeError) -> AccessibilityTraits {
-        let key = NodeKey.accessibilityTraits.name
+        let key: StaticString = "accessibilityTraits"
         let t = try scanner.next()
         if t == .number {
             guard let mask = scanner.exactUInt64() else {
                 throw TreeError("a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
-                                line: scanner.tokenLine, key: key)
+                                line: scanner.tokenLine, key: "\(key)")
             }
             return AccessibilityTraits(rawValue: mask)
         }
@@ -523,7 +582,7 @@ struct AXHitJSONReader {
             if e == .endArray { return traits }
             guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
             guard let trait = scanner.withText(Self.traitNames.lookup) else {
-                throw TreeError("unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: key)
+                throw TreeError("unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
             }
             traits.formUnion(trait)
         }
@@ -545,8 +604,12 @@ struct AXHitJSONReader {
                 try skipValue()
                 continue
             }
-            let name = "accessibilityPath.\(key)"
-            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: name) }
+            let name: StaticString = switch key {
+            case .d: "accessibilityPath.d"
+            case .usesEvenOddFillRule: "accessibilityPath.usesEvenOddFillRule"
+            case .coordinateSpace: "accessibilityPath.coordinateSpace"
+            }
+            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: "\(name)") }
             seen.append(key)
             switch key {
             case .d:
@@ -558,7 +621,7 @@ struct AXHitJSONReader {
                 let text = try readString(key: name)
                 guard let s = PathCoordinateSpace(rawValue: text) else {
                     throw TreeError("unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
-                                    line: scanner.tokenLine, key: name)
+                                    line: scanner.tokenLine, key: "\(name)")
                 }
                 space = s
             }

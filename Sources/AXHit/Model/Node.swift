@@ -107,9 +107,12 @@ public struct Node: Sendable, Hashable {
         if id.isEmpty { throw fail("id", "must not be empty") }
         try checkRect(frame, key: "frame")
         if let bounds { try checkRect(bounds, key: "bounds") }
-        for (name, v) in [("a", transform.a), ("b", transform.b), ("c", transform.c),
-                          ("d", transform.d), ("tx", transform.tx), ("ty", transform.ty)] where !v.isFinite {
-            throw fail("transform", "\(name) is not a finite number")
+        let t = transform
+        // Test first, name the culprit only on failure: no allocation per node.
+        if !(t.a.isFinite && t.b.isFinite && t.c.isFinite && t.d.isFinite && t.tx.isFinite && t.ty.isFinite) {
+            for (name, v) in [("a", t.a), ("b", t.b), ("c", t.c), ("d", t.d), ("tx", t.tx), ("ty", t.ty)] where !v.isFinite {
+                throw fail("transform", "\(name) is not a finite number")
+            }
         }
         if !(alpha >= 0 && alpha <= 1) { throw fail("alpha", "must be between 0 and 1, got \(alpha)") }
         if let r = accessibilityFrame { try checkRect(r, key: "accessibilityFrame") }
@@ -123,9 +126,11 @@ public struct Node: Sendable, Hashable {
     }
 
     private func checkRect(_ r: CGRect, key: String) throws(TreeError) {
-        let names = ["x", "y", "width", "height"]
-        for (i, v) in [r.origin.x, r.origin.y, r.size.width, r.size.height].enumerated() where !v.isFinite {
-            throw TreeError("\(names[i]) is not a finite number", node: id, key: key)
+        if !(r.origin.x.isFinite && r.origin.y.isFinite && r.size.width.isFinite && r.size.height.isFinite) {
+            let names = ["x", "y", "width", "height"]
+            for (i, v) in [r.origin.x, r.origin.y, r.size.width, r.size.height].enumerated() where !v.isFinite {
+                throw TreeError("\(names[i]) is not a finite number", node: id, key: key)
+            }
         }
         if r.size.width < 0 { throw TreeError("width is negative", node: id, key: key) }
         if r.size.height < 0 { throw TreeError("height is negative", node: id, key: key) }
