@@ -22,7 +22,7 @@ enum ShapeCommand {
         guard tolerance > 0 else { throw UsageError("--tolerance must be greater than 0") }
         var path: BezierPath
         do { path = try BezierPath(svgPathData: d) } catch {
-            throw TreeError("\(error)", key: "--d")
+            throw TreeError("\(error)", file: "--d")
         }
         path.fillRule = args.flag("even-odd") ? .evenOdd : .nonZero
         let region = try PolygonSet.filling(rings: path.flattened(tolerance: tolerance), rule: path.fillRule)
