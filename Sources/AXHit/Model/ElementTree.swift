@@ -409,6 +409,27 @@ public struct ElementTree: Sendable {
         store(node, at: id.index)
     }
 
+    /// Sets a view's bounds origin (its scroll offset, UIScrollView's
+    /// `contentOffset`), keeping the bounds size.
+    ///
+    /// - Complexity: O(1): it rewrites one entry of the bounds table (a view
+    ///   that had default bounds gets an entry).
+    /// - Throws: `TreeError` when `view` is not a view of this tree or the
+    ///   offset is not finite.
+    public mutating func setBoundsOrigin(_ view: NodeID, to origin: CGPoint) throws(TreeError) {
+        guard contains(view), isView(view) else { throw TreeError("node \(view) is not a view of the tree") }
+        guard origin.x.isFinite && origin.y.isFinite else {
+            throw TreeError("the scroll offset is not finite", node: ids[view.index], key: "bounds")
+        }
+        let s = boundsSlots[view.index]
+        if s >= 0 {
+            boundsTable[Int(s)].origin = origin
+        } else {
+            boundsSlots[view.index] = Int32(boundsTable.count)
+            boundsTable.append(CGRect(origin: origin, size: frames[view.index].size))
+        }
+    }
+
     // MARK: Hot accessors (internal)
 
     @inline(__always) func has(_ f: NodeFlags, _ id: NodeID) -> Bool { flags[id.index].contains(f) }

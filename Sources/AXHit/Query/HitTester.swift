@@ -86,7 +86,8 @@ public struct HitTester: Sendable {
         shapes = ElementShapes(capacity: tree.capacity)
         growColumns()
         guard !tree.root.isNone else { return }
-        try buildSubtree(tree.root)
+        ranks[tree.root.index] = Self.rankGap
+        try deriveSubtree(tree.root, structure: true)
     }
 
     /// Builds the engine for the tree of `space` (kept for callers that
@@ -135,12 +136,15 @@ public struct HitTester: Sendable {
     }
 
     /// Derives the engine's state for the subtree at `top` (its ancestors'
-    /// state is current): exposure, ranks, container indexes, shapes, and
-    /// exposed counts, which it then adds to the ancestors.
+    /// state is current): exposure and exposed counts, which it then adds to
+    /// the ancestors; with `structure`, also ranks below `top`, container
+    /// indexes and shapes (for a new subtree); without, exposure only (after
+    /// a change of hidden, alpha, modal or element flags).
     ///
     /// Iterative: a chain of any depth is fine. Memory O(depth) besides the
-    /// pre-order list.
-    mutating func buildSubtree(_ top: NodeID) throws(TreeError) {
+    /// pre-order list. O(subtree).
+    mutating func deriveSubtree(_ top: NodeID, structure: Bool) throws(TreeError) {
+        let before = exposedCounts[top.index]
         var frames = [Self.inheritedFromAncestors(of: top, in: self)]
         var order: [NodeID] = []
         var jobs: [ElementShapes.Job] = []
@@ -153,18 +157,20 @@ public struct HitTester: Sendable {
             if !s.contains(.blocked) && tree.has(.accessibilityElement, n) { s.insert(.exposed) }
             state[i] = s
             exposedCounts[i] = 0
-            if n != top {
-                let prev = tree.previousSibling(of: n)
-                ranks[i] = prev.isNone ? Self.rankGap : ranks[prev.index] + Self.rankGap
-            }
             order.append(n)
             let down = inherited(by: n, from: up)
-            if tree.has(.hasPath, n), let path = tree.accessibilityPath(of: n) {
-                jobs.append(Self.shapeJob(n, path, viewToScreen: down.toScreen))
-            } else {
-                shapes.set(n, nil)
+            if structure {
+                if n != top {
+                    let prev = tree.previousSibling(of: n)
+                    ranks[i] = prev.isNone ? Self.rankGap : ranks[prev.index] + Self.rankGap
+                }
+                if tree.has(.hasPath, n), let path = tree.accessibilityPath(of: n) {
+                    jobs.append(Self.shapeJob(n, path, viewToScreen: down.toScreen))
+                } else {
+                    shapes.set(n, nil)
+                }
+                if tree.isView(n) { buildIndex(n, toScreen: down.toScreen) }
             }
-            if tree.isView(n) { buildIndex(n, toScreen: down.toScreen) }
 
             let child = tree.firstChild(of: n)
             if !child.isNone { frames.append(down); n = child; continue }
@@ -180,7 +186,7 @@ public struct HitTester: Sendable {
             if state[id.index].contains(.exposed) { exposedCounts[id.index] += 1 }
             if id != top { exposedCounts[tree.parent(of: id).index] += exposedCounts[id.index] }
         }
-        addExposedCount(exposedCounts[top.index], aboveAndExcluding: top)
+        addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
         let tree = self.tree
         try shapes.fill(jobs) { tree.name(of: $0) }
     }
@@ -385,15 +391,16 @@ public struct HitTester: Sendable {
             let exposed = state[n.index].contains(.exposed)
             if tree.isView(n) {
                 let toParent = tree.boundsToParent(n)
-                // A view scaled to nothing has no area and holds no point.
-                guard let q = Self.inverseApply(toParent, entry.point) else { continue }
+                // Nil for a view scaled to nothing: its bounds have no area and
+                // hold no point (though its screen-aligned frame may).
+                let q = Self.inverseApply(toParent, entry.point)
                 let toScreen = toParent.concatenating(entry.toScreen)
                 if exposed {
                     // An exposed element hides its subtree: only its region counts.
                     if viewRegionContains(n, policy, own: q, screen: p, toScreen: toScreen), !visit(n) { return }
                     continue
                 }
-                guard tree.bounds(of: n).containsClosedOpen(q) else { continue }
+                guard let q, tree.bounds(of: n).containsClosedOpen(q) else { continue }
                 pushChildren(of: n, local: q, screen: p, toScreen: toScreen, scratch: &scratch)
             } else {
                 if exposed {
@@ -474,9 +481,10 @@ public struct HitTester: Sendable {
     }
 
     /// Whether the region of view `n` holds the point, given as `q` in the
-    /// view's own bounds space and `p` on the screen.
+    /// view's own bounds space (nil when that space is singular) and `p` on
+    /// the screen.
     @inline(__always)
-    func viewRegionContains(_ n: NodeID, _ policy: HitPolicy, own q: CGPoint, screen p: CGPoint,
+    func viewRegionContains(_ n: NodeID, _ policy: HitPolicy, own q: CGPoint?, screen p: CGPoint,
                             toScreen: CGAffineTransform) -> Bool {
         switch policy {
         case .frame:
@@ -484,9 +492,10 @@ public struct HitTester: Sendable {
             return tree.bounds(of: n).applying(toScreen).containsClosedOpen(p)
         case .shape:
             if let shape = shapes.shape(of: n) {
-                return shape.region.contains(shape.inScreenSpace ? p : q)
+                if shape.inScreenSpace { return shape.region.contains(p) }
+                return q.map { shape.region.contains($0) } ?? false
             }
-            return tree.bounds(of: n).containsClosedOpen(q)
+            return q.map { tree.bounds(of: n).containsClosedOpen($0) } ?? false
         }
     }
 

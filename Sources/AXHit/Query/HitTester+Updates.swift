@@ -1,0 +1,270 @@
+import Foundation
+
+/// Updates: each changes the tree and the engine's derived state without a
+/// rebuild, doing work in proportion to what the change affects.
+extension HitTester {
+    /// Scrolls a view: sets its bounds origin (`contentOffset`).
+    ///
+    /// Children are indexed in the view's own bounds space, and the view's
+    /// box in its parent does not depend on its scroll offset, so nothing
+    /// else changes.
+    ///
+    /// - Complexity: O(1), whatever the number of rows.
+    /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
+    public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
+        try tree.setBoundsOrigin(view, to: offset)
+    }
+
+    /// Replaces every property of a node but its place in the tree, and
+    /// brings the engine up to date.
+    ///
+    /// - Complexity: O(1) plus: O(log children) when its region moved (a
+    ///   refit of its box in its view's index); O(subtree) when its exposure
+    ///   flags changed (O(parent's subtree) for a modal flag); O(subtree) when
+    ///   its transform's linear part changed (indexes under it that depend on
+    ///   the rotation to the screen are rebuilt); the path's fill when its
+    ///   path changed.
+    /// - Throws: `TreeError` when the node is invalid, its id is taken, or its
+    ///   kind would change; the engine is unchanged then.
+    public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
+        guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree", node: node.id) }
+        let old = tree[id]
+        try tree.update(id, to: node)
+
+        let geometryChanged = old.frame != node.frame || old.bounds != node.bounds || old.transform != node.transform
+        let regionChanged = geometryChanged || old.accessibilityFrame != node.accessibilityFrame
+            || old.accessibilityFrameInContainerSpace != node.accessibilityFrameInContainerSpace
+            || old.accessibilityPath != node.accessibilityPath
+        func hidden(_ n: Node) -> Bool { n.isHidden || n.alpha < 0.01 || n.accessibilityElementsHidden }
+        let modalChanged = old.accessibilityViewIsModal != node.accessibilityViewIsModal
+            || ((old.accessibilityViewIsModal || node.accessibilityViewIsModal) && hidden(old) != hidden(node))
+        let exposureChanged = modalChanged || hidden(old) != hidden(node)
+            || old.isAccessibilityElement != node.isAccessibilityElement
+        let linearChanged = old.transform.a != node.transform.a || old.transform.b != node.transform.b
+            || old.transform.c != node.transform.c || old.transform.d != node.transform.d
+
+        if old.accessibilityPath != node.accessibilityPath || (linearChanged && node.accessibilityPath?.coordinateSpace == .view) {
+            try refillShape(id)
+        }
+        if exposureChanged {
+            let parent = tree.parent(of: id)
+            if modalChanged && !parent.isNone {
+                // A modal sibling suppresses or releases all the others.
+                var c = tree.firstChild(of: parent)
+                while !c.isNone { try deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
+            } else {
+                try deriveSubtree(id, structure: false)
+            }
+        }
+        if regionChanged { refitItem(containing: id) }
+        if linearChanged { rebuildRotationDependentIndexes(under: id) }
+    }
+
+    /// Inserts one node (with no children) under `parent`, just behind
+    /// `sibling` (frontmost when `.none`).
+    ///
+    /// - Complexity: O(1) amortized plus O(depth) to update exposed counts;
+    ///   O(parent's subtree) when the node is a visible modal view. In a wide
+    ///   view the node waits in the index's overflow list (tried one by one),
+    ///   and the index is rebuilt after `ContainerIndex.overflowLimit` inserts.
+    /// - Throws: `TreeError` as `ElementTree.insert(_:under:before:)`.
+    @discardableResult
+    public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
+        let id = try tree.insert(node, under: parent, before: sibling)
+        try attach(id)
+        return id
+    }
+
+    /// Inserts a copy of the whole of `subtree` under `parent`, just behind
+    /// `sibling` (frontmost when `.none`), and returns the new id of its root.
+    ///
+    /// - Complexity: O(size of `subtree`) plus the insert of its root.
+    /// - Throws: `TreeError` when a node's id is taken or a view would go
+    ///   under an element node; the tree is unchanged then.
+    @discardableResult
+    public mutating func insert(_ subtree: ElementTree, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
+        guard !subtree.root.isNone else { throw TreeError("the subtree to insert is empty") }
+        for id in subtree.preOrder where tree.node(named: subtree.name(of: id)) != nil {
+            throw TreeError("duplicate id", node: subtree.name(of: id), key: "id")
+        }
+        if subtree.kind(of: subtree.root) == .view && !parent.isNone && tree.contains(parent) && tree.kind(of: parent) == .element {
+            throw TreeError("a view cannot be a child of an element node", node: subtree.name(of: subtree.root), key: "kind")
+        }
+        let top = try tree.insert(subtree[subtree.root], under: parent, before: sibling)
+        // Copy the rest in pre-order: a node's parent is always copied first.
+        var copied: [NodeID: NodeID] = [subtree.root: top]
+        var failure: TreeError?
+        subtree.forEachInPreOrder(from: subtree.root) { n in
+            guard failure == nil, n != subtree.root, let p = copied[subtree.parent(of: n)] else { return }
+            do throws(TreeError) {
+                copied[n] = try tree.append(subtree[n], under: p)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            try? tree.removeSubtree(top)
+            throw failure
+        }
+        try attach(top)
+        return top
+    }
+
+    /// Derives the engine's state for the new subtree at `top`, already in the tree.
+    private mutating func attach(_ top: NodeID) throws(TreeError) {
+        growColumns()
+        assignRank(top)
+        try deriveSubtree(top, structure: true)
+        let parent = tree.parent(of: top)
+        guard !parent.isNone else { return }
+        if tree.has(.modal, top) && !hiddenItself(top) {
+            // The newcomer may be the frontmost modal: re-derive its siblings.
+            var c = tree.firstChild(of: parent)
+            while !c.isNone { if c != top { try deriveSubtree(c, structure: false) }; c = tree.nextSibling(of: c) }
+        }
+        if tree.isView(parent) {
+            let slot = indexSlots[parent.index]
+            if slot >= 0 {
+                ordinals[top.index] = -1
+                indexes[Int(slot)].overflow.append(top)
+                if indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
+            } else if childCount(of: parent, atLeast: Self.indexThreshold) {
+                buildIndex(parent, toScreen: tree.toScreen(of: parent))
+            }
+        } else {
+            refitItem(containing: parent)
+        }
+    }
+
+    /// Removes `id` and its subtree.
+    ///
+    /// - Complexity: O(size of the subtree) plus O(depth); O(parent's
+    ///   subtree) when it was a visible modal view. In a wide view its box is
+    ///   emptied in place; the index is rebuilt once half its items are gone.
+    /// - Throws: `TreeError` when `id` is not in the tree.
+    public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
+        guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree") }
+        let parent = tree.parent(of: id)
+        let wasModal = tree.has(.modal, id) && !hiddenItself(id)
+        addExposedCount(-exposedCounts[id.index], aboveAndExcluding: id)
+        if !parent.isNone && tree.isView(parent) {
+            let slot = indexSlots[parent.index]
+            if slot >= 0 {
+                let ordinal = ordinals[id.index]
+                if ordinal >= 0 {
+                    indexes[Int(slot)].local.setBox(ofItem: ordinal, to: .null)
+                    if indexes[Int(slot)].screen.count > 0 { indexes[Int(slot)].screen.setBox(ofItem: ordinal, to: .null) }
+                    indexes[Int(slot)].removed += 1
+                } else {
+                    indexes[Int(slot)].overflow.removeAll { $0 == id }
+                }
+            }
+        }
+        tree.forEachInPreOrder(from: id) { n in
+            let i = n.index
+            if indexSlots[i] >= 0 { dropIndex(of: n) }
+            shapes.set(n, nil)
+            state[i] = []
+            exposedCounts[i] = 0
+            ordinals[i] = -1
+        }
+        try tree.removeSubtree(id)
+        guard !parent.isNone else { return }
+        if wasModal {
+            var c = tree.firstChild(of: parent)
+            while !c.isNone { try deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
+        }
+        if tree.isView(parent) {
+            let slot = indexSlots[parent.index]
+            if slot >= 0 && indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
+        } else {
+            refitItem(containing: parent)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Gives `id` a rank between its siblings', renumbering them when there
+    /// is no room left (rare: gaps start at 2^20).
+    private mutating func assignRank(_ id: NodeID) {
+        let prev = tree.previousSibling(of: id), next = tree.nextSibling(of: id)
+        switch (prev.isNone, next.isNone) {
+        case (true, true): ranks[id.index] = Self.rankGap
+        case (false, true): ranks[id.index] = ranks[prev.index] + Self.rankGap
+        case (true, false): ranks[id.index] = ranks[next.index] - Self.rankGap
+        case (false, false):
+            let lo = ranks[prev.index], hi = ranks[next.index]
+            if hi - lo >= 2 {
+                ranks[id.index] = lo + (hi - lo) / 2
+            } else {
+                var rank = Self.rankGap
+                var c = tree.firstChild(of: tree.parent(of: id))
+                while !c.isNone { ranks[c.index] = rank; rank += Self.rankGap; c = tree.nextSibling(of: c) }
+            }
+        }
+    }
+
+    private func childCount(of v: NodeID, atLeast limit: Int) -> Bool {
+        var count = 0
+        var c = tree.firstChild(of: v)
+        while !c.isNone && count < limit { count += 1; c = tree.nextSibling(of: c) }
+        return count >= limit
+    }
+
+    /// Recomputes the boxes of the item of a view's index that holds `id`:
+    /// `id` itself when its parent is a view, else the topmost element node
+    /// above it. O(log children) plus the item's element subtree.
+    mutating func refitItem(containing id: NodeID) {
+        var item = id
+        var parent = tree.parent(of: item)
+        while !parent.isNone && !tree.isView(parent) { item = parent; parent = tree.parent(of: parent) }
+        guard !parent.isNone else { return }
+        let slot = indexSlots[parent.index]
+        guard slot >= 0 else { return }
+        let ordinal = ordinals[item.index]
+        guard ordinal >= 0 else { return }  // in the overflow list: tried one by one
+        let linear = indexes[Int(slot)].linear
+        let boxes = itemBoxes(item, containerToScreen: linear)
+        if !boxes.screen.isNull && indexes[Int(slot)].screen.count == 0 {
+            // The first screen-space region among these children: the index
+            // needs its screen tree.
+            buildIndex(parent, toScreen: tree.toScreen(of: parent))
+            return
+        }
+        indexes[Int(slot)].local.setBox(ofItem: ordinal, to: boxes.local)
+        if indexes[Int(slot)].screen.count > 0 { indexes[Int(slot)].screen.setBox(ofItem: ordinal, to: boxes.screen) }
+    }
+
+    /// Refills the path of `id` in its current space.
+    private mutating func refillShape(_ id: NodeID) throws(TreeError) {
+        guard let path = tree.accessibilityPath(of: id) else {
+            shapes.set(id, nil)
+            return
+        }
+        let job = Self.shapeJob(id, path, viewToScreen: tree.toScreen(of: id))
+        let tree = self.tree
+        try shapes.fill([job]) { tree.name(of: $0) }
+    }
+
+    /// After the linear part of `top`'s transform changed: rebuilds the
+    /// indexes under it whose frame-policy boxes assumed the old rotation to
+    /// the screen. O(subtree).
+    private mutating func rebuildRotationDependentIndexes(under top: NodeID) {
+        guard tree.isView(top) else { return }
+        var pending: [(NodeID, CGAffineTransform)] = [(top, tree.toScreen(of: top))]
+        while let (v, toScreen) = pending.popLast() {
+            let slot = indexSlots[v.index]
+            if slot >= 0 {
+                let l = indexes[Int(slot)].linear
+                if l.a != toScreen.a || l.b != toScreen.b || l.c != toScreen.c || l.d != toScreen.d {
+                    buildIndex(v, toScreen: toScreen)
+                }
+            }
+            var c = tree.firstChild(of: v)
+            while !c.isNone {
+                if tree.isView(c) { pending.append((c, tree.boundsToParent(c).concatenating(toScreen))) }
+                c = tree.nextSibling(of: c)
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import AXHit
+
+/// The engine after updates must answer as the spec does for the tree as it
+/// now is: checked against the brute-force reference after random update
+/// sequences.
+@Suite struct UpdateTests {
+    /// Compares engine and reference on random points; returns (mismatches, hits).
+    static func agree(_ engine: HitTester, _ rng: inout SeededRandom, points: Int, context: String) -> (Int, Int) {
+        let reference = ReferenceHitTest(engine.tree)
+        var mismatches = 0, hits = 0
+        for _ in 0..<points {
+            let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
+            for policy in HitPolicy.allCases {
+                let expected = reference.hit(p, policy: policy) { _, _ in nil }
+                let got = engine.hit(p, policy: policy).map { engine.tree.name(of: $0) }
+                if expected != nil { hits += 1 }
+                if got != expected {
+                    mismatches += 1
+                    if mismatches <= 3 {
+                        Issue.record("\(context): point \(p), policy \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                    }
+                }
+            }
+        }
+        return (mismatches, hits)
+    }
+
+    /// One random update of a random live node; returns what it did.
+    @discardableResult
+    static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws -> String {
+        let nodes = engine.tree.preOrder
+        let id = nodes[Int.random(in: 0..<nodes.count, using: &rng)]
+        var node = engine.tree[id]
+        let isRoot = id == engine.tree.root
+        var subtreeSize = 0
+        engine.tree.forEachInPreOrder(from: id) { _ in subtreeSize += 1 }
+        let kind = Int.random(in: 0..<12, using: &rng)
+        let what = "update \(kind) of \(node.id)"
+        switch kind {
+        case 0 where node.kind == .view:
+            try engine.scroll(id, to: CGPoint(x: rng.number(-40...40), y: rng.number(-40...40)))
+        case 1 where node.kind == .view && id != engine.tree.root:
+            node.frame = RandomTrees.rect(&rng, 120)
+            try engine.update(id, to: node)
+        case 2 where node.kind == .view && id != engine.tree.root:
+            node.transform = rng.chance(0.3) ? .identity
+                : CGAffineTransform(rotationAngle: rng.number(-3...3)).concatenating(CGAffineTransform(scaleX: rng.number(0.5...2), y: 1))
+            try engine.update(id, to: node)
+        case 3 where node.kind == .view && !isRoot:
+            node.isHidden.toggle()
+            try engine.update(id, to: node)
+        case 4 where node.kind == .view && !isRoot:
+            node.alpha = node.alpha < 0.01 ? 1 : 0.001
+            try engine.update(id, to: node)
+        case 5:
+            node.accessibilityViewIsModal.toggle()
+            try engine.update(id, to: node)
+        case 6 where !isRoot:
+            node.accessibilityElementsHidden.toggle()
+            try engine.update(id, to: node)
+        case 7 where !isRoot && subtreeSize < 30:
+            node.isAccessibilityElement.toggle()
+            try engine.update(id, to: node)
+        case 8 where node.kind == .element:
+            if rng.chance(0.5) { node.accessibilityFrameInContainerSpace = RandomTrees.rect(&rng, 120) }
+            else { node.accessibilityFrameInContainerSpace = nil; node.accessibilityFrame = RandomTrees.rect(&rng, 200) }
+            try engine.update(id, to: node)
+        case 9, 10:
+            // Insert a small subtree under a random view (or element node).
+            serial += 1
+            var sub = ElementTree()
+            if node.kind == .view && rng.chance(0.6) {
+                var v = Node.view("n\(serial)", frame: RandomTrees.rect(&rng, 120))
+                v.isAccessibilityElement = rng.chance(0.3)
+                let top = try sub.append(v, under: .none)
+                for k in 0..<Int.random(in: 0...20, using: &rng) {
+                    var child = Node.view("n\(serial).\(k)", frame: RandomTrees.rect(&rng, 100))
+                    child.isAccessibilityElement = rng.chance(0.6)
+                    try sub.append(child, under: top)
+                }
+                let siblings = engine.tree.children(of: id)
+                let before = siblings.isEmpty || rng.chance(0.5) ? NodeID.none : siblings[Int.random(in: 0..<siblings.count, using: &rng)]
+                try engine.insert(sub, under: id, before: before)
+            } else {
+                var e = Node.element("n\(serial)")
+                e.accessibilityFrame = RandomTrees.rect(&rng, 200)
+                if rng.chance(0.5) { e.accessibilityFrameInContainerSpace = RandomTrees.rect(&rng, 100) }
+                try engine.insert(e, under: id)
+            }
+        case 11 where !isRoot && subtreeSize <= 15:
+            try engine.removeSubtree(id)
+        default:
+            return "nothing"
+        }
+        return what
+    }
+
+    /// Seeds whose trees expose enough elements for the comparison to mean
+    /// something (some random trees have a modal view that hides nearly all).
+    static let richSeeds: [UInt64] = (11...60).filter { seed in
+        guard let tree = try? RandomTrees.make(seed: seed, nodes: 250, wide: seed % 2 == 0) else { return false }
+        return ReferenceHitTest(tree).exposed.filter { $0 }.count >= 25
+    }.prefix(8).map { $0 }
+
+    @Test(arguments: richSeeds)
+    func randomUpdateSequencesKeepTheEngineExact(seed: UInt64) throws {
+        var engine = try HitTester(try RandomTrees.make(seed: seed, nodes: 250, wide: seed % 2 == 0))
+        var rng = SeededRandom(seed: seed &* 31)
+        var serial = 0
+        var mismatches = 0, hits = 0
+        let nodesBefore = engine.tree.count
+        for round in 0..<30 {
+            for _ in 0..<5 { try Self.randomUpdate(&engine, &rng, serial: &serial) }
+            let (m, h) = Self.agree(engine, &rng, points: 150, context: "seed \(seed), round \(round)")
+            mismatches += m
+            hits += h
+        }
+        #expect(mismatches == 0)
+        // The sequence must have hit things and changed the tree's shape.
+        #expect(hits > 500)
+        #expect(serial > 5 && engine.tree.count != nodesBefore)
+        // The engine after updates is the engine built afresh from the same tree.
+        let fresh = try HitTester(engine.tree)
+        #expect(fresh.exposedCounts[fresh.tree.root.index] == engine.exposedCounts[engine.tree.root.index])
+    }
+
+    @Test func wideListInsertsAndRemovalsGoThroughTheOverflowAndRebuilds() throws {
+        // 2000 rows in one list: inserts land in the overflow list until the
+        // index is rebuilt; removals empty boxes in place.
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: .none)
+        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: w)
+        for k in 0..<2000 {
+            var row = Node.view("r\(k)", frame: CGRect(x: 0, y: Double(k) * 10, width: 100, height: 10))
+            row.isAccessibilityElement = true
+            try tree.append(row, under: list)
+        }
+        var engine = try HitTester(tree)
+        #expect(engine.indexSlots[list.index] >= 0)
+        // Scrolling by 505 shows row 50 at the top, half of it cut off.
+        try engine.scroll(list, to: CGPoint(x: 0, y: 505))
+        #expect(engine.hit(CGPoint(x: 50, y: 0)).map { engine.tree.name(of: $0) } == "r50")
+        #expect(engine.hit(CGPoint(x: 50, y: 6)).map { engine.tree.name(of: $0) } == "r51")
+        // 300 overlays in front of row 60 (at y 95 on screen), then remove them.
+        var overlays: [NodeID] = []
+        for k in 0..<300 {
+            var o = Node.view("o\(k)", frame: CGRect(x: Double(k % 10) * 10, y: 600, width: 10, height: 10))
+            o.isAccessibilityElement = true
+            overlays.append(try engine.insert(o, under: list))
+        }
+        #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.name(of: $0) } == "o295")
+        for o in overlays { try engine.removeSubtree(o) }
+        #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.name(of: $0) } == "r60")
+        // Move row 60 to the very end of the content.
+        let r60 = try #require(engine.tree.node(named: "r60"))
+        var node = engine.tree[r60]
+        node.frame.origin.y = 20_000
+        try engine.update(r60, to: node)
+        #expect(engine.hit(CGPoint(x: 55, y: 96)) == nil)
+        try engine.scroll(list, to: CGPoint(x: 0, y: 19_995))
+        #expect(engine.hit(CGPoint(x: 55, y: 6)).map { engine.tree.name(of: $0) } == "r60")
+    }
+}
