@@ -1,0 +1,154 @@
+import AXHit
+@_spi(Benchmarks) import AXGeometry
+import Foundation
+
+/// A rect as its four edges, for closed-open tests without `standardized`.
+struct Box {
+    var minX, minY, maxX, maxY: Double
+
+    init(_ r: CGRect) {
+        minX = Double(r.minX); minY = Double(r.minY); maxX = Double(r.maxX); maxY = Double(r.maxY)
+    }
+
+    /// CGRectContainsPoint's rule: `minX <= x < maxX`, `minY <= y < maxY`.
+    @inline(__always)
+    func containsClosedOpen(_ x: Double, _ y: Double) -> Bool {
+        x >= minX && x < maxX && y >= minY && y < maxY
+    }
+}
+
+/// The naive baseline: UIKit's accessibility hit-test as a plain recursive
+/// function over the same `ScreenSpace`, front to back with bounds pruning,
+/// and nothing else (no index, no "subtree has no element" skip).
+///
+/// What a UIView keeps in its own fields (bounds, subviews, its map from the
+/// window: `convert(_:from: nil)`) is copied out of the public API once, into
+/// arrays, so the walk is as fast as plain Swift makes it: a strong baseline.
+/// Recursion depth is the tree's depth (the bench runs on a thread with a
+/// large stack so that the 100k-level chain fits).
+struct NaiveWalk: Sendable {
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let exposed = Flags(rawValue: 1)
+        static let view = Flags(rawValue: 2)
+        static let invertible = Flags(rawValue: 4)
+    }
+    private let root: Int32
+    private let lastChild: [Int32]
+    private let previousSibling: [Int32]
+    private let flags: [UInt8]
+    private let bounds: [Box]
+    private let fromScreen: [CGAffineTransform]
+    private let frames: [Box]
+
+    init(_ space: ScreenSpace) {
+        let tree = space.tree
+        let n = tree.capacity
+        var lastChild = [Int32](repeating: -1, count: n), previousSibling = [Int32](repeating: -1, count: n)
+        var flags = [UInt8](repeating: 0, count: n)
+        var bounds = [Box](repeating: Box(.zero), count: n), frames = [Box](repeating: Box(.zero), count: n)
+        var fromScreen = [CGAffineTransform](repeating: .identity, count: n)
+        tree.forEachInPreOrder(from: tree.root) { id in
+            let i = id.index
+            lastChild[i] = tree.lastChild(of: id).rawValue
+            previousSibling[i] = tree.previousSibling(of: id).rawValue
+            var f: Flags = []
+            if space.isExposed(id) { f.insert(.exposed) }
+            if tree.kind(of: id) == .view {
+                f.insert(.view)
+                bounds[i] = Box(tree[id].effectiveBounds)
+            }
+            if let t = space.transformFromScreen(of: id) {
+                f.insert(.invertible)
+                fromScreen[i] = t
+            }
+            frames[i] = Box(space.accessibilityFrame(of: id))
+            flags[i] = f.rawValue
+        }
+        self.root = tree.root.rawValue
+        self.lastChild = lastChild; self.previousSibling = previousSibling
+        self.flags = flags; self.bounds = bounds; self.fromScreen = fromScreen; self.frames = frames
+    }
+
+    /// The frontmost exposed element whose accessibility frame holds `p`,
+    /// within the bounds of all its ancestor views. The same contract as
+    /// `HitTester.hit(p, policy: .frame)`.
+    func hit(_ p: CGPoint) -> NodeID? {
+        guard root >= 0 else { return nil }
+        let h = hitTest(root, Double(p.x), Double(p.y))
+        return h >= 0 ? NodeID(h) : nil
+    }
+
+    private func hitTest(_ n: Int32, _ x: Double, _ y: Double) -> Int32 {
+        let i = Int(n)
+        let f = Flags(rawValue: flags[i])
+        // An exposed element answers for its whole subtree.
+        if f.contains(.exposed) { return frames[i].containsClosedOpen(x, y) ? n : -1 }
+        if f.contains(.view) {
+            // A point outside a view's bounds (in its own space) skips its subtree.
+            guard f.contains(.invertible) else { return -1 }
+            let t = fromScreen[i]
+            let lx = t.a * x + t.c * y + t.tx, ly = t.b * x + t.d * y + t.ty
+            guard bounds[i].containsClosedOpen(Double(lx), Double(ly)) else { return -1 }
+        }
+        // Subviews front to back.
+        var c = lastChild[i]
+        while c >= 0 {
+            let h = hitTest(c, x, y)
+            if h >= 0 { return h }
+            c = previousSibling[Int(c)]
+        }
+        return -1
+    }
+}
+
+/// The flat-scan baseline: every exposed element's accessibility frame in
+/// pre-order; the answer is the last one holding the point. It ignores the
+/// cut by ancestor bounds, so it answers a simpler question than the
+/// hit-test (equal where no ancestor cuts an element): a lower bound on what
+/// any scan costs, not a correct engine.
+struct FlatScan: Sendable {
+    /// Exposed elements' frames in pre-order, and their nodes.
+    let boxes: [Box]
+    let nodes: [NodeID]
+    /// The same frames as CGRects (for the STRtree, over the same boxes).
+    let rects: [CGRect]
+
+    init(_ space: ScreenSpace) {
+        var boxes: [Box] = [], nodes: [NodeID] = [], rects: [CGRect] = []
+        space.tree.forEachInPreOrder(from: space.tree.root) { id in
+            guard space.isExposed(id) else { return }
+            let r = space.accessibilityFrame(of: id)
+            boxes.append(Box(r)); nodes.append(id); rects.append(r)
+        }
+        self.boxes = boxes; self.nodes = nodes; self.rects = rects
+    }
+
+    /// The last exposed element in pre-order whose frame holds `p`. O(n).
+    func hit(_ p: CGPoint) -> NodeID? {
+        let x = Double(p.x), y = Double(p.y)
+        return boxes.withUnsafeBufferPointer { b -> NodeID? in
+            var k = b.count - 1
+            while k >= 0 {
+                if b[k].containsClosedOpen(x, y) { return nodes[k] }
+                k -= 1
+            }
+            return nil
+        }
+    }
+}
+
+/// GEOS's STRtree (through its C API) over the flat scan's boxes, answering
+/// with nodes: the "off-the-shelf spatial index" baseline. Same answers as
+/// the flat scan (ancestor cuts ignored). One GEOS context: one thread only.
+final class GEOSBaseline {
+    let index: GEOSSTRtreeBaseline
+    let nodes: [NodeID]
+
+    init(_ flat: FlatScan) throws {
+        index = try GEOSSTRtreeBaseline(boxes: flat.rects)
+        nodes = flat.nodes
+    }
+
+    func hit(_ p: CGPoint) -> NodeID? { index.frontmost(containing: p).map { nodes[$0] } }
+}

@@ -1,0 +1,90 @@
+import AXHit
+import Foundation
+
+/// One workload at one size: the generated tree, its query points, and the
+/// engine and baselines built over it (lazily, once, shared by operations).
+final class BenchContext {
+    let settings: RunSettings
+    let workload: any Workload
+    let screen: GeneratedScreen
+    /// Nodes in the tree: the `elements` of every row.
+    let elements: Int
+    /// Resident bytes the tree holds (growth across generation, `MemoryProbe`).
+    let treeBytes: Int
+    let points: [CGPoint]
+    let results: ResultSink
+    let sink = BlackHole()
+
+    private var space: ScreenSpace?
+    private var tester: HitTester?
+    private var naiveWalk: NaiveWalk?
+    private var flatScan: FlatScan?
+    private var strtree: GEOSBaseline?
+
+    init(settings: RunSettings, workload: any Workload, screen: GeneratedScreen, treeBytes: Int, results: ResultSink) {
+        self.settings = settings
+        self.workload = workload
+        self.screen = screen
+        self.elements = screen.tree.count
+        self.treeBytes = treeBytes
+        self.results = results
+        // Seeded apart from the tree, so a different size sees the same kind of points.
+        var rng = SplitMix64(seed: settings.seed &+ 0x5EED)
+        let a = screen.queryArea
+        points = (0..<settings.pointCount).map { _ in
+            CGPoint(x: rng.uniform(Double(a.minX), Double(a.maxX)), y: rng.uniform(Double(a.minY), Double(a.maxY)))
+        }
+    }
+
+    var log: Progress { results.progress }
+
+    func name(_ operation: String) -> String { "\(operation)/\(workload.name)" }
+
+    var sampler: LatencySampler {
+        LatencySampler(points: points, budget: settings.latencyBudget, minSamples: settings.minSamples,
+                       maxSamples: settings.maxSamples, sink: sink)
+    }
+
+    /// The engine over this tree (built now if `build` did not run).
+    func engine() throws -> HitTester {
+        if let tester { return tester }
+        let s = ScreenSpace(screen.tree)
+        let t = try HitTester(s)
+        adopt(space: s, tester: t)
+        return t
+    }
+
+    /// Keeps a built engine for the query operations.
+    func adopt(space: ScreenSpace, tester: HitTester) {
+        self.space = space
+        self.tester = tester
+    }
+
+    func resolved() throws -> ScreenSpace {
+        if let space { return space }
+        return try engine().space
+    }
+
+    func naive() throws -> NaiveWalk {
+        if let naiveWalk { return naiveWalk }
+        let n = NaiveWalk(try resolved())
+        naiveWalk = n
+        return n
+    }
+
+    func flat() throws -> FlatScan {
+        if let flatScan { return flatScan }
+        let f = FlatScan(try resolved())
+        flatScan = f
+        return f
+    }
+
+    func geos() throws -> GEOSBaseline {
+        if let strtree { return strtree }
+        let g = try GEOSBaseline(flat())
+        strtree = g
+        return g
+    }
+
+    func adopt(geos: GEOSBaseline) { strtree = geos }
+}

@@ -1,0 +1,49 @@
+import AXHit
+import Foundation
+
+/// `build/<workload>`: resolving and indexing a whole tree (the public
+/// `ScreenSpace(tree)` then `HitTester(space)`), GEOS's STRtree bulk load
+/// over the same boxes, and the memory each holds per element (resident growth, `MemoryProbe`).
+enum BuildBenchmark {
+    static func run(_ c: BenchContext) throws {
+        let name = c.name("build")
+        let reps = c.settings.repetitions(c.elements)
+        var times: [Double] = []
+        for rep in 0..<reps {
+            let before = MemoryProbe.residentAfterTrim()
+            let start = Stopwatch.now()
+            let space = ScreenSpace(c.screen.tree)
+            let tester = try HitTester(space)
+            times.append(Double(Stopwatch.now() - start) / 1e6)
+            if rep == 0 {
+                // Held alive while measured; kept for the query operations.
+                let bytes = MemoryProbe.residentAfterTrim() - before
+                c.adopt(space: space, tester: tester)
+                guard c.elements >= MemoryProbe.minimumElements else { continue }
+                c.results.add(name, "axhit", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
+                              samples: [Double(bytes) / Double(c.elements)])
+                c.results.add(name, "axhit", elements: c.elements, metric: "tree-bytes-per-element", unit: "bytes",
+                              samples: [Double(c.treeBytes) / Double(c.elements)])
+            }
+        }
+        c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
+
+        let flat = try c.flat()
+        c.log.log("  geos-strtree: building over \(flat.rects.count) boxes x\(min(reps, 3))")
+        var geosTimes: [Double] = []
+        for rep in 0..<min(reps, 3) {
+            let before = MemoryProbe.residentAfterTrim()
+            let start = Stopwatch.now()
+            let g = try GEOSBaseline(flat)
+            geosTimes.append(Double(Stopwatch.now() - start) / 1e6)
+            if rep == 0 {
+                let bytes = MemoryProbe.residentAfterTrim() - before
+                c.adopt(geos: g)
+                guard c.elements >= MemoryProbe.minimumElements else { continue }
+                c.results.add(name, "geos-strtree", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
+                              samples: [Double(bytes) / Double(c.elements)])
+            }
+        }
+        c.results.add(name, "geos-strtree", elements: c.elements, metric: "time", unit: "ms", samples: geosTimes)
+    }
+}

@@ -1,0 +1,79 @@
+import AXHit
+import Foundation
+
+/// `hit-frame/<workload>` and `hit-shape/<workload>`: the frontmost exposed
+/// element under random points, per query and in bulk, against the baselines.
+enum HitBenchmark {
+    static func runFrame(_ c: BenchContext) throws {
+        let name = c.name("hit-frame")
+        let engine = try c.engine()
+        let naive = try c.naive()
+        try checkAgainstNaive(c, engine: engine, naive: naive)
+
+        let sampler = c.sampler
+        let axhit = sampler.measure { p in Int(engine.hit(p, policy: .frame)?.rawValue ?? -1) }
+        c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: axhit.samples)
+        c.results.add(name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
+                      samples: axhit.samples.map { 1e9 / $0 })
+        let parallel = sampler.parallelThroughput(rounds: c.settings.parallelRounds, roundTime: c.settings.parallelRoundTime,
+                                                  estimate: axhit.estimate) { p in
+            Int(engine.hit(p, policy: .frame)?.rawValue ?? -1)
+        }
+        c.results.add(name, "axhit", elements: c.elements, metric: "throughput-all-cores", unit: "queries/s",
+                      samples: parallel.samples)
+
+        let n = sampler.measure { p in Int(naive.hit(p)?.rawValue ?? -1) }
+        c.results.add(name, "naive", elements: c.elements, metric: "latency", unit: "ns", samples: n.samples)
+        c.results.add(name, "naive", elements: c.elements, metric: "throughput", unit: "queries/s",
+                      samples: n.samples.map { 1e9 / $0 })
+
+        let flat = try c.flat()
+        let f = sampler.measure { p in Int(flat.hit(p)?.rawValue ?? -1) }
+        c.results.add(name, "flat-scan", elements: c.elements, metric: "latency", unit: "ns", samples: f.samples)
+
+        let geos = try c.geos()
+        let g = sampler.measure { p in Int(geos.hit(p)?.rawValue ?? -1) }
+        c.results.add(name, "geos-strtree", elements: c.elements, metric: "latency", unit: "ns", samples: g.samples)
+    }
+
+    static func runShape(_ c: BenchContext) throws {
+        let name = c.name("hit-shape")
+        let engine = try c.engine()
+        let sampler = c.sampler
+        let axhit = sampler.measure { p in Int(engine.hit(p, policy: .shape)?.rawValue ?? -1) }
+        c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: axhit.samples)
+        c.results.add(name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
+                      samples: axhit.samples.map { 1e9 / $0 })
+    }
+
+    /// A benchmark of a wrong engine is worthless: before timing, the engine
+    /// and the naive walk (the same spec, written independently) must agree
+    /// on random points and on the centre of random exposed elements.
+    static func checkAgainstNaive(_ c: BenchContext, engine: HitTester, naive: NaiveWalk) throws {
+        let flat = try c.flat()
+        var rng = SplitMix64(seed: c.settings.seed &+ 0xC4EC)
+        var probes = Array(c.points.prefix(c.settings.guardPoints * 2 / 3))
+        if !flat.rects.isEmpty {
+            for _ in 0..<(c.settings.guardPoints - probes.count) {
+                let r = flat.rects[rng.below(flat.rects.count)]
+                probes.append(CGPoint(x: r.midX, y: r.midY))
+            }
+        }
+        var mismatches: [String] = []
+        var hits = 0
+        for p in probes {
+            let a = engine.hit(p, policy: .frame), b = naive.hit(p)
+            if a != nil { hits += 1 }
+            if a != b {
+                let tree = c.screen.tree
+                mismatches.append("(\(p.x), \(p.y)): axhit \(a.map { tree.name(of: $0) } ?? "none"), naive \(b.map { tree.name(of: $0) } ?? "none")")
+            }
+        }
+        c.log.log("  guard: axhit = naive on \(probes.count - mismatches.count)/\(probes.count) points (\(hits) hits)")
+        if !mismatches.isEmpty {
+            throw BenchError("\(c.name("hit-frame")) at \(c.elements) elements: the engine disagrees with the naive walk on "
+                             + "\(mismatches.count) of \(probes.count) points; not timing a wrong engine:\n  "
+                             + mismatches.prefix(5).joined(separator: "\n  "))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The configuration of one `run`: what to measure, how long, where to write.
+struct RunSettings {
+    var quick = false
+    var only: String?
+    var sizes: [Int] = RunSettings.defaultSizes
+    var seed: UInt64 = 1
+    var jsonPath: String?
+    var svgPath: String?
+    var corpus: URL = BenchPaths.defaultCorpus
+
+    static let defaultSizes = [1_000, 10_000, 100_000, 1_000_000]
+    static let quickSizes = [1_000, 10_000]
+
+    /// Query points per workload (cycled by the samplers).
+    var pointCount: Int { 4096 }
+    /// Points the correctness guard checks (random plus element centres).
+    var guardPoints: Int { 300 }
+    /// Time to spend on one latency measurement, in nanoseconds.
+    var latencyBudget: Double { quick ? 150e6 : 600e6 }
+    var minSamples: Int { quick ? 5 : 10 }
+    var maxSamples: Int { quick ? 150 : 300 }
+    /// Rounds of the all-cores throughput measurement.
+    var parallelRounds: Int { quick ? 8 : 15 }
+    /// Wall time of one parallel round, in nanoseconds.
+    var parallelRoundTime: Double { quick ? 20e6 : 50e6 }
+
+    /// Timed repetitions of a whole-tree operation (build, load) at `n` elements.
+    func repetitions(_ n: Int) -> Int {
+        switch n {
+        case ..<20_000: return quick ? 5 : 15
+        case ..<200_000: return quick ? 3 : 7
+        case ..<2_000_000: return 3
+        default: return 1
+        }
+    }
+
+    /// Repetitions of loading a file (JSONDecoder is slow: fewer at scale).
+    func loadRepetitions(_ n: Int) -> Int {
+        switch n {
+        case ..<20_000: return quick ? 3 : 7
+        case ..<200_000: return 3
+        default: return 1
+        }
+    }
+
+    /// Configuration as JSON key/values, for the report.
+    var jsonFields: [(String, String)] {
+        [("mode", quick ? "\"quick\"" : "\"full\""),
+         ("only", only.map { "\"\($0)\"" } ?? "null"),
+         ("sizes", "[" + sizes.map(String.init).joined(separator: ",") + "]"),
+         ("seed", String(seed)),
+         ("latencyBudgetMs", String(Int(latencyBudget / 1e6))),
+         ("minSamples", String(minSamples)), ("maxSamples", String(maxSamples)),
+         ("queryBatchMax", String(LatencySampler.maxBatch)),
+         ("points", String(pointCount))]
+    }
+}
+
+/// Paths relative to this package, found from this file's own path.
+enum BenchPaths {
+    /// The package root: this file is Benchmarks/axhit-bench/RunSettings.swift.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `../shared/corpus` beside the package (the project's shared corpus).
+    static let defaultCorpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+}
