@@ -48,21 +48,22 @@ final class BenchContext {
     /// The engine over this tree (built now if `build` did not run).
     func engine() throws -> HitTester {
         if let tester { return tester }
-        let s = ScreenSpace(screen.tree)
-        let t = try HitTester(s)
-        adopt(space: s, tester: t)
+        let t = try HitTester(screen.tree)
+        adopt(tester: t)
         return t
     }
 
     /// Keeps a built engine for the query operations.
-    func adopt(space: ScreenSpace, tester: HitTester) {
-        self.space = space
+    func adopt(tester: HitTester) {
         self.tester = tester
     }
 
+    /// The whole tree resolved into screen space, for the baselines.
     func resolved() throws -> ScreenSpace {
         if let space { return space }
-        return try engine().space
+        let s = ScreenSpace(screen.tree)
+        space = s
+        return s
     }
 
     func naive() throws -> NaiveWalk {

@@ -11,7 +11,9 @@ enum HitBenchmark {
         try checkAgainstNaive(c, engine: engine, naive: naive)
 
         let sampler = c.sampler
-        let axhit = sampler.measure { p in Int(engine.hit(p, policy: .frame)?.rawValue ?? -1) }
+        // One scratch reused across queries: the engine then allocates nothing.
+        var scratch = HitScratch()
+        let axhit = sampler.measure { p in Int(engine.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
         c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: axhit.samples)
         c.results.add(name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
                       samples: axhit.samples.map { 1e9 / $0 })
@@ -40,7 +42,8 @@ enum HitBenchmark {
         let name = c.name("hit-shape")
         let engine = try c.engine()
         let sampler = c.sampler
-        let axhit = sampler.measure { p in Int(engine.hit(p, policy: .shape)?.rawValue ?? -1) }
+        var scratch = HitScratch()
+        let axhit = sampler.measure { p in Int(engine.hit(p, policy: .shape, scratch: &scratch)?.rawValue ?? -1) }
         c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: axhit.samples)
         c.results.add(name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
                       samples: axhit.samples.map { 1e9 / $0 })

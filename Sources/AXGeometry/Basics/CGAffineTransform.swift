@@ -49,6 +49,7 @@ public struct CGAffineTransform: Equatable, Hashable, Sendable {
 
     /// `self` followed by `t2`: a point maps through `self` first, then `t2`
     /// (CoreGraphics' `concatenating`, the matrix product `self * t2`).
+    @inlinable
     public func concatenating(_ t2: CGAffineTransform) -> CGAffineTransform {
         CGAffineTransform(
             a: a * t2.a + b * t2.c,
@@ -90,6 +91,7 @@ public struct CGAffineTransform: Equatable, Hashable, Sendable {
 
 extension CGPoint {
     /// The point mapped through `t`: `(a*x + c*y + tx, b*x + d*y + ty)`.
+    @inlinable
     public func applying(_ t: CGAffineTransform) -> CGPoint {
         CGPoint(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
     }
@@ -105,10 +107,21 @@ extension CGSize {
 extension CGRect {
     /// The axis-aligned bounding box of the rect's four corners mapped through
     /// `t`, as CoreGraphics' `CGRect.applying`. Null and infinite rects are
-    /// returned unchanged.
+    /// returned unchanged. Allocation-free: hit-testing calls it per element.
+    @inlinable
     public func applying(_ t: CGAffineTransform) -> CGRect {
         if isNull || isInfinite { return self }
-        return CGRect.boundingBox(of: corners(through: t))
+        let x0 = minX, x1 = maxX, y0 = minY, y1 = maxY
+        // Each corner as CGPoint.applying computes it: a*x + c*y + tx.
+        let px0 = t.a * x0 + t.c * y0 + t.tx, px1 = t.a * x1 + t.c * y0 + t.tx
+        let px2 = t.a * x1 + t.c * y1 + t.tx, px3 = t.a * x0 + t.c * y1 + t.tx
+        let py0 = t.b * x0 + t.d * y0 + t.ty, py1 = t.b * x1 + t.d * y0 + t.ty
+        let py2 = t.b * x1 + t.d * y1 + t.ty, py3 = t.b * x0 + t.d * y1 + t.ty
+        let minX = Swift.min(Swift.min(px0, px1), Swift.min(px2, px3))
+        let maxX = Swift.max(Swift.max(px0, px1), Swift.max(px2, px3))
+        let minY = Swift.min(Swift.min(py0, py1), Swift.min(py2, py3))
+        let maxY = Swift.max(Swift.max(py0, py1), Swift.max(py2, py3))
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }
 #endif
@@ -153,9 +166,9 @@ extension CGRect {
     /// Whether `p` lies in the rect under the closed-open rule of
     /// `CGRectContainsPoint`: `minX <= x < maxX` and `minY <= y < maxY`.
     /// An empty rect contains no point.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func containsClosedOpen(_ p: CGPoint) -> Bool {
-        let r = standardized
-        return p.x >= r.minX && p.x < r.maxX && p.y >= r.minY && p.y < r.maxY
+        // minX/maxX/minY/maxY are already those of the standardized rect.
+        p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
     }
 }

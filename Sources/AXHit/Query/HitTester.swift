@@ -426,30 +426,60 @@ public struct HitTester: Sendable {
         if slot < 0 {
             var c = tree.firstChild(of: v)
             while !c.isNone {
-                scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+                if exposedCounts[c.index] > 0 { scratch.stack.append(.init(node: c, point: q, toScreen: toScreen)) }
                 c = tree.nextSibling(of: c)
             }
             return
         }
-        let index = indexes[Int(slot)]
         scratch.candidates.removeAll(keepingCapacity: true)
+        let overflow = Self.collectCandidates(indexes[Int(slot)], local: q, screen: p, into: &scratch.candidates)
+        if overflow { sortByRank(&scratch.candidates) }
+        var last = NodeID.none
+        for c in scratch.candidates where c != last && exposedCounts[c.index] > 0 {
+            scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+            last = c
+        }
+    }
+
+    /// Appends the children of an indexed view whose boxes hold the point
+    /// (`q` in the view's space, `p` on the screen), back to front, then its
+    /// overflow list; returns whether there was one (then the caller must
+    /// sort by rank). Items are numbered in z-order, so sorting their
+    /// numbers orders them without touching the nodes' memory. Borrows the
+    /// index: copying it would retain each of its arrays.
+    @inline(__always)
+    static func collectCandidates(_ index: borrowing ContainerIndex, local q: CGPoint, screen p: CGPoint,
+                                  into candidates: inout [NodeID]) -> Bool {
+        let start = candidates.count
         index.local.forEach(containing: q) { k in
-            scratch.candidates.append(index.items[Int(k)])
+            candidates.append(NodeID(k))
             return true
         }
         if index.screen.count > 0 {
             index.screen.forEach(containing: p) { k in
-                scratch.candidates.append(index.items[Int(k)])
+                candidates.append(NodeID(k))
                 return true
             }
         }
-        scratch.candidates.append(contentsOf: index.overflow)
-        sortByRank(&scratch.candidates)
-        var last = NodeID.none
-        for c in scratch.candidates where c != last {
-            scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
-            last = c
+        // Item numbers for now: sort, drop duplicates, then map to nodes.
+        if candidates.count - start > 1 {
+            candidates[start...].sort()
         }
+        index.items.withUnsafeBufferPointer { items in
+            var write = start
+            var last = Int32(-1)
+            for read in start ..< candidates.count {
+                let k = candidates[read].rawValue
+                if k == last { continue }
+                last = k
+                candidates[write] = items[Int(k)]
+                write += 1
+            }
+            candidates.removeSubrange(write...)
+        }
+        if index.overflow.isEmpty { return false }
+        candidates.append(contentsOf: index.overflow)
+        return true
     }
 
     /// Sorts nodes back to front by rank: insertion sort, since a point
