@@ -186,7 +186,7 @@ enum RandomTrees {
         for seed in 1...16 as ClosedRange<UInt64> {
             let tree = try RandomTrees.make(seed: seed, nodes: 300, wide: seed > 8)
             let tester = try HitTester(tree)
-            if seed > 8 { #expect(tester.indexSlots.contains { $0 >= 0 }, "wide trees must exercise container indexes") }
+            if seed > 8 { #expect(tester.hot.contains { $0.indexSlot >= 0 }, "wide trees must exercise container indexes") }
             let reference = ReferenceHitTest(tree)
             var rng = SeededRandom(seed: seed &* 7919)
             for _ in 0..<2000 {

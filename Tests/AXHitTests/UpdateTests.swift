@@ -123,7 +123,7 @@ import Testing
         #expect(serial > 5 && engine.tree.count != nodesBefore)
         // The engine after updates is the engine built afresh from the same tree.
         let fresh = try HitTester(engine.tree)
-        #expect(fresh.exposedCounts[fresh.tree.root.index] == engine.exposedCounts[engine.tree.root.index])
+        #expect(fresh.hot[fresh.tree.root.index].exposedCount == engine.hot[engine.tree.root.index].exposedCount)
     }
 
     @Test func wideListInsertsAndRemovalsGoThroughTheOverflowAndRebuilds() throws {
@@ -138,7 +138,7 @@ import Testing
             try tree.append(row, under: list)
         }
         var engine = try HitTester(tree)
-        #expect(engine.indexSlots[list.index] >= 0)
+        #expect(engine.hot[list.index].indexSlot >= 0)
         // Scrolling by 505 shows row 50 at the top, half of it cut off.
         try engine.scroll(list, to: CGPoint(x: 0, y: 505))
         #expect(engine.hit(CGPoint(x: 50, y: 0)).map { engine.tree.name(of: $0) } == "r50")

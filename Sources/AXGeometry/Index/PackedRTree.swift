@@ -171,7 +171,9 @@ public struct PackedRTree: Sendable {
         let nodeCount = levelStart.last ?? 0
 
         // 3. Sort item ids by the Hilbert value of their box centres.
-        let order = Self.hilbertOrder(items)
+        // A single leaf node needs no spatial order: keep insertion order and
+        // skip the sort (most container views have a handful of children).
+        let order = n <= nodeSize ? (0 ..< UInt64(n)).map { $0 } : Self.hilbertOrder(items)
 
         // 4. Leaves in Hilbert order, then each parent level bottom-up.
         var nodes = [SIMD4<Float>]()

@@ -13,6 +13,8 @@ extension HitTester {
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
+        // Only a view scrolled for the first time gets a new bounds slot.
+        if hot[view.index].boundsSlot != tree.boundsSlots[view.index] { syncHot(view) }
     }
 
     /// Replaces every property of a node but its place in the tree, and
@@ -30,6 +32,7 @@ extension HitTester {
         guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree", node: node.id) }
         let old = tree[id]
         try tree.update(id, to: node)
+        syncHot(id)
 
         let geometryChanged = old.frame != node.frame || old.bounds != node.bounds || old.transform != node.transform
         let regionChanged = geometryChanged || old.accessibilityFrame != node.accessibilityFrame
@@ -117,13 +120,15 @@ extension HitTester {
         try deriveSubtree(top, structure: true)
         let parent = tree.parent(of: top)
         guard !parent.isNone else { return }
+        syncHot(parent)
+        syncHot(tree.previousSibling(of: top))
         if tree.has(.modal, top) && !hiddenItself(top) {
             // The newcomer may be the frontmost modal: re-derive its siblings.
             var c = tree.firstChild(of: parent)
             while !c.isNone { if c != top { try deriveSubtree(c, structure: false) }; c = tree.nextSibling(of: c) }
         }
         if tree.isView(parent) {
-            let slot = indexSlots[parent.index]
+            let slot = hot[parent.index].indexSlot
             if slot >= 0 {
                 ordinals[top.index] = -1
                 indexes[Int(slot)].overflow.append(top)
@@ -146,9 +151,9 @@ extension HitTester {
         guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree") }
         let parent = tree.parent(of: id)
         let wasModal = tree.has(.modal, id) && !hiddenItself(id)
-        addExposedCount(-exposedCounts[id.index], aboveAndExcluding: id)
+        addExposedCount(-hot[id.index].exposedCount, aboveAndExcluding: id)
         if !parent.isNone && tree.isView(parent) {
-            let slot = indexSlots[parent.index]
+            let slot = hot[parent.index].indexSlot
             if slot >= 0 {
                 let ordinal = ordinals[id.index]
                 if ordinal >= 0 {
@@ -162,20 +167,22 @@ extension HitTester {
         }
         tree.forEachInPreOrder(from: id) { n in
             let i = n.index
-            if indexSlots[i] >= 0 { dropIndex(of: n) }
+            if hot[i].indexSlot >= 0 { dropIndex(of: n) }
             shapes.set(n, nil)
-            state[i] = []
-            exposedCounts[i] = 0
+            hot[i] = HotNode()
             ordinals[i] = -1
         }
+        let previous = tree.previousSibling(of: id)
         try tree.removeSubtree(id)
         guard !parent.isNone else { return }
+        syncHot(parent)
+        syncHot(previous)
         if wasModal {
             var c = tree.firstChild(of: parent)
             while !c.isNone { try deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
         }
         if tree.isView(parent) {
-            let slot = indexSlots[parent.index]
+            let slot = hot[parent.index].indexSlot
             if slot >= 0 && indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
         } else {
             refitItem(containing: parent)
@@ -219,7 +226,7 @@ extension HitTester {
         var parent = tree.parent(of: item)
         while !parent.isNone && !tree.isView(parent) { item = parent; parent = tree.parent(of: parent) }
         guard !parent.isNone else { return }
-        let slot = indexSlots[parent.index]
+        let slot = hot[parent.index].indexSlot
         guard slot >= 0 else { return }
         let ordinal = ordinals[item.index]
         guard ordinal >= 0 else { return }  // in the overflow list: tried one by one
@@ -253,7 +260,7 @@ extension HitTester {
         guard tree.isView(top) else { return }
         var pending: [(NodeID, CGAffineTransform)] = [(top, tree.toScreen(of: top))]
         while let (v, toScreen) = pending.popLast() {
-            let slot = indexSlots[v.index]
+            let slot = hot[v.index].indexSlot
             if slot >= 0 {
                 let l = indexes[Int(slot)].linear
                 if l.a != toScreen.a || l.b != toScreen.b || l.c != toScreen.c || l.d != toScreen.d {

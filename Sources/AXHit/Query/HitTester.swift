@@ -11,6 +11,30 @@ struct EngineState: OptionSet, Sendable {
     static let blocked = EngineState(rawValue: 1 << 1)
 }
 
+/// What a query reads of one node, packed in one record so that visiting a
+/// node costs one or two cache lines instead of a miss per column: the
+/// engine's own state, and a copy of the tree's fields it needs (kept in
+/// step by `syncHot`).
+struct HotNode: Sendable {
+    /// The tree's frame (views), in the parent's bounds space.
+    var frame: CGRect = .zero
+    /// The tree's explicit bounds and transform table slots, or -1.
+    var boundsSlot: Int32 = -1
+    var transformSlot: Int32 = -1
+    var firstChild: NodeID = .none
+    var nextSibling: NodeID = .none
+    /// Exposed nodes in the subtree, itself included: queries skip subtrees
+    /// where it is zero.
+    var exposedCount: Int32 = 0
+    /// The view's slot in `HitTester.indexes`, or -1 when it has none.
+    var indexSlot: Int32 = -1
+    /// The tree's flags.
+    var flags: NodeFlags = []
+    var state: EngineState = []
+
+    @inline(__always) var isView: Bool { !flags.contains(.element) }
+}
+
 /// Caller-owned working memory for queries, so that a query allocates
 /// nothing once the arrays have grown to the tree's needs. One per thread.
 public struct HitScratch: Sendable {
@@ -53,23 +77,19 @@ public struct HitScratch: Sendable {
 public struct HitTester: Sendable {
     /// The tree, as updated.
     public internal(set) var tree: ElementTree
-    var state: [EngineState] = []
-    /// Exposed nodes in each node's subtree, itself included: queries skip
-    /// subtrees where it is zero.
-    var exposedCounts: [Int32] = []
+    /// Per node: what queries read (see `HotNode`).
+    var hot: [HotNode] = []
     /// Z-order among siblings (larger is in front), with gaps for inserts.
     var ranks: [Int64] = []
     /// A child's item number in its parent's `ContainerIndex`, or -1.
     var ordinals: [Int32] = []
-    /// A view's slot in `indexes`, or -1 when it has none.
-    var indexSlots: [Int32] = []
     var indexes: [ContainerIndex] = []
     var freeIndexSlots: [Int32] = []
     var shapes: ElementShapes
 
     /// Views with at least this many children get a `ContainerIndex`; fewer
     /// are tried one by one, which is faster for a handful.
-    static let indexThreshold = 16
+    static let indexThreshold = 8
     /// The rank step between consecutive siblings: room for inserts between.
     static let rankGap: Int64 = 1 << 20
     /// The flattening tolerance of paths on screen, in points.
@@ -98,14 +118,49 @@ public struct HitTester: Sendable {
 
     mutating func growColumns() {
         let n = tree.capacity
-        guard state.count < n else { return }
-        let extra = n - state.count
-        state.append(contentsOf: repeatElement([], count: extra))
-        exposedCounts.append(contentsOf: repeatElement(0, count: extra))
+        guard hot.count < n else { return }
+        let extra = n - hot.count
+        hot.append(contentsOf: repeatElement(HotNode(), count: extra))
         ranks.append(contentsOf: repeatElement(0, count: extra))
         ordinals.append(contentsOf: repeatElement(-1, count: extra))
-        indexSlots.append(contentsOf: repeatElement(-1, count: extra))
         shapes.grow(to: n)
+    }
+
+    /// Copies into `hot` the tree's fields of `id` that queries read. O(1);
+    /// called after every change of the tree's node or links.
+    @inline(__always)
+    mutating func syncHot(_ id: NodeID) {
+        guard !id.isNone else { return }
+        let i = id.index
+        hot[i].frame = tree.frames[i]
+        hot[i].boundsSlot = tree.boundsSlots[i]
+        hot[i].transformSlot = tree.transformSlots[i]
+        hot[i].firstChild = tree.firstChild(of: id)
+        hot[i].nextSibling = tree.nextSibling(of: id)
+        hot[i].flags = tree.flags[i]
+    }
+
+    /// `tree.boundsToParent(n)` from the packed record: the map from a
+    /// view's bounds space to its parent's, `p ↦ center + T(p - boundsMid)`.
+    @inline(__always)
+    func boundsToParent(_ h: HotNode) -> CGAffineTransform {
+        let f = h.frame
+        let b = h.boundsSlot >= 0 ? tree.boundsTable[Int(h.boundsSlot)] : CGRect(origin: .zero, size: f.size)
+        let cx = f.midX, cy = f.midY, bx = b.midX, by = b.midY
+        guard h.transformSlot >= 0 else {
+            return CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: cx - bx, ty: cy - by)
+        }
+        let t = tree.transformTable[Int(h.transformSlot)]
+        return CGAffineTransform(
+            a: t.a, b: t.b, c: t.c, d: t.d,
+            tx: cx + t.tx - (t.a * bx + t.c * by),
+            ty: cy + t.ty - (t.b * bx + t.d * by))
+    }
+
+    /// The view's bounds from the packed record.
+    @inline(__always)
+    func bounds(_ h: HotNode) -> CGRect {
+        h.boundsSlot >= 0 ? tree.boundsTable[Int(h.boundsSlot)] : CGRect(origin: .zero, size: h.frame.size)
     }
 
     // MARK: Building
@@ -126,7 +181,7 @@ public struct HitTester: Sendable {
         let toScreen = tree.isView(node) ? tree.boundsToParent(node).concatenating(parent.toScreen) : parent.toScreen
         return Inherited(
             toScreen: toScreen,
-            blocked: state[node.index].contains(.blocked) || tree.has(.accessibilityElement, node),
+            blocked: hot[node.index].state.contains(.blocked) || tree.has(.accessibilityElement, node),
             modal: ScreenSpace.frontmostModalChild(of: node, in: tree))
     }
 
@@ -144,7 +199,7 @@ public struct HitTester: Sendable {
     /// Iterative: a chain of any depth is fine. Memory O(depth) besides the
     /// pre-order list. O(subtree).
     mutating func deriveSubtree(_ top: NodeID, structure: Bool) throws(TreeError) {
-        let before = exposedCounts[top.index]
+        let before = hot[top.index].exposedCount
         var frames = [Self.inheritedFromAncestors(of: top, in: self)]
         var order: [NodeID] = []
         var jobs: [ElementShapes.Job] = []
@@ -155,8 +210,9 @@ public struct HitTester: Sendable {
             var s: EngineState = []
             if up.blocked || hiddenItself(n) || (!up.modal.isNone && up.modal != n) { s.insert(.blocked) }
             if !s.contains(.blocked) && tree.has(.accessibilityElement, n) { s.insert(.exposed) }
-            state[i] = s
-            exposedCounts[i] = 0
+            syncHot(n)
+            hot[i].state = s
+            hot[i].exposedCount = 0
             order.append(n)
             let down = inherited(by: n, from: up)
             if structure {
@@ -183,10 +239,10 @@ public struct HitTester: Sendable {
         }
         // Children come after their parents in `order`: sum counts upwards.
         for id in order.reversed() {
-            if state[id.index].contains(.exposed) { exposedCounts[id.index] += 1 }
-            if id != top { exposedCounts[tree.parent(of: id).index] += exposedCounts[id.index] }
+            if hot[id.index].state.contains(.exposed) { hot[id.index].exposedCount += 1 }
+            if id != top { hot[tree.parent(of: id).index].exposedCount += hot[id.index].exposedCount }
         }
-        addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
+        addExposedCount(hot[top.index].exposedCount - before, aboveAndExcluding: top)
         let tree = self.tree
         try shapes.fill(jobs) { tree.name(of: $0) }
     }
@@ -197,7 +253,7 @@ public struct HitTester: Sendable {
         guard !parent.isNone else { return Inherited(toScreen: .identity, blocked: false, modal: .none) }
         return Inherited(
             toScreen: engine.tree.toScreen(of: parent),
-            blocked: engine.state[parent.index].contains(.blocked) || engine.tree.has(.accessibilityElement, parent),
+            blocked: engine.hot[parent.index].state.contains(.blocked) || engine.tree.has(.accessibilityElement, parent),
             modal: ScreenSpace.frontmostModalChild(of: parent, in: engine.tree))
     }
 
@@ -206,7 +262,7 @@ public struct HitTester: Sendable {
         guard delta != 0 else { return }
         var a = tree.parent(of: id)
         while !a.isNone {
-            exposedCounts[a.index] += delta
+            hot[a.index].exposedCount += delta
             a = tree.parent(of: a)
         }
     }
@@ -234,7 +290,7 @@ public struct HitTester: Sendable {
         var items: [NodeID] = []
         var c = tree.firstChild(of: v)
         while !c.isNone { items.append(c); c = tree.nextSibling(of: c) }
-        let old = indexSlots[v.index]
+        let old = hot[v.index].indexSlot
         guard items.count >= Self.indexThreshold else {
             if old >= 0 { dropIndex(of: v) }
             for item in items { ordinals[item.index] = -1 }
@@ -255,19 +311,19 @@ public struct HitTester: Sendable {
             indexes[Int(old)] = index
         } else if let free = freeIndexSlots.popLast() {
             indexes[Int(free)] = index
-            indexSlots[v.index] = free
+            hot[v.index].indexSlot = free
         } else {
-            indexSlots[v.index] = Int32(indexes.count)
+            hot[v.index].indexSlot = Int32(indexes.count)
             indexes.append(index)
         }
     }
 
     mutating func dropIndex(of v: NodeID) {
-        let slot = indexSlots[v.index]
+        let slot = hot[v.index].indexSlot
         guard slot >= 0 else { return }
         indexes[Int(slot)] = ContainerIndex(items: [], local: PackedRTree(boxes: []), screen: PackedRTree(boxes: []), linear: .identity)
         freeIndexSlots.append(slot)
-        indexSlots[v.index] = -1
+        hot[v.index].indexSlot = -1
     }
 
     static func corners(_ r: CGRect) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
@@ -382,52 +438,54 @@ public struct HitTester: Sendable {
     @inline(__always)
     func search(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch, _ visit: (NodeID) -> Bool) {
         let root = tree.root
-        guard !root.isNone, exposedCounts[root.index] > 0 else { return }
+        guard !root.isNone, hot[root.index].exposedCount > 0 else { return }
         scratch.stack.removeAll(keepingCapacity: true)
         scratch.stack.append(.init(node: root, point: p, toScreen: .identity))
         while let entry = scratch.stack.popLast() {
             let n = entry.node
-            guard exposedCounts[n.index] > 0 else { continue }
-            let exposed = state[n.index].contains(.exposed)
-            if tree.isView(n) {
-                let toParent = tree.boundsToParent(n)
+            let h = hot[n.index]
+            guard h.exposedCount > 0 else { continue }
+            let exposed = h.state.contains(.exposed)
+            if h.isView {
+                let toParent = boundsToParent(h)
                 // Nil for a view scaled to nothing: its bounds have no area and
                 // hold no point (though its screen-aligned frame may).
                 let q = Self.inverseApply(toParent, entry.point)
                 let toScreen = toParent.concatenating(entry.toScreen)
                 if exposed {
                     // An exposed element hides its subtree: only its region counts.
-                    if viewRegionContains(n, policy, own: q, screen: p, toScreen: toScreen), !visit(n) { return }
+                    if viewRegionContains(n, h, policy, own: q, screen: p, toScreen: toScreen), !visit(n) { return }
                     continue
                 }
-                guard let q, tree.bounds(of: n).containsClosedOpen(q) else { continue }
-                pushChildren(of: n, local: q, screen: p, toScreen: toScreen, scratch: &scratch)
+                guard let q, bounds(h).containsClosedOpen(q) else { continue }
+                pushChildren(of: h, local: q, screen: p, toScreen: toScreen, scratch: &scratch)
             } else {
                 if exposed {
-                    if elementRegionContains(n, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
+                    if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
                        !visit(n) { return }
                     continue
                 }
-                var c = tree.firstChild(of: n)
+                var c = h.firstChild
                 while !c.isNone {
                     scratch.stack.append(.init(node: c, point: entry.point, toScreen: entry.toScreen))
-                    c = tree.nextSibling(of: c)
+                    c = hot[c.index].nextSibling
                 }
             }
         }
     }
 
-    /// Pushes the children of `v` that may hold the point, backmost first so
-    /// that the frontmost is searched first.
+    /// Pushes the children of view `h` that may hold the point, backmost
+    /// first so that the frontmost is searched first.
     @inline(__always)
-    func pushChildren(of v: NodeID, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
+    func pushChildren(of h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
                       scratch: inout HitScratch) {
-        let slot = indexSlots[v.index]
+        let slot = h.indexSlot
         if slot < 0 {
-            var c = tree.firstChild(of: v)
+            var c = h.firstChild
             while !c.isNone {
-                if exposedCounts[c.index] > 0 { scratch.stack.append(.init(node: c, point: q, toScreen: toScreen)) }
-                c = tree.nextSibling(of: c)
+                let child = hot[c.index]
+                if child.exposedCount > 0 { scratch.stack.append(.init(node: c, point: q, toScreen: toScreen)) }
+                c = child.nextSibling
             }
             return
         }
@@ -435,9 +493,9 @@ public struct HitTester: Sendable {
         let overflow = Self.collectCandidates(indexes[Int(slot)], local: q, screen: p, into: &scratch.candidates)
         if overflow { sortByRank(&scratch.candidates) }
         var last = NodeID.none
-        for c in scratch.candidates where c != last && exposedCounts[c.index] > 0 {
-            scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+        for c in scratch.candidates where c != last {
             last = c
+            if hot[c.index].exposedCount > 0 { scratch.stack.append(.init(node: c, point: q, toScreen: toScreen)) }
         }
     }
 
@@ -514,32 +572,34 @@ public struct HitTester: Sendable {
     /// view's own bounds space (nil when that space is singular) and `p` on
     /// the screen.
     @inline(__always)
-    func viewRegionContains(_ n: NodeID, _ policy: HitPolicy, own q: CGPoint?, screen p: CGPoint,
+    func viewRegionContains(_ n: NodeID, _ h: HotNode, _ policy: HitPolicy, own q: CGPoint?, screen p: CGPoint,
                             toScreen: CGAffineTransform) -> Bool {
         switch policy {
         case .frame:
-            if let f = tree.explicitAccessibilityFrame(of: n) { return f.containsClosedOpen(p) }
-            return tree.bounds(of: n).applying(toScreen).containsClosedOpen(p)
+            if h.flags.contains(.hasAccessibilityFrame), let f = tree.explicitAccessibilityFrame(of: n) {
+                return f.containsClosedOpen(p)
+            }
+            return bounds(h).applying(toScreen).containsClosedOpen(p)
         case .shape:
-            if let shape = shapes.shape(of: n) {
+            if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
                 if shape.inScreenSpace { return shape.region.contains(p) }
                 return q.map { shape.region.contains($0) } ?? false
             }
-            return q.map { tree.bounds(of: n).containsClosedOpen($0) } ?? false
+            return q.map { bounds(h).containsClosedOpen($0) } ?? false
         }
     }
 
     /// Whether the region of element node `n` holds the point, given as `pc`
     /// in its container's bounds space and `p` on the screen.
     @inline(__always)
-    func elementRegionContains(_ n: NodeID, _ policy: HitPolicy, container pc: CGPoint, screen p: CGPoint,
+    func elementRegionContains(_ n: NodeID, _ h: HotNode, _ policy: HitPolicy, container pc: CGPoint, screen p: CGPoint,
                                containerToScreen: CGAffineTransform) -> Bool {
         switch policy {
         case .frame:
             if let fic = tree.frameInContainerSpace(of: n) { return fic.applying(containerToScreen).containsClosedOpen(p) }
             return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
         case .shape:
-            if let shape = shapes.shape(of: n) {
+            if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
                 return shape.region.contains(shape.inScreenSpace ? p : pc)
             }
             if let fic = tree.frameInContainerSpace(of: n) { return fic.containsClosedOpen(pc) }
@@ -549,7 +609,7 @@ public struct HitTester: Sendable {
 
     /// Bytes the engine holds beyond the tree: per-node columns, indexes and shapes.
     public var memoryBytes: Int {
-        state.count * (MemoryLayout<EngineState>.stride + MemoryLayout<Int32>.stride * 3 + MemoryLayout<Int64>.stride)
+        hot.count * (MemoryLayout<HotNode>.stride + MemoryLayout<Int32>.stride + MemoryLayout<Int64>.stride)
             + indexes.reduce(0) { $0 + $1.memoryBytes }
     }
 }
