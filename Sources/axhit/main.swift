@@ -10,6 +10,7 @@ let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("shape", "the region an SVG path fills, as WKT", ShapeCommand.run),
     ("activate", "where each element's double-tap lands and whether it reaches the element", ActivateCommand.run),
     ("audit", "geometric accessibility checks, as text or JSON Lines", AuditCommand.run),
+    ("render", "an SVG picture of the screen, its elements, taps and findings", RenderCommand.run),
 ]
 
 @MainActor func printUsage() {

@@ -19,6 +19,9 @@ public struct AuditFinding: Sendable {
     /// front), or nil.
     public let related: NodeID?
 
+    /// The region behind the finding, for pictures.
+    var geometry: Region? = nil
+
     /// The rule's severity.
     public var severity: AuditSeverity { rule.severity }
 }

@@ -100,8 +100,9 @@ struct ElementAudit {
         let a = analysis.elements[k]
         let e = a.element
         var out: [AuditFinding] = []
-        func add(_ rule: AuditRule, _ message: String, wkt: String? = nil, points: [CGPoint] = [], related: NodeID? = nil) {
-            out.append(AuditFinding(rule: rule, element: e, message: message, wkt: wkt, points: points, related: related))
+        func add(_ rule: AuditRule, _ message: String, region: Region? = nil, points: [CGPoint] = [], related: NodeID? = nil) {
+            out.append(AuditFinding(rule: rule, element: e, message: message, wkt: region?.wkt, points: points,
+                                    related: related, geometry: region))
         }
         let frame = analysis.space.accessibilityFrame(of: e)
 
@@ -124,11 +125,11 @@ struct ElementAudit {
             if onArea <= 0 {
                 whollyOff = true
                 add(.offScreen, "its frame \(Auditor.text(frame)) lies wholly outside the screen \(Auditor.text(screen)): VoiceOver users can reach it only by swiping, and see nothing there. Remove it from the accessibility tree or bring it on screen",
-                    wkt: Region.rect(of: frame).wkt)
+                    region: Region.rect(of: frame))
             } else if onArea < area - 1e-9 * area {
                 let off = try Region.rect(of: frame).subtracting([Region.rect(of: screen)], builder)
                 add(.partlyOffScreen, "\(Auditor.text(100 * (1 - onArea / area)))% of its frame \(Auditor.text(frame)) lies outside the screen \(Auditor.text(screen)): VoiceOver's cursor is drawn off screen. Clip the frame to the visible part",
-                    wkt: off.wkt)
+                    region: off)
             }
         }
 
@@ -141,14 +142,14 @@ struct ElementAudit {
         case .obstructed:
             let receiver = a.receiver.map(name) ?? "another view"
             add(.activationObstructed, "a double-tap at its activation point \(Auditor.text(a.activationPoint)) goes to \(receiver), not to the element\(suggestion)",
-                wkt: a.deliverable.isEmpty ? nil : a.deliverable.wkt, points: suggestedPoints, related: a.receiver)
+                region: a.deliverable.isEmpty ? nil : a.deliverable, points: suggestedPoints, related: a.receiver)
         case .lost:
             add(.activationLost, "a double-tap at its activation point \(Auditor.text(a.activationPoint)) reaches no view (outside every touchable view, or its views are hidden or have isUserInteractionEnabled off)\(suggestion)",
-                wkt: a.deliverable.isEmpty ? nil : a.deliverable.wkt, points: suggestedPoints)
+                region: a.deliverable.isEmpty ? nil : a.deliverable, points: suggestedPoints)
         }
         if a.outside {
             add(.activationOutsideShape, "its activation point \(Auditor.text(a.activationPoint)) lies outside its shape (cut by its ancestors' bounds); set accessibilityActivationPoint inside it\(a.suggested.map { ", e.g. \(Auditor.text($0))" } ?? "")",
-                wkt: a.region.wkt, points: suggestedPoints)
+                region: a.region, points: suggestedPoints)
         }
 
         // Touch target, on what a tap really reaches.
@@ -159,7 +160,7 @@ struct ElementAudit {
                 ? "no tap reaches it at all"
                 : "the largest circle a tap reaches it through is \(Auditor.text(2 * a.touchTargetRadius)) pt across"
             add(.smallTouchTarget, "touch target too small: \(size) (44 pt needed, measured on the part of its shape that views in front leave reachable, not on its frame). Enlarge it or move what covers it",
-                wkt: a.deliverable.isEmpty ? nil : a.deliverable.wkt, points: a.suggested.map { [$0] } ?? [])
+                region: a.deliverable.isEmpty ? nil : a.deliverable, points: a.suggested.map { [$0] } ?? [])
         }
 
         // Touch exploration: coverage by later elements, and overlaps.
@@ -167,7 +168,7 @@ struct ElementAudit {
         if mine.isEmpty {
             if !whollyOff {
                 add(.unreachable, "its frame \(Auditor.text(frame)) lies wholly outside the bounds of an ancestor view, so touch exploration never lands on it. Move it inside its superview's bounds",
-                    wkt: Region.rect(of: frame).wkt)
+                    region: Region.rect(of: frame))
             }
         } else {
             var covers: [Region] = []
@@ -187,13 +188,13 @@ struct ElementAudit {
                 if left <= Auditor.coveredTolerance {
                     let names = coverNames.prefix(3).map(name).joined(separator: ", ") + (coverNames.count > 3 ? ", …" : "")
                     add(.unreachable, "it is wholly covered by elements in front (\(names)): touch exploration always finds those instead. Shrink or move them, or merge the elements",
-                        wkt: mine.wkt, related: coverNames.first)
+                        region: mine, related: coverNames.first)
                 }
                 for (other, region) in zip(coverNames, covers) {
                     let shared = try mine.intersecting(region, builder)
                     if shared.area > Auditor.minimumOverlapArea {
                         add(.overlappingElements, "its frame overlaps \(name(other))'s by \(Auditor.text(shared.area)) pt²: touch exploration there finds only \(name(other)). Make the frames disjoint",
-                            wkt: shared.wkt, related: other)
+                            region: shared, related: other)
                     }
                 }
             }
@@ -204,14 +205,14 @@ struct ElementAudit {
             let stray = try a.shape.subtracting([Region.rect(of: frame)], builder)
             if stray.area > Auditor.pathStrayTolerance {
                 add(.pathOutsideFrame, "its accessibilityPath reaches \(Auditor.text(stray.area)) pt² outside its frame \(Auditor.text(frame)): VoiceOver draws and hit-tests the two differently. Make the frame hold the path",
-                    wkt: stray.wkt)
+                    region: stray)
             }
         }
 
         // Visibility.
         if !whollyOff && a.visibleFraction == 0 && !mine.isEmpty {
             add(.notVisible, "nothing of it is visible: it is clipped by a clipsToBounds ancestor or lies under opaque views in front. Sighted VoiceOver users see the cursor around nothing",
-                wkt: a.shape.wkt)
+                region: a.shape)
         }
         return out
     }
