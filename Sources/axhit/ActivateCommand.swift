@@ -17,6 +17,8 @@ enum ActivateCommand {
         outside     the point lies outside the element's shape (cut by its ancestors)
         suggested   the point of the shape a tap reaches that is farthest from the edges
                     of the reachable part (null when no tap reaches the element)
+        --element ID   only that element (nothing is printed when it is not exposed;
+                       an id no node has is an error)
         """
 
     static func run(_ argv: [String]) throws {

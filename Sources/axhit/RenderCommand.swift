@@ -21,7 +21,7 @@ enum RenderCommand {
         let args = try Arguments(argv, options: ["output"], flags: ["help"])
         if args.flag("help") { print(help); return }
         let treePath = try args.single("TREE")
-        let output = try args.required("output")
+        guard let output = args.option("output") else { throw UsageError("-o FILE.svg is required") }
         let tester = try Input.hitTester(treePath)
         let svg: String
         do {

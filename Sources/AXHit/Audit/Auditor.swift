@@ -70,8 +70,9 @@ public enum Auditor {
 
     /// A number for a message: at most two decimals, no trailing zeros.
     static func text(_ v: Double) -> String {
-        guard v.isFinite else { return "\(v)" }
         let rounded = (v * 100).rounded() / 100
+        // Huge values print as Swift does; Int64 would trap on them.
+        guard rounded.isFinite, abs(rounded) < 1e15 else { return "\(v)" }
         if rounded == rounded.rounded() { return String(Int64(rounded)) }
         var s = String(format: "%.2f", rounded)
         while s.hasSuffix("0") { s.removeLast() }
