@@ -8,6 +8,9 @@ let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("hit", "which element is under each point", HitCommand.run),
     ("convert", "convert a rect, point or path between a view's space and the screen", ConvertCommand.run),
     ("shape", "the region an SVG path fills, as WKT", ShapeCommand.run),
+    ("activate", "where each element's double-tap lands and whether it reaches the element", ActivateCommand.run),
+    ("audit", "geometric accessibility checks, as text or JSON Lines", AuditCommand.run),
+    ("render", "an SVG picture of the screen, its elements, taps and findings", RenderCommand.run),
 ]
 
 @MainActor func printUsage() {

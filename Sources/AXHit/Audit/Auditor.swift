@@ -1,0 +1,220 @@
+import Dispatch
+import Foundation
+
+/// Runs every `AuditRule` over a `ScreenAnalysis`: one pass per element on
+/// all cores, with the overlap and coverage rules answered through a packed
+/// R-tree over the elements' frame regions (no all-pairs comparison).
+public enum Auditor {
+    /// Touch targets must hold a circle this wide (points): the inscribed
+    /// circle of Apple's 44x44 pt minimum.
+    public static let minimumTouchTarget = 44.0
+    /// Overlaps smaller than this (square points) are rounding, not ambiguity.
+    public static let minimumOverlapArea = 1.0
+    /// A frame region with less than this left uncovered (square points)
+    /// counts as wholly covered.
+    public static let coveredTolerance = 0.01
+    /// Path area outside the frame below this (square points) is flattening noise.
+    public static let pathStrayTolerance = 0.5
+
+    /// Traits that make an element something a user taps.
+    static let interactiveTraits: AccessibilityTraits = [
+        .button, .link, .keyboardKey, .searchField, .adjustable, .toggleButton,
+    ]
+
+    /// Every finding, ordered by element (pre-order), then by rule.
+    ///
+    /// The screen is the tree's `screen.bounds`, or else the root's frame on
+    /// screen.
+    ///
+    /// - Complexity: O(n log n) plus GEOS for the regions that are not
+    ///   axis-aligned rects or that overlap.
+    /// - Throws: `TreeError` naming the element when GEOS fails.
+    public static func findings(_ analysis: ScreenAnalysis) throws(TreeError) -> [AuditFinding] {
+        let elements = analysis.elements
+        let index = PackedRTree(count: elements.count) { k in HitTester.corners(elements[k].frameRegion.bounds) }
+        let tree = analysis.tree
+        let screen = tree.screenBounds ?? (tree.root.isNone ? .null : analysis.space.accessibilityFrame(of: tree.root))
+        var results = [Result<[AuditFinding], TreeError>?](repeating: nil, count: elements.count)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(64, (elements.count + workers * 8 - 1) / (workers * 8))
+        let chunks = (elements.count + chunk - 1) / chunk
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                let range = c * chunk ..< min(elements.count, (c + 1) * chunk)
+                let builder: RegionBuilder
+                do { builder = try RegionBuilder() } catch {
+                    for k in range { out[k] = .failure(TreeError("\(error)", node: tree.name(of: elements[k].element))) }
+                    return
+                }
+                let audit = ElementAudit(analysis: analysis, index: index, screen: screen, builder: builder)
+                for k in range {
+                    do {
+                        out[k] = .success(try audit.findings(k))
+                    } catch {
+                        out[k] = .failure(TreeError("\(error)", node: tree.name(of: elements[k].element)))
+                    }
+                }
+            }
+        }
+        var all: [AuditFinding] = []
+        for r in results {
+            switch r {
+            case let .success(f)?: all += f
+            case let .failure(error)?: throw error
+            case nil: throw TreeError("internal error: an element was not audited")
+            }
+        }
+        return all
+    }
+
+    /// A number for a message: at most two decimals, no trailing zeros.
+    static func text(_ v: Double) -> String {
+        let rounded = (v * 100).rounded() / 100
+        // Huge values print as Swift does; Int64 would trap on them.
+        guard rounded.isFinite, abs(rounded) < 1e15 else { return "\(v)" }
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        var s = String(format: "%.2f", rounded)
+        while s.hasSuffix("0") { s.removeLast() }
+        return s
+    }
+
+    static func text(_ p: CGPoint) -> String { "(\(text(Double(p.x))), \(text(Double(p.y))))" }
+
+    static func text(_ r: CGRect) -> String {
+        "[\(text(Double(r.minX))), \(text(Double(r.minY))), \(text(Double(r.width))), \(text(Double(r.height)))]"
+    }
+}
+
+/// One worker's audit of single elements.
+struct ElementAudit {
+    let analysis: ScreenAnalysis
+    let index: PackedRTree
+    let screen: CGRect
+    let builder: RegionBuilder
+
+    var tree: ElementTree { analysis.tree }
+
+    func name(_ id: NodeID) -> String { "\"\(tree.name(of: id))\"" }
+
+    func findings(_ k: Int) throws(GeometryError) -> [AuditFinding] {
+        let a = analysis.elements[k]
+        let e = a.element
+        var out: [AuditFinding] = []
+        func add(_ rule: AuditRule, _ message: String, region: Region? = nil, points: [CGPoint] = [], related: NodeID? = nil) {
+            out.append(AuditFinding(rule: rule, element: e, message: message, wkt: region?.wkt, points: points,
+                                    related: related, geometry: region))
+        }
+        let frame = analysis.space.accessibilityFrame(of: e)
+
+        // A forgotten frame explains everything else about the element: report it alone.
+        if !(frame.width > 0 && frame.height > 0) {
+            let what = frame == .zero
+                ? "its accessibility frame is CGRectZero, the default for an accessibility element: the frame was never set"
+                : "its accessibility frame \(Auditor.text(frame)) has no area"
+            add(.zeroFrame, "\(what); VoiceOver cannot show or reach it. Set accessibilityFrame (or accessibilityFrameInContainerSpace) to the area it describes",
+                points: [frame.origin])
+            return out
+        }
+
+        // Screen.
+        var whollyOff = false
+        if !screen.isNull && screen.width > 0 && screen.height > 0 {
+            let on = frame.intersection(screen)
+            let onArea = on.isNull ? 0 : Double(on.width * on.height)
+            let area = Double(frame.width * frame.height)
+            if onArea <= 0 {
+                whollyOff = true
+                add(.offScreen, "its frame \(Auditor.text(frame)) lies wholly outside the screen \(Auditor.text(screen)): VoiceOver users can reach it only by swiping, and see nothing there. Remove it from the accessibility tree or bring it on screen",
+                    region: Region.rect(of: frame))
+            } else if onArea < area - 1e-9 * area {
+                let off = try Region.rect(of: frame).subtracting([Region.rect(of: screen)], builder)
+                add(.partlyOffScreen, "\(Auditor.text(100 * (1 - onArea / area)))% of its frame \(Auditor.text(frame)) lies outside the screen \(Auditor.text(screen)): VoiceOver's cursor is drawn off screen. Clip the frame to the visible part",
+                    region: off)
+            }
+        }
+
+        // Activation.
+        let suggestion = a.suggested.map { "; a point that works is \(Auditor.text($0)), set accessibilityActivationPoint there" }
+            ?? "; no point of the element reaches it: move the views in front or the element"
+        let suggestedPoints = a.suggested.map { [a.activationPoint, $0] } ?? [a.activationPoint]
+        switch a.status {
+        case .ok: break
+        case .obstructed:
+            let receiver = a.receiver.map(name) ?? "another view"
+            add(.activationObstructed, "a double-tap at its activation point \(Auditor.text(a.activationPoint)) goes to \(receiver), not to the element\(suggestion)",
+                region: a.deliverable.isEmpty ? nil : a.deliverable, points: suggestedPoints, related: a.receiver)
+        case .lost:
+            add(.activationLost, "a double-tap at its activation point \(Auditor.text(a.activationPoint)) reaches no view (outside every touchable view, or its views are hidden or have isUserInteractionEnabled off)\(suggestion)",
+                region: a.deliverable.isEmpty ? nil : a.deliverable, points: suggestedPoints)
+        }
+        if a.outside {
+            add(.activationOutsideShape, "its activation point \(Auditor.text(a.activationPoint)) lies outside its shape (cut by its ancestors' bounds); set accessibilityActivationPoint inside it\(a.suggested.map { ", e.g. \(Auditor.text($0))" } ?? "")",
+                region: a.region, points: suggestedPoints)
+        }
+
+        // Touch target, on what a tap really reaches.
+        let traits = tree[e].accessibilityTraits
+        if !traits.isDisjoint(with: Auditor.interactiveTraits) && !traits.contains(.notEnabled)
+            && 2 * a.touchTargetRadius < Auditor.minimumTouchTarget {
+            let size = a.deliverable.isEmpty
+                ? "no tap reaches it at all"
+                : "the largest circle a tap reaches it through is \(Auditor.text(2 * a.touchTargetRadius)) pt across"
+            add(.smallTouchTarget, "touch target too small: \(size) (44 pt needed, measured on the part of its shape that views in front leave reachable, not on its frame). Enlarge it or move what covers it",
+                region: a.deliverable.isEmpty ? nil : a.deliverable, points: a.suggested.map { [$0] } ?? [])
+        }
+
+        // Touch exploration: coverage by later elements, and overlaps.
+        let mine = a.frameRegion
+        if mine.isEmpty {
+            if !whollyOff {
+                add(.unreachable, "its frame \(Auditor.text(frame)) lies wholly outside the bounds of an ancestor view, so touch exploration never lands on it. Move it inside its superview's bounds",
+                    region: Region.rect(of: frame))
+            }
+        } else {
+            var covers: [Region] = []
+            var coverNames: [NodeID] = []
+            index.forEach(intersecting: mine.bounds) { j in
+                if Int(j) > k {
+                    let other = analysis.elements[Int(j)]
+                    if Region.boxesOverlap(other.frameRegion.bounds, mine.bounds) {
+                        covers.append(other.frameRegion)
+                        coverNames.append(other.element)
+                    }
+                }
+                return true
+            }
+            if !covers.isEmpty {
+                let left = try mine.uncoveredArea(by: covers, builder)
+                if left <= Auditor.coveredTolerance {
+                    let names = coverNames.prefix(3).map(name).joined(separator: ", ") + (coverNames.count > 3 ? ", …" : "")
+                    add(.unreachable, "it is wholly covered by elements in front (\(names)): touch exploration always finds those instead. Shrink or move them, or merge the elements",
+                        region: mine, related: coverNames.first)
+                }
+                for (other, region) in zip(coverNames, covers) {
+                    let shared = try mine.intersecting(region, builder)
+                    if shared.area > Auditor.minimumOverlapArea {
+                        add(.overlappingElements, "its frame overlaps \(name(other))'s by \(Auditor.text(shared.area)) pt²: touch exploration there finds only \(name(other)). Make the frames disjoint",
+                            region: shared, related: other)
+                    }
+                }
+            }
+        }
+
+        // Paths.
+        if tree.has(.hasPath, e) {
+            let stray = try a.shape.subtracting([Region.rect(of: frame)], builder)
+            if stray.area > Auditor.pathStrayTolerance {
+                add(.pathOutsideFrame, "its accessibilityPath reaches \(Auditor.text(stray.area)) pt² outside its frame \(Auditor.text(frame)): VoiceOver draws and hit-tests the two differently. Make the frame hold the path",
+                    region: stray)
+            }
+        }
+
+        // Visibility.
+        if !whollyOff && a.visibleFraction == 0 && !mine.isEmpty {
+            add(.notVisible, "nothing of it is visible: it is clipped by a clipsToBounds ancestor or lies under opaque views in front. Sighted VoiceOver users see the cursor around nothing",
+                region: a.shape)
+        }
+        return out
+    }
+}

@@ -1,0 +1,136 @@
+import Dispatch
+import Foundation
+
+extension HitTester {
+    // MARK: Touch delivery
+
+    /// The view that receives a tap at the screen point `p`: UIKit's
+    /// `hitTest(_:with:)` from the root (tree-format.md, "Touch delivery").
+    ///
+    /// A view that is hidden, has alpha below 0.01 or has
+    /// `isUserInteractionEnabled == false` receives nothing, nor does its
+    /// subtree; a point outside a view's bounds (closed-open) skips the view
+    /// and its subtree, clipped or not; subviews are tried frontmost first;
+    /// the deepest view that takes the point receives it. Element nodes never
+    /// receive. Nil when no view takes the point.
+    ///
+    /// A touchable subview whose bounds hold the point always returns at
+    /// least itself, so UIKit's recursion never backtracks: the query is one
+    /// descent, choosing at each level the frontmost touchable child that
+    /// holds the point, through the same per-view indexes as `hit`.
+    ///
+    /// - Complexity: O(depth × log(children)) on typical layouts; no
+    ///   allocation, no GEOS call, no lock.
+    public func touch(_ p: CGPoint) -> NodeID? {
+        let root = tree.root
+        guard !root.isNone, let q = takesTouch(root, p) else { return nil }
+        var v = root
+        var point = q
+        while true {
+            let (child, childPoint) = frontmostTouchTaker(under: v, at: point)
+            if child.isNone { return v }
+            v = child
+            point = childPoint
+        }
+    }
+
+    /// The receivers for many screen points, computed on all cores.
+    ///
+    /// - Complexity: the single queries divided among the cores.
+    public func touch(_ points: [CGPoint]) -> [NodeID?] {
+        var results = [NodeID?](repeating: nil, count: points.count)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(256, (points.count + workers * 4 - 1) / (workers * 4))
+        let chunks = (points.count + chunk - 1) / chunk
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                for i in c * chunk ..< min(points.count, (c + 1) * chunk) { out[i] = touch(points[i]) }
+            }
+        }
+        return results
+    }
+
+    /// Whether view `v` can itself take touches: not hidden, alpha at least
+    /// 0.01, interaction enabled (its ancestors are the caller's concern).
+    @inline(__always)
+    func touchableItself(_ v: NodeID) -> Bool {
+        tree.isView(v) && !tree.has(.hidden, v) && tree.has(.userInteractionEnabled, v) && tree.alpha(of: v) >= 0.01
+    }
+
+    /// The point in `v`'s bounds space when view `v` takes `parentPoint`
+    /// (given in its parent's bounds space): touchable itself, invertible,
+    /// and the point inside its bounds (closed-open). Nil otherwise.
+    @inline(__always)
+    func takesTouch(_ v: NodeID, _ parentPoint: CGPoint) -> CGPoint? {
+        guard touchableItself(v), let q = Self.inverseApply(tree.boundsToParent(v), parentPoint),
+              tree.bounds(of: v).containsClosedOpen(q) else { return nil }
+        return q
+    }
+
+    /// The frontmost child view of `v` that takes the point `q` (in `v`'s
+    /// bounds space), with the point in the child's bounds space; `.none`
+    /// when no child does. The index's local boxes hold each child's bounds
+    /// quad, so they are a conservative filter for touch.
+    @inline(__always)
+    func frontmostTouchTaker(under v: NodeID, at q: CGPoint) -> (NodeID, CGPoint) {
+        let slot = indexSlots[v.index]
+        if slot < 0 {
+            var c = tree.lastChild(of: v)
+            while !c.isNone {
+                if let cq = takesTouch(c, q) { return (c, cq) }
+                c = tree.previousSibling(of: c)
+            }
+            return (.none, q)
+        }
+        let index = indexes[Int(slot)]
+        var best = NodeID.none
+        var bestRank = Int64.min
+        var bestPoint = q
+        func consider(_ c: NodeID) {
+            // Skip items of removed children (their slots may be reused).
+            guard tree.contains(c), tree.parent(of: c) == v, ranks[c.index] > bestRank,
+                  let cq = takesTouch(c, q) else { return }
+            best = c
+            bestRank = ranks[c.index]
+            bestPoint = cq
+        }
+        index.local.forEach(containing: q) { k in
+            consider(index.items[Int(k)])
+            return true
+        }
+        for c in index.overflow { consider(c) }
+        return (best, bestPoint)
+    }
+
+    /// Whether the screen point `p` lies in the region of node `e` under the
+    /// `shape` policy, cut by the bounds of every proper ancestor view
+    /// (whatever the node's exposure): the test `hit(_:policy:)` applies.
+    ///
+    /// - Complexity: O(depth).
+    func shapeRegionContains(_ e: NodeID, _ p: CGPoint) -> Bool {
+        // Proper ancestor views, root first.
+        var chain: [NodeID] = []
+        var a = tree.parent(of: e)
+        while !a.isNone {
+            if tree.isView(a) { chain.append(a) }
+            a = tree.parent(of: a)
+        }
+        var q = p
+        var toScreen = CGAffineTransform.identity
+        for v in chain.reversed() {
+            let toParent = tree.boundsToParent(v)
+            guard let local = Self.inverseApply(toParent, q), tree.bounds(of: v).containsClosedOpen(local) else {
+                return false
+            }
+            q = local
+            toScreen = toParent.concatenating(toScreen)
+        }
+        if tree.isView(e) {
+            let toParent = tree.boundsToParent(e)
+            guard let own = Self.inverseApply(toParent, q) else { return false }
+            return viewRegionContains(e, .shape, own: own, screen: p, toScreen: toParent.concatenating(toScreen))
+        }
+        return elementRegionContains(e, .shape, container: q, screen: p, containerToScreen: toScreen)
+    }
+}

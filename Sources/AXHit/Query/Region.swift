@@ -1,0 +1,147 @@
+import Foundation
+
+/// A screen region for whole-screen passes: an axis-aligned rect while every
+/// operand has been one (most layouts: no GEOS call at all), else exact
+/// polygons from GEOS.
+///
+/// Rects follow the closed-open rule; a rect with no area is the empty
+/// region, like `.polygons(.empty)`.
+enum Region: Sendable {
+    case rect(CGRect)
+    case polygons(PolygonSet)
+
+    static let empty = Region.polygons(.empty)
+
+    /// Whether two boxes share interior (not just an edge).
+    @inline(__always)
+    static func boxesOverlap(_ a: CGRect, _ b: CGRect) -> Bool {
+        !a.isNull && !b.isNull && a.minX < b.maxX && b.minX < a.maxX && a.minY < b.maxY && b.minY < a.maxY
+    }
+
+    /// The exact image of `r` under `t`: a rect when `t` keeps axes aligned.
+    static func quad(_ r: CGRect, _ t: CGAffineTransform) -> Region {
+        if t.b == 0 && t.c == 0 {
+            let image = r.applying(t)
+            return image.isNull || !(image.width > 0 && image.height > 0) ? .empty : .rect(image)
+        }
+        return .polygons(PolygonSet(rect: r, transform: t))
+    }
+
+    /// A rect region (empty when `r` has no area).
+    static func rect(of r: CGRect) -> Region {
+        r.isNull || !(r.width > 0 && r.height > 0) ? .empty : .rect(r.standardized)
+    }
+
+    var isEmpty: Bool {
+        switch self {
+        case let .rect(r): return !(r.width > 0 && r.height > 0)
+        case let .polygons(s): return s.isEmpty
+        }
+    }
+
+    /// The bounding box, `.null` when empty.
+    var bounds: CGRect {
+        switch self {
+        case let .rect(r): return isEmpty ? .null : r
+        case let .polygons(s): return s.bounds
+        }
+    }
+
+    var area: Double {
+        switch self {
+        case let .rect(r): return isEmpty ? 0 : Double(r.width * r.height)
+        case let .polygons(s): return s.area
+        }
+    }
+
+    var asRect: CGRect? {
+        if case let .rect(r) = self, !isEmpty { return r }
+        return nil
+    }
+
+    var polygonSet: PolygonSet {
+        switch self {
+        case let .rect(r): return isEmpty ? .empty : PolygonSet(rect: r)
+        case let .polygons(s): return s
+        }
+    }
+
+    func contains(_ p: CGPoint) -> Bool {
+        switch self {
+        case let .rect(r): return r.containsClosedOpen(p)
+        case let .polygons(s): return s.contains(p)
+        }
+    }
+
+    var wkt: String { polygonSet.wkt }
+
+    /// `self ∩ other`: rect arithmetic when both are rects, else GEOS.
+    func intersecting(_ other: Region, _ builder: RegionBuilder) throws(GeometryError) -> Region {
+        if isEmpty || other.isEmpty { return .empty }
+        if let a = asRect, let b = other.asRect { return .rect(of: a.intersection(b)) }
+        if let b = other.asRect, case let .polygons(s) = self, b.contains(s.bounds) { return self }
+        if let a = asRect, case let .polygons(s) = other, a.contains(s.bounds) { return other }
+        return .polygons(try builder.intersection(polygonSet, other.polygonSet))
+    }
+
+    /// `self ∖ ∪ covers`. Covers that miss the region are dropped first; a
+    /// rect cover holding the whole region empties it without GEOS.
+    func subtracting(_ covers: [Region], _ builder: RegionBuilder) throws(GeometryError) -> Region {
+        if isEmpty { return .empty }
+        let box = bounds
+        var relevant: [Region] = []
+        for c in covers where !c.isEmpty && Region.boxesOverlap(c.bounds, box) {
+            if let r = c.asRect, r.contains(box) { return .empty }
+            relevant.append(c)
+        }
+        if relevant.isEmpty { return self }
+        return .polygons(try builder.subtracting(relevant.map(\.polygonSet), from: polygonSet))
+    }
+
+    /// The area of `self ∖ ∪ covers`, without GEOS when everything is a rect
+    /// (coordinate compression over the covers' edges).
+    func uncoveredArea(by covers: [Region], _ builder: RegionBuilder) throws(GeometryError) -> Double {
+        if isEmpty { return 0 }
+        let box = bounds
+        var rects: [CGRect] = []
+        var allRects = asRect != nil
+        var relevant: [Region] = []
+        for c in covers where !c.isEmpty && Region.boxesOverlap(c.bounds, box) {
+            relevant.append(c)
+            if let r = c.asRect { rects.append(r) } else { allRects = false }
+        }
+        if relevant.isEmpty { return area }
+        if allRects, relevant.count <= 64 { return Self.uncoveredArea(of: box, by: rects) }
+        return try subtracting(relevant, builder).area
+    }
+
+    /// The area of `r` not covered by any of `covers`, by coordinate
+    /// compression: O(k³) for k covers, exact up to rounding.
+    static func uncoveredArea(of r: CGRect, by covers: [CGRect]) -> Double {
+        var xs = [r.minX, r.maxX], ys = [r.minY, r.maxY]
+        let clipped = covers.map { $0.intersection(r) }.filter { !$0.isNull && $0.width > 0 && $0.height > 0 }
+        for c in clipped { xs += [c.minX, c.maxX]; ys += [c.minY, c.maxY] }
+        xs = Array(Set(xs)).sorted()
+        ys = Array(Set(ys)).sorted()
+        var area = 0.0
+        for i in 0..<(xs.count - 1) {
+            let mx = (xs[i] + xs[i + 1]) / 2
+            for j in 0..<(ys.count - 1) {
+                let my = (ys[j] + ys[j + 1]) / 2
+                let covered = clipped.contains { mx > $0.minX && mx < $0.maxX && my > $0.minY && my < $0.maxY }
+                if !covered { area += Double((xs[i + 1] - xs[i]) * (ys[j + 1] - ys[j])) }
+            }
+        }
+        return area
+    }
+
+    /// The largest inscribed circle: the centre and half the short side for
+    /// a rect, GEOS's maximum inscribed circle otherwise; nil when empty.
+    func largestInscribedCircle(_ builder: RegionBuilder, tolerance: Double) throws(GeometryError)
+        -> (center: CGPoint, radius: Double)?
+    {
+        if isEmpty { return nil }
+        if let r = asRect { return (CGPoint(x: r.midX, y: r.midY), Double(min(r.width, r.height)) / 2) }
+        return try builder.largestInscribedCircle(in: polygonSet, tolerance: tolerance)
+    }
+}

@@ -1,0 +1,208 @@
+import Dispatch
+import Foundation
+
+/// Activation, touch delivery and visibility for every exposed element of a
+/// screen at once (tree-format.md, "Touch delivery" and "Activation"), in
+/// screen points.
+///
+/// For each exposed element it resolves the activation point, the view that
+/// receives a tap there (`HitTester.touch`), the status, whether the point
+/// is outside the element's shape, and the **deliverable region**: the
+/// element's shape region (cut by every ancestor view's bounds) where a tap
+/// reaches the element. With V the element's view (its container, for an
+/// element node) and A₀ … Aₖ = V the views from the root down to V, a tap at
+/// p reaches V or a descendant exactly when every Aⱼ is touchable, p lies in
+/// every Aⱼ's bounds, and no touchable sibling in front of Aⱼ₊₁ under Aⱼ
+/// holds p in its bounds (such a sibling, or a view of its subtree, would
+/// take the tap first). So the region is the shape ∩ those bounds quads,
+/// minus the bounds quads of those front siblings, computed exactly with
+/// GEOS; the per-view indexes find the front siblings near the element.
+/// Its largest inscribed circle gives `suggested` and the touch-target size.
+///
+/// **Opacity rule** (the format has no colours): a view hides what lies
+/// behind it when it is drawn (neither it nor an ancestor is hidden or has
+/// alpha below 0.01), fully opaque (the product of the alphas from the root
+/// down to it is 1), and draws content of its own: it has no subviews, or it
+/// is an accessibility element. Containers are taken as transparent, as a
+/// UIView without a background colour is. A cover hides only its bounds quad
+/// cut by its own `clipsToBounds` ancestors. What lies "in front" of an
+/// element is every view after the subtree of its view in pre-order (the
+/// painting order); its own view's subviews are its content. The visible
+/// fraction is the area of the shape inside every `clipsToBounds` proper
+/// ancestor and the screen (when the tree gives its bounds), minus the
+/// covers, over the shape's area (0 for a shape of no area).
+///
+/// A value: safe to share between threads.
+public struct ScreenAnalysis: Sendable {
+    /// The engine the analysis queried.
+    public let tester: HitTester
+    /// The tree resolved into screen space.
+    public let space: ScreenSpace
+    /// One analysis per exposed element, in pre-order.
+    public let elements: [ElementAnalysis]
+    /// NodeID → index into `elements`, or -1.
+    let positions: [Int32]
+    /// Pre-order position of each node, and the last position of its subtree.
+    let order: PaintOrder
+
+    /// The tolerance of the largest-inscribed-circle search, in points.
+    public static let circleTolerance = 0.01
+
+    /// Analyses every exposed element of `tester`'s tree on all cores (one
+    /// GEOS context per worker).
+    ///
+    /// - Parameter visibility: whether to compute visible fractions (audits
+    ///   and pictures need them; `activate` does not).
+    /// - Complexity: O(n) to resolve, plus per element O(depth) and the
+    ///   index queries for the views that overlap it; GEOS only where a
+    ///   region is not an axis-aligned rect or a cover cuts into it.
+    /// - Throws: `TreeError` naming the element when GEOS fails on its geometry.
+    public init(_ tester: HitTester, visibility: Bool = true) throws(TreeError) {
+        self.tester = tester
+        let space = ScreenSpace(tester.tree)
+        self.space = space
+        let tree = tester.tree
+        let order = PaintOrder(tree)
+        self.order = order
+        let exposed = order.nodes.filter { space.isExposed($0) }
+        var positions = [Int32](repeating: -1, count: tree.capacity)
+        for (k, e) in exposed.enumerated() { positions[e.index] = Int32(k) }
+        self.positions = positions
+
+        let occluders = visibility ? Occluders(tester: tester, space: space, order: order) : nil
+        let screenRect = tree.screenBounds.map(Region.rect(of:))
+        var results = [Result<ElementAnalysis, TreeError>?](repeating: nil, count: exposed.count)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(64, (exposed.count + workers * 8 - 1) / (workers * 8))
+        let chunks = (exposed.count + chunk - 1) / chunk
+        results.withUnsafeMutableBufferPointer { buffer in
+            // Each chunk writes only its own slots.
+            nonisolated(unsafe) let out = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                let range = c * chunk ..< min(exposed.count, (c + 1) * chunk)
+                let builder: RegionBuilder
+                do { builder = try RegionBuilder() } catch {
+                    for i in range { out[i] = .failure(TreeError("\(error)", node: tree.name(of: exposed[i]))) }
+                    return
+                }
+                let analyzer = Analyzer(tester: tester, space: space, order: order, builder: builder,
+                                        occluders: occluders, screen: screenRect)
+                for i in range {
+                    do {
+                        out[i] = .success(try analyzer.analyze(exposed[i]))
+                    } catch {
+                        out[i] = .failure(TreeError("\(error)", node: tree.name(of: exposed[i])))
+                    }
+                }
+            }
+        }
+        var elements: [ElementAnalysis] = []
+        elements.reserveCapacity(exposed.count)
+        for r in results {
+            switch r {
+            case let .success(a)?: elements.append(a)
+            case let .failure(error)?: throw error
+            case nil: throw TreeError("internal error: an element was not analysed")
+            }
+        }
+        self.elements = elements
+    }
+
+    /// Resolves `tree` and analyses it (see `init(_:visibility:)`).
+    ///
+    /// - Throws: `TreeError` when a path cannot be filled or GEOS fails.
+    public init(_ tree: ElementTree, visibility: Bool = true) throws(TreeError) {
+        try self.init(try HitTester(tree), visibility: visibility)
+    }
+
+    /// The tree analysed.
+    public var tree: ElementTree { tester.tree }
+
+    /// The analysis of `id`, or nil when it is not an exposed element. O(1).
+    public func analysis(of id: NodeID) -> ElementAnalysis? {
+        guard id.rawValue >= 0, id.index < positions.count, positions[id.index] >= 0 else { return nil }
+        return elements[Int(positions[id.index])]
+    }
+}
+
+/// Each node's place in painting order (pre-order) and the end of its subtree.
+struct PaintOrder: Sendable {
+    /// Live nodes in pre-order.
+    let nodes: [NodeID]
+    /// NodeID → pre-order position.
+    let position: [Int32]
+    /// NodeID → the last pre-order position inside its subtree.
+    let subtreeEnd: [Int32]
+
+    init(_ tree: ElementTree) {
+        nodes = tree.preOrder
+        var position = [Int32](repeating: -1, count: tree.capacity)
+        for (k, n) in nodes.enumerated() { position[n.index] = Int32(k) }
+        var end = position
+        // Children follow parents in pre-order: a backward sweep sees every
+        // descendant before its ancestors.
+        for n in nodes.reversed() {
+            let p = tree.parent(of: n)
+            if !p.isNone { end[p.index] = max(end[p.index], end[n.index]) }
+        }
+        self.position = position
+        subtreeEnd = end
+    }
+}
+
+/// The views that hide what is behind them (see `ScreenAnalysis`'s opacity
+/// rule), each with its region and painting position, in a screen index.
+struct Occluders: Sendable {
+    var regions: [Region] = []
+    var positions: [Int32] = []
+    var index: PackedRTree
+    /// For each view, the intersection of the bounds quads of it (if it clips)
+    /// and of its clipping ancestors: what its subviews are cut to. Nil when
+    /// nothing clips.
+    var clips: [Region?]
+
+    init(tester: HitTester, space: ScreenSpace, order: PaintOrder) {
+        let tree = tester.tree
+        let n = tree.capacity
+        var drawn = [Bool](repeating: false, count: n)
+        var opacity = [CGFloat](repeating: 0, count: n)
+        var clips = [Region?](repeating: nil, count: n)
+        var builder: RegionBuilder?
+        for v in order.nodes where tree.isView(v) {
+            let p = tree.parent(of: v)
+            let parentDrawn = p.isNone || drawn[p.index]
+            let alpha = tree.alpha(of: v)
+            drawn[v.index] = parentDrawn && !tree.has(.hidden, v) && alpha >= 0.01
+            opacity[v.index] = (p.isNone ? 1 : opacity[p.index]) * alpha
+            let parentClip = p.isNone ? nil : clips[p.index]
+            let quad = Region.quad(tree.bounds(of: v), space.toScreen[v.index])
+            var own: Region? = parentClip
+            if tree.has(.clipsToBounds, v) {
+                own = Self.cut(quad, by: parentClip, &builder)
+            }
+            clips[v.index] = own
+            guard drawn[v.index], opacity[v.index] >= 1, space.resolved[v.index].contains(.invertible) else { continue }
+            var hasSubview = false
+            var c = tree.firstChild(of: v)
+            while !c.isNone && !hasSubview { hasSubview = tree.isView(c); c = tree.nextSibling(of: c) }
+            guard !hasSubview || tree.has(.accessibilityElement, v) else { continue }
+            let region = Self.cut(quad, by: parentClip, &builder)
+            guard !region.isEmpty else { continue }
+            regions.append(region)
+            positions.append(order.position[v.index])
+        }
+        let regions = self.regions
+        index = PackedRTree(count: regions.count) { k in HitTester.corners(regions[k].bounds) }
+        self.clips = clips
+    }
+
+    /// `r ∩ clip`; on a GEOS failure the uncut region (a cover or clip a
+    /// little too large beats none).
+    static func cut(_ r: Region, by clip: Region?, _ builder: inout RegionBuilder?) -> Region {
+        guard let clip else { return r }
+        if let a = r.asRect, let b = clip.asRect { return .rect(of: a.intersection(b)) }
+        if builder == nil { builder = try? RegionBuilder() }
+        guard let builder, let cut = try? r.intersecting(clip, builder) else { return r }
+        return cut
+    }
+}

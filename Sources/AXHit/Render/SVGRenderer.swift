@@ -1,0 +1,243 @@
+import Foundation
+
+/// Draws a screen as an SVG picture: every view's bounds faintly, every
+/// exposed element's frame and shape coloured by its worst finding, the
+/// activation points by status, the suggested points, the views that take
+/// obstructed taps, the regions behind findings, and a legend.
+///
+/// Coordinates are screen points (the picture's user units); the legend sits
+/// to the right of the screen.
+public enum SVGRenderer {
+    /// The picture as SVG text.
+    ///
+    /// - Parameters:
+    ///   - analysis: The analysed screen.
+    ///   - findings: The audit's findings (`Auditor.findings`), or none.
+    ///   - title: A caption (a file name), or nil.
+    /// - Complexity: O(n + vertices of the drawn regions).
+    public static func svg(_ analysis: ScreenAnalysis, findings: [AuditFinding], title: String? = nil) -> String {
+        var r = Renderer(analysis: analysis, findings: findings)
+        return r.draw(title: title)
+    }
+}
+
+private struct Renderer {
+    let analysis: ScreenAnalysis
+    let findings: [AuditFinding]
+    var out = ""
+
+    init(analysis: ScreenAnalysis, findings: [AuditFinding]) {
+        self.analysis = analysis
+        self.findings = findings
+    }
+
+    var tree: ElementTree { analysis.tree }
+
+    static let errorColour = "#d7263d", warningColour = "#f49d37", okColour = "#1b998b"
+    static let lostColour = "#5c5c5c", suggestedColour = "#2e86ff", receiverColour = "#b43fd9"
+
+    mutating func draw(title: String?) -> String {
+        let root = tree.root
+        var screen = tree.screenBounds ?? (root.isNone ? .null : analysis.space.accessibilityFrame(of: root))
+        if screen.isNull || !(screen.width > 0 && screen.height > 0) { screen = CGRect(x: 0, y: 0, width: 390, height: 844) }
+        // Strokes and text scale with the screen so every size reads alike.
+        let unit = max(Double(max(screen.width, screen.height)) / 844, 0.25)
+        let legendWidth = 300 * unit
+        let minX = Double(screen.minX), minY = Double(screen.minY)
+        let width = Double(screen.width) + legendWidth, height = max(Double(screen.height), 360 * unit)
+        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(n(minX)) \(n(minY)) \(n(width)) \(n(height))\" "
+        out += "width=\"\(n(width / unit))\" height=\"\(n(height / unit))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
+        out += "<rect x=\"\(n(minX))\" y=\"\(n(minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
+        out += "<rect x=\"\(n(screen.minX))\" y=\"\(n(screen.minY))\" width=\"\(n(screen.width))\" height=\"\(n(screen.height))\" fill=\"#f4f4f6\" stroke=\"#222\" stroke-width=\"\(n(unit))\"/>\n"
+
+        // Layout: every drawn view's bounds, faint.
+        out += "<g fill=\"none\" stroke=\"#b9bcc6\" stroke-width=\"\(n(0.5 * unit))\">\n"
+        for v in tree.preOrder where tree.isView(v) && analysis.space.resolved[v.index].contains(.invertible) {
+            path(Region.quad(tree.bounds(of: v), analysis.space.toScreen[v.index]), attributes: "")
+        }
+        out += "</g>\n"
+
+        var worst: [NodeID: AuditSeverity] = [:]
+        for f in findings { worst[f.element] = min(worst[f.element] ?? f.severity, f.severity) }
+        func colour(_ e: NodeID) -> String {
+            switch worst[e] {
+            case .error?: return Self.errorColour
+            case .warning?: return Self.warningColour
+            case nil: return Self.okColour
+            }
+        }
+
+        // Shapes, then frames.
+        out += "<g fill-opacity=\"0.16\" stroke-width=\"\(n(unit))\">\n"
+        for a in analysis.elements {
+            let c = colour(a.element)
+            path(a.shape, attributes: "fill=\"\(c)\" stroke=\"\(c)\"")
+        }
+        out += "</g>\n<g fill=\"none\" stroke-dasharray=\"\(n(4 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(0.8 * unit))\">\n"
+        for a in analysis.elements {
+            let f = analysis.space.accessibilityFrame(of: a.element)
+            if f.width > 0 && f.height > 0 { path(.rect(of: f), attributes: "stroke=\"\(colour(a.element))\"") }
+        }
+        out += "</g>\n"
+
+        // Regions behind findings: overlaps, stray paths, off-screen parts.
+        out += "<g fill-opacity=\"0.35\" stroke=\"none\">\n"
+        for f in findings where [.overlappingElements, .pathOutsideFrame, .partlyOffScreen].contains(f.rule) {
+            if let g = f.geometry { path(g, attributes: "fill=\"\(f.severity == .error ? Self.errorColour : Self.warningColour)\"") }
+        }
+        out += "</g>\n"
+
+        // Receivers of obstructed taps, with the tap's path to them.
+        out += "<g fill=\"none\" stroke=\"\(Self.receiverColour)\" stroke-width=\"\(n(1.6 * unit))\">\n"
+        var outlined = Set<NodeID>()
+        for a in analysis.elements where a.status == .obstructed {
+            guard let r = a.receiver else { continue }
+            if outlined.insert(r).inserted {
+                path(Region.quad(tree.bounds(of: r), analysis.space.toScreen[r.index]),
+                     attributes: "stroke-dasharray=\"\(n(2 * unit)) \(n(2 * unit))\"")
+            }
+        }
+        out += "</g>\n"
+
+        // Suggested points, linked to the activation point they replace.
+        out += "<g stroke=\"\(Self.suggestedColour)\" stroke-width=\"\(n(unit))\">\n"
+        for a in analysis.elements {
+            guard let s = a.suggested else { continue }
+            if a.status != .ok || a.outside {
+                out += "<line x1=\"\(n(a.activationPoint.x))\" y1=\"\(n(a.activationPoint.y))\" x2=\"\(n(s.x))\" y2=\"\(n(s.y))\" stroke-dasharray=\"\(n(2 * unit)) \(n(1.5 * unit))\"/>\n"
+            }
+            diamond(s, 3.5 * unit)
+        }
+        out += "</g>\n"
+
+        // Activation points by status; a ring marks a point outside the shape.
+        for a in analysis.elements {
+            let c: String
+            switch a.status {
+            case .ok: c = Self.okColour
+            case .obstructed: c = Self.errorColour
+            case .lost: c = Self.lostColour
+            }
+            out += "<circle cx=\"\(n(a.activationPoint.x))\" cy=\"\(n(a.activationPoint.y))\" r=\"\(n(2.8 * unit))\" fill=\"\(c)\" stroke=\"#fff\" stroke-width=\"\(n(0.6 * unit))\"/>\n"
+            if a.outside {
+                out += "<circle cx=\"\(n(a.activationPoint.x))\" cy=\"\(n(a.activationPoint.y))\" r=\"\(n(5 * unit))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
+            }
+        }
+
+        // Ids of the flagged elements, so the text report can be matched up.
+        out += "<g font-size=\"\(n(7 * unit))\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"\(n(0.25 * unit))\" paint-order=\"stroke\">\n"
+        for a in analysis.elements where worst[a.element] != nil {
+            let f = analysis.space.accessibilityFrame(of: a.element)
+            guard f.width > 0 && f.height > 0 else { continue }
+            out += "<text x=\"\(n(f.minX + unit))\" y=\"\(n(f.minY + 7.5 * unit))\">\(escape(tree.name(of: a.element)))</text>\n"
+        }
+        out += "</g>\n"
+
+        var legendTop = Double(screen.minY) + 4 * unit
+        if let title {
+            out += "<text x=\"\(n(Double(screen.maxX) + 12 * unit))\" y=\"\(n(legendTop + 10 * unit))\" font-size=\"\(n(12 * unit))\" fill=\"#222\">\(escape(title))</text>\n"
+            legendTop += 24 * unit
+        }
+        legend(x: Double(screen.maxX) + 12 * unit, y: legendTop, unit: unit)
+        out += "</svg>\n"
+        return out
+    }
+
+    mutating func legend(x: Double, y: Double, unit: Double) {
+        var y = y
+        let size = 11 * unit
+        func line(_ text: String) -> String { "<text x=\"\(n(x + 18 * unit))\" y=\"\(n(y + 4 * unit))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(text))</text>\n" }
+        out += "<text x=\"\(n(x))\" y=\"\(n(y + 6 * unit))\" font-size=\"\(n(13 * unit))\" font-weight=\"bold\" fill=\"#222\">Legend</text>\n"
+        y += 24 * unit
+        for (c, text) in [(Self.okColour, "element without findings"), (Self.warningColour, "element with a warning"),
+                          (Self.errorColour, "element with an error")] {
+            out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"\(c)\" fill-opacity=\"0.16\" stroke=\"\(c)\" stroke-width=\"\(n(unit))\"/>\n"
+            out += line(text + ": shape")
+            y += 17 * unit
+        }
+        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"\(n(4 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
+        out += line("accessibility frame (dashed)")
+        y += 17 * unit
+        for (c, text) in [(Self.okColour, "activation point: tap reaches it"), (Self.errorColour, "activation point: obstructed"),
+                          (Self.lostColour, "activation point: lost")] {
+            out += "<circle cx=\"\(n(x + 6 * unit))\" cy=\"\(n(y))\" r=\"\(n(2.8 * unit))\" fill=\"\(c)\"/>\n"
+            out += line(text)
+            y += 17 * unit
+        }
+        out += "<circle cx=\"\(n(x + 6 * unit))\" cy=\"\(n(y))\" r=\"\(n(5 * unit))\" fill=\"none\" stroke=\"#555\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
+        out += line("ring: point outside the shape")
+        y += 17 * unit
+        out += "<g stroke=\"\(Self.suggestedColour)\" stroke-width=\"\(n(unit))\">"
+        diamond(CGPoint(x: x + 6 * unit, y: y), 3.5 * unit)
+        out += "</g>\n" + line("suggested point (centre of the largest")
+        y += 13 * unit
+        out += line("reachable circle), dashed from the old point")
+        y += 17 * unit
+        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"\(Self.receiverColour)\" stroke-dasharray=\"\(n(2 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(1.6 * unit))\"/>\n"
+        out += line("view that takes an obstructed tap")
+        y += 17 * unit
+        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"\(Self.warningColour)\" fill-opacity=\"0.35\"/>\n"
+        out += line("overlap / stray path / off screen")
+        y += 17 * unit
+        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"#b9bcc6\" stroke-width=\"\(n(0.5 * unit))\"/>\n"
+        out += line("view bounds")
+        y += 24 * unit
+        let errors = findings.filter { $0.severity == .error }.count
+        let obstructed = analysis.elements.filter { $0.status == .obstructed }.count
+        let lost = analysis.elements.filter { $0.status == .lost }.count
+        for text in ["\(analysis.elements.count) exposed elements",
+                     "\(obstructed) obstructed, \(lost) lost activations",
+                     "\(findings.count) findings (\(errors) errors)"] {
+            out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(text))</text>\n"
+            y += 14 * unit
+        }
+    }
+
+    mutating func diamond(_ p: CGPoint, _ r: Double) {
+        let x = Double(p.x), y = Double(p.y)
+        out += "<path d=\"M\(n(x)) \(n(y - r))L\(n(x + r)) \(n(y))L\(n(x)) \(n(y + r))L\(n(x - r)) \(n(y))Z\" fill=\"\(Self.suggestedColour)\"/>\n"
+    }
+
+    mutating func path(_ region: Region, attributes: String) {
+        switch region {
+        case let .rect(r):
+            guard !region.isEmpty else { return }
+            out += "<rect x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" \(attributes)/>\n"
+        case let .polygons(set):
+            guard !set.isEmpty else { return }
+            var d = ""
+            for polygon in set.polygons {
+                for ring in polygon {
+                    for (i, p) in ring.enumerated() { d += "\(i == 0 ? "M" : "L")\(n(p.x)) \(n(p.y))" }
+                    d += "Z"
+                }
+            }
+            out += "<path d=\"\(d)\" fill-rule=\"evenodd\" \(attributes)/>\n"
+        }
+    }
+
+    func n(_ v: CGFloat) -> String { n(Double(v)) }
+
+    /// A coordinate with at most two decimals: plenty for a picture, and short.
+    func n(_ v: Double) -> String {
+        guard v.isFinite else { return "0" }
+        let r = (v * 100).rounded() / 100
+        if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
+        return String(r)
+    }
+
+    func escape(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case _ where ch.value < 0x20: out += " "
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}

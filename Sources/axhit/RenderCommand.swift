@@ -1,0 +1,44 @@
+import AXHit
+import CommandLineSupport
+import Foundation
+
+/// `axhit render TREE -o FILE.svg`.
+enum RenderCommand {
+    static let help = """
+        usage: axhit render TREE -o FILE.svg
+
+        Draw the screen as an SVG picture: every view's bounds (faint), every exposed
+        element's shape and frame coloured by its worst audit finding, activation
+        points by status (ok, obstructed, lost; ringed when outside the shape),
+        suggested points, the views that take obstructed taps, overlaps, and a legend.
+        `-o -` writes the picture to standard output.
+        """
+
+    static func run(_ argv: [String]) throws {
+        // `-o` is the documented spelling; the parser takes long options only.
+        var argv = argv
+        if let i = argv.firstIndex(of: "-o") { argv[i] = "--output" }
+        let args = try Arguments(argv, options: ["output"], flags: ["help"])
+        if args.flag("help") { print(help); return }
+        let treePath = try args.single("TREE")
+        guard let output = args.option("output") else { throw UsageError("-o FILE.svg is required") }
+        let tester = try Input.hitTester(treePath)
+        let svg: String
+        do {
+            let analysis = try ScreenAnalysis(tester)
+            let findings = try Auditor.findings(analysis)
+            svg = SVGRenderer.svg(analysis, findings: findings, title: URL(fileURLWithPath: Input.displayName(treePath)).lastPathComponent)
+        } catch {
+            throw error.located(file: Input.displayName(treePath))
+        }
+        if output == "-" {
+            FileHandle.standardOutput.write(Data(svg.utf8))
+            return
+        }
+        do {
+            try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw TreeError("cannot write the picture", file: output)
+        }
+    }
+}
