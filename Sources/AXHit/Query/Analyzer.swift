@@ -127,7 +127,7 @@ struct Analyzer {
                 let quad = Region.quad(tree.bounds(of: s), space.toScreen[s.index])
                 if Region.boxesOverlap(quad.bounds, box) { out.append(quad) }
             }
-            let slot = tester.indexSlots[parent.index]
+            let slot = tester.hot[parent.index].indexSlot
             if slot >= 0, let fromScreen = space.transformFromScreen(of: parent) {
                 let index = tester.indexes[Int(slot)]
                 let rank = tester.ranks[child.index]

@@ -74,7 +74,7 @@ extension HitTester {
     /// quad, so they are a conservative filter for touch.
     @inline(__always)
     func frontmostTouchTaker(under v: NodeID, at q: CGPoint) -> (NodeID, CGPoint) {
-        let slot = indexSlots[v.index]
+        let slot = hot[v.index].indexSlot
         if slot < 0 {
             var c = tree.lastChild(of: v)
             while !c.isNone {
@@ -129,8 +129,8 @@ extension HitTester {
         if tree.isView(e) {
             let toParent = tree.boundsToParent(e)
             guard let own = Self.inverseApply(toParent, q) else { return false }
-            return viewRegionContains(e, .shape, own: own, screen: p, toScreen: toParent.concatenating(toScreen))
+            return viewRegionContains(e, hot[e.index], .shape, own: own, screen: p, toScreen: toParent.concatenating(toScreen))
         }
-        return elementRegionContains(e, .shape, container: q, screen: p, containerToScreen: toScreen)
+        return elementRegionContains(e, hot[e.index], .shape, container: q, screen: p, containerToScreen: toScreen)
     }
 }
