@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A large axhit/1 screen for timing whole-screen passes (activate, audit).
 
-usage: generate_large_screen.py CELLS > screen.json
+usage: scripts/generate-large-screen.py CELLS > screen.json
 
 A square grid of CELLS cells, four exposed elements each (an icon view, a
 label element node, a caption view overlapping the label, a 30x30 button),
