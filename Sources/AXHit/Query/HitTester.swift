@@ -89,7 +89,7 @@ public struct HitTester: Sendable {
 
     /// Views with at least this many children get a `ContainerIndex`; fewer
     /// are tried one by one, which is faster for a handful.
-    static let indexThreshold = 8
+    static let indexThreshold = 16
     /// The rank step between consecutive siblings: room for inserts between.
     static let rankGap: Int64 = 1 << 20
     /// The flattening tolerance of paths on screen, in points.
