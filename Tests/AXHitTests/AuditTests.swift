@@ -77,17 +77,7 @@ import Testing
         #expect(findings.contains { $0.rule == .activationLost })
     }
 
-    static var corpus: [URL] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        let fm = FileManager.default
-        var files: [URL] = []
-        for dir in (try? fm.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? [] {
-            for f in (try? fm.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)) ?? []
-                where !f.lastPathComponent.hasSuffix(".md") { files.append(f) }
-        }
-        return files.sorted { $0.path < $1.path }
-    }
+    static var corpus: [URL] { Corpus.files }
 
     @Test func everyCorpusScreenRunsThroughActivationAuditAndRender() throws {
         let files = Self.corpus

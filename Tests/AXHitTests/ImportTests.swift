@@ -2,13 +2,8 @@ import Foundation
 import Testing
 @testable import AXHit
 
-/// The shared corpus, `../shared/corpus` beside the package root.
-private let corpus: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // AXHitTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()  // package root
-    .deletingLastPathComponent()
-    .appendingPathComponent("shared/corpus")
+/// The corpus copy in Tests/Fixtures/corpus.
+private let corpus: URL = Corpus.directory
 
 private func load(_ name: String) throws -> Data {
     try Data(contentsOf: corpus.appendingPathComponent(name))
