@@ -110,12 +110,6 @@ public struct HitTester: Sendable {
         try deriveSubtree(tree.root, structure: true)
     }
 
-    /// Builds the engine for the tree of `space` (kept for callers that
-    /// resolved the tree already; the engine keeps no screen-space cache).
-    public init(_ space: ScreenSpace) throws(TreeError) {
-        try self.init(space.tree)
-    }
-
     mutating func growColumns() {
         let n = tree.capacity
         guard hot.count < n else { return }
