@@ -26,9 +26,10 @@ enum HitCommand {
         if treePath == "-" && pointsPath == "-" { throw UsageError("TREE and --points cannot both be standard input") }
         let tester = try Input.hitTester(treePath)
         let points = try Input.points(pointsPath)
+        // Answered on all cores, printed in input order.
+        let hits = tester.hit(points, policy: policy)
         let out = OutputBuffer()
-        for p in points {
-            let hit = tester.hit(p, policy: policy)
+        for (p, hit) in zip(points, hits) {
             let element = hit.map { JSONText.string(tester.tree.name(of: $0)) } ?? "null"
             out.writeLine("{\"point\":\(JSONText.point(p.x, p.y)),\"element\":\(element)}")
         }
