@@ -74,6 +74,7 @@ import Testing
             if node.kind == .view && rng.chance(0.6) {
                 var v = Node.view("n\(serial)", frame: RandomTrees.rect(&rng, 120))
                 v.isAccessibilityElement = rng.chance(0.3)
+                v.accessibilityViewIsModal = rng.chance(0.15)
                 let top = try sub.append(v, under: .none)
                 for k in 0..<Int.random(in: 0...20, using: &rng) {
                     var child = Node.view("n\(serial).\(k)", frame: RandomTrees.rect(&rng, 100))

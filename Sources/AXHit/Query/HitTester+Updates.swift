@@ -49,6 +49,9 @@ extension HitTester {
         if old.accessibilityPath != node.accessibilityPath || (linearChanged && node.accessibilityPath?.coordinateSpace == .view) {
             try refillShape(id)
         }
+        if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.parent(of: id).isNone {
+            hot[tree.parent(of: id).index].modalChildren += node.accessibilityViewIsModal ? 1 : -1
+        }
         if exposureChanged {
             let parent = tree.parent(of: id)
             if modalChanged && !parent.isNone {
@@ -117,8 +120,9 @@ extension HitTester {
     private mutating func attach(_ top: NodeID) throws(TreeError) {
         growColumns()
         assignRank(top)
-        try deriveSubtree(top, structure: true)
         let parent = tree.parent(of: top)
+        if !parent.isNone && tree.has(.modal, top) { hot[parent.index].modalChildren += 1 }
+        try deriveSubtree(top, structure: true)
         guard !parent.isNone else { return }
         syncHot(parent)
         syncHot(tree.previousSibling(of: top))
@@ -151,6 +155,7 @@ extension HitTester {
         guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree") }
         let parent = tree.parent(of: id)
         let wasModal = tree.has(.modal, id) && !hiddenItself(id)
+        if !parent.isNone && tree.has(.modal, id) { hot[parent.index].modalChildren -= 1 }
         addExposedCount(-hot[id.index].exposedCount, aboveAndExcluding: id)
         if !parent.isNone && tree.isView(parent) {
             let slot = hot[parent.index].indexSlot

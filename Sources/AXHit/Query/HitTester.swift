@@ -28,6 +28,9 @@ struct HotNode: Sendable {
     var exposedCount: Int32 = 0
     /// The view's slot in `HitTester.indexes`, or -1 when it has none.
     var indexSlot: Int32 = -1
+    /// Children with `accessibilityViewIsModal`, visible or not: when zero,
+    /// no sibling scan for the frontmost modal child is needed.
+    var modalChildren: Int32 = 0
     /// The tree's flags.
     var flags: NodeFlags = []
     var state: EngineState = []
@@ -176,7 +179,24 @@ public struct HitTester: Sendable {
         return Inherited(
             toScreen: toScreen,
             blocked: hot[node.index].state.contains(.blocked) || tree.has(.accessibilityElement, node),
-            modal: ScreenSpace.frontmostModalChild(of: node, in: tree))
+            modal: frontmostModalChild(of: node))
+    }
+
+    /// The frontmost visible modal child of `node`, or `.none`: O(1) when no
+    /// child is modal (the common case), else O(children).
+    func frontmostModalChild(of node: NodeID) -> NodeID {
+        hot[node.index].modalChildren == 0 ? .none : ScreenSpace.frontmostModalChild(of: node, in: tree)
+    }
+
+    /// Counts the modal children of `node` afresh. O(children).
+    mutating func countModalChildren(of node: NodeID) {
+        var count: Int32 = 0
+        var c = tree.firstChild(of: node)
+        while !c.isNone {
+            if tree.has(.modal, c) { count += 1 }
+            c = tree.nextSibling(of: c)
+        }
+        hot[node.index].modalChildren = count
     }
 
     /// Whether accessibility hides `id` itself (not counting its ancestors).
@@ -208,6 +228,7 @@ public struct HitTester: Sendable {
             hot[i].state = s
             hot[i].exposedCount = 0
             order.append(n)
+            if structure { countModalChildren(of: n) }
             let down = inherited(by: n, from: up)
             if structure {
                 if n != top {
@@ -248,7 +269,7 @@ public struct HitTester: Sendable {
         return Inherited(
             toScreen: engine.tree.toScreen(of: parent),
             blocked: engine.hot[parent.index].state.contains(.blocked) || engine.tree.has(.accessibilityElement, parent),
-            modal: ScreenSpace.frontmostModalChild(of: parent, in: engine.tree))
+            modal: engine.frontmostModalChild(of: parent))
     }
 
     /// Adds `delta` to the exposed counts of the ancestors of `id`. O(depth).
