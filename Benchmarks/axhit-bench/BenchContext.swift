@@ -41,6 +41,12 @@ final class BenchContext {
 
     func name(_ operation: String) -> String { "\(operation)/\(workload.name)" }
 
+    /// The requested size this tree was generated for (`100k`), not the
+    /// count the generator reached (`99993`), for notes.
+    var sizeName: String {
+        Report.count(settings.sizes.min { abs($0 - elements) < abs($1 - elements) } ?? elements)
+    }
+
     var sampler: LatencySampler {
         LatencySampler(points: points, budget: settings.latencyBudget, minSamples: settings.minSamples,
                        maxSamples: settings.maxSamples, sink: sink)
