@@ -102,6 +102,79 @@ struct NaiveWalk: Sendable {
     }
 }
 
+/// The touch baseline: UIKit's `hitTest(_:with:)` as a plain recursive
+/// function over the same `ScreenSpace`, written from UIKit's documented
+/// rule and not from the engine: a view that is hidden, has alpha below 0.01
+/// or has user interaction off takes nothing, nor does its subtree; a point
+/// outside a view's bounds (in its own space, closed-open) skips it and its
+/// subtree; subviews are tried frontmost first; the deepest view that takes
+/// the point wins. Element nodes never receive touches. No index: a wide
+/// view's subviews are tried one by one, as UIKit does. Per-view data is
+/// copied into arrays first, as for `NaiveWalk`.
+struct NaiveTouch: Sendable {
+    private let root: Int32
+    /// Per node: the frontmost child view, and the next view behind it
+    /// among its siblings (element nodes skipped), or -1.
+    private let lastChildView: [Int32]
+    private let previousSiblingView: [Int32]
+    /// A view that can take touches itself (and has an invertible map).
+    private let touchable: [Bool]
+    private let bounds: [Box]
+    private let fromScreen: [CGAffineTransform]
+
+    init(_ space: ScreenSpace) {
+        let tree = space.tree
+        let n = tree.capacity
+        var lastChildView = [Int32](repeating: -1, count: n), previousSiblingView = [Int32](repeating: -1, count: n)
+        var touchable = [Bool](repeating: false, count: n)
+        var bounds = [Box](repeating: Box(.zero), count: n)
+        var fromScreen = [CGAffineTransform](repeating: .identity, count: n)
+        tree.forEachInPreOrder(from: tree.root) { id in
+            let i = id.index
+            guard tree.kind(of: id) == .view else { return }
+            // Children are back to front: the last view seen is the frontmost.
+            var behind: Int32 = -1
+            for c in tree.children(of: id) where tree.kind(of: c) == .view {
+                previousSiblingView[c.index] = behind
+                behind = c.rawValue
+            }
+            lastChildView[i] = behind
+            let node = tree[id]
+            if let t = space.transformFromScreen(of: id), !node.isHidden, node.alpha >= 0.01, node.isUserInteractionEnabled {
+                touchable[i] = true
+                fromScreen[i] = t
+                bounds[i] = Box(node.effectiveBounds)
+            }
+        }
+        self.root = tree.root.rawValue
+        self.lastChildView = lastChildView; self.previousSiblingView = previousSiblingView
+        self.touchable = touchable; self.bounds = bounds; self.fromScreen = fromScreen
+    }
+
+    /// The view that receives a tap at `p`. The same contract as
+    /// `HitTester.touch(_:)`.
+    func touch(_ p: CGPoint) -> NodeID? {
+        guard root >= 0 else { return nil }
+        let h = hitTest(root, Double(p.x), Double(p.y))
+        return h >= 0 ? NodeID(h) : nil
+    }
+
+    private func hitTest(_ v: Int32, _ x: Double, _ y: Double) -> Int32 {
+        let i = Int(v)
+        guard touchable[i] else { return -1 }
+        let t = fromScreen[i]
+        let lx = t.a * x + t.c * y + t.tx, ly = t.b * x + t.d * y + t.ty
+        guard bounds[i].containsClosedOpen(Double(lx), Double(ly)) else { return -1 }
+        var c = lastChildView[i]
+        while c >= 0 {
+            let h = hitTest(c, x, y)
+            if h >= 0 { return h }
+            c = previousSiblingView[Int(c)]
+        }
+        return v
+    }
+}
+
 /// The flat-scan baseline: every exposed element's accessibility frame in
 /// pre-order; the answer is the last one holding the point. It ignores the
 /// cut by ancestor bounds, so it answers a simpler question than the

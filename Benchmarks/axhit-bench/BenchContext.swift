@@ -18,6 +18,7 @@ final class BenchContext {
     private var space: ScreenSpace?
     private var tester: HitTester?
     private var naiveWalk: NaiveWalk?
+    private var naiveTouchWalk: NaiveTouch?
     private var flatScan: FlatScan?
     private var strtree: GEOSBaseline?
 
@@ -40,6 +41,12 @@ final class BenchContext {
 
     func name(_ operation: String) -> String { "\(operation)/\(workload.name)" }
 
+    /// The requested size this tree was generated for (`100k`), not the
+    /// count the generator reached (`99993`), for notes.
+    var sizeName: String {
+        Report.count(settings.sizes.min { abs($0 - elements) < abs($1 - elements) } ?? elements)
+    }
+
     var sampler: LatencySampler {
         LatencySampler(points: points, budget: settings.latencyBudget, minSamples: settings.minSamples,
                        maxSamples: settings.maxSamples, sink: sink)
@@ -58,6 +65,18 @@ final class BenchContext {
         self.tester = tester
     }
 
+    /// Runs `body` on the engine itself, not a copy, so that updates work in
+    /// place (a copy would duplicate every column the first update touches:
+    /// a whole tree's worth at a million nodes). `body` must leave the engine
+    /// answering as before (undo its updates); the result is kept.
+    func withEngine<T>(_ body: (inout HitTester) throws -> T) throws -> T {
+        var t = try engine()
+        // Drop the context's reference so that `t` is the only one.
+        tester = nil
+        defer { tester = t }
+        return try body(&t)
+    }
+
     /// The whole tree resolved into screen space, for the baselines.
     func resolved() throws -> ScreenSpace {
         if let space { return space }
@@ -71,6 +90,28 @@ final class BenchContext {
         let n = NaiveWalk(try resolved())
         naiveWalk = n
         return n
+    }
+
+    func naiveTouch() throws -> NaiveTouch {
+        if let naiveTouchWalk { return naiveTouchWalk }
+        let n = NaiveTouch(try resolved())
+        naiveTouchWalk = n
+        return n
+    }
+
+    /// Repetitions of a whole operation: `body(rep)` returns the time it
+    /// measured (ms). Up to `limit` (default: `settings.repetitions`), but no
+    /// more once `settings.wholeOperationBudget` is spent, so a slow one (a
+    /// path-heavy build) runs once.
+    func repeated(_ limit: Int? = nil, _ body: (Int) throws -> Double) rethrows -> [Double] {
+        let reps = limit ?? settings.repetitions(elements)
+        var times: [Double] = []
+        let started = Stopwatch.now()
+        for rep in 0..<reps {
+            times.append(try body(rep))
+            if Double(Stopwatch.now() - started) > settings.wholeOperationBudget * 1e9 { break }
+        }
+        return times
     }
 
     func flat() throws -> FlatScan {

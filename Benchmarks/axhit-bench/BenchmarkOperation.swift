@@ -6,10 +6,9 @@ struct BenchmarkOperation: Sendable {
     /// Measures `context` and adds rows to `context.results`.
     let run: @Sendable (BenchContext) throws -> Void
 
-    /// Every operation, in run order. The engine's later APIs slot in as one
-    /// entry each, with the same shape: `hit-all` (every exposed element
-    /// under a point), `touch` (UIKit's hitTest), `activate` and `audit`
-    /// (a whole screen), `scroll`, `move`, `insert`, `remove` (updates).
+    /// Every operation, in run order: queries first, then the whole-screen
+    /// analyses, then the updates (each undoes itself, so the order does not
+    /// change what the others measure). A new engine API is one more entry.
     static let all: [BenchmarkOperation] = [
         BenchmarkOperation(name: "build", summary: "resolve + index (ScreenSpace + HitTester), memory per element",
                            run: BuildBenchmark.run),
@@ -17,6 +16,22 @@ struct BenchmarkOperation: Sendable {
                            run: HitBenchmark.runFrame),
         BenchmarkOperation(name: "hit-shape", summary: "frontmost hit, shape policy: latency, throughput",
                            run: HitBenchmark.runShape),
+        BenchmarkOperation(name: "hit-all", summary: "every exposed element under a point (frame policy): latency",
+                           run: QueryBenchmarks.runHitAll),
+        BenchmarkOperation(name: "touch", summary: "UIKit hitTest (the view a tap reaches) vs a naive recursive hitTest",
+                           run: QueryBenchmarks.runTouch),
+        BenchmarkOperation(name: "activate", summary: "whole-screen activation (as `axhit activate`), up to ~100k elements",
+                           run: ScreenBenchmarks.runActivate),
+        BenchmarkOperation(name: "audit", summary: "whole-screen audit (as `axhit audit`), up to ~100k elements",
+                           run: ScreenBenchmarks.runAudit),
+        BenchmarkOperation(name: "scroll", summary: "one scroll(view, to:), alone and with a snapshot held (list, nested)",
+                           run: UpdateBenchmarks.runScroll),
+        BenchmarkOperation(name: "move", summary: "update(id, to:) moving one view's frame",
+                           run: UpdateBenchmarks.runMove),
+        BenchmarkOperation(name: "insert", summary: "insert a row of 10 cells (a subtree) into the widest view",
+                           run: UpdateBenchmarks.runInsert),
+        BenchmarkOperation(name: "remove", summary: "removeSubtree of such a row",
+                           run: UpdateBenchmarks.runRemove),
         BenchmarkOperation(name: "load", summary: "read an axhit/1 file vs Foundation's JSONDecoder",
                            run: LoadBenchmark.run),
     ]

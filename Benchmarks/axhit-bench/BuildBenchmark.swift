@@ -11,24 +11,25 @@ enum BuildBenchmark {
     static func run(_ c: BenchContext) throws {
         let name = c.name("build")
         let reps = c.settings.repetitions(c.elements)
-        var times: [Double] = []
-        for rep in 0..<reps {
+        let times = try c.repeated { rep in
             let before = MemoryProbe.residentAfterTrim()
             let start = Stopwatch.now()
             let tester = try HitTester(c.screen.tree)
-            times.append(Double(Stopwatch.now() - start) / 1e6)
+            let ms = Double(Stopwatch.now() - start) / 1e6
             if rep == 0 {
                 // Held alive while measured; kept for the query operations.
                 let bytes = MemoryProbe.residentAfterTrim() - before
                 c.adopt(tester: tester)
                 c.results.add(name, "axhit", elements: c.elements, metric: "engine-bytes-per-element", unit: "bytes",
                               samples: [Double(tester.memoryBytes) / Double(c.elements)])
-                guard c.elements >= MemoryProbe.minimumElements else { continue }
-                c.results.add(name, "axhit", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
-                              samples: [Double(bytes) / Double(c.elements)])
-                c.results.add(name, "axhit", elements: c.elements, metric: "tree-bytes-per-element", unit: "bytes",
-                              samples: [Double(c.treeBytes) / Double(c.elements)])
+                if c.elements >= MemoryProbe.minimumElements {
+                    c.results.add(name, "axhit", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
+                                  samples: [Double(bytes) / Double(c.elements)])
+                    c.results.add(name, "axhit", elements: c.elements, metric: "tree-bytes-per-element", unit: "bytes",
+                                  samples: [Double(c.treeBytes) / Double(c.elements)])
+                }
             }
+            return ms
         }
         c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
 

@@ -53,15 +53,7 @@ enum HitBenchmark {
     /// and the naive walk (the same spec, written independently) must agree
     /// on random points and on the centre of random exposed elements.
     static func checkAgainstNaive(_ c: BenchContext, engine: HitTester, naive: NaiveWalk) throws {
-        let flat = try c.flat()
-        var rng = SplitMix64(seed: c.settings.seed &+ 0xC4EC)
-        var probes = Array(c.points.prefix(c.settings.guardPoints * 2 / 3))
-        if !flat.rects.isEmpty {
-            for _ in 0..<(c.settings.guardPoints - probes.count) {
-                let r = flat.rects[rng.below(flat.rects.count)]
-                probes.append(CGPoint(x: r.midX, y: r.midY))
-            }
-        }
+        let probes = QueryBenchmarks.guardProbes(c)
         var mismatches: [String] = []
         var hits = 0
         for p in probes {

@@ -19,21 +19,32 @@ struct LatencySampler {
     /// Per-query latency samples in ns for `query`, and the mean cost seen
     /// while calibrating (ns per query).
     func measure(_ query: (CGPoint) -> Int) -> (samples: [Double], estimate: Double) {
+        let points = self.points
+        let m = measure(cycle: points.count) { query(points[$0]) }
+        return (m.samples, m.estimate)
+    }
+
+    /// Per-operation latency samples in ns for `operation(k)`, where `k`
+    /// counts up from 0 and wraps at `cycle` (so an operation can undo
+    /// itself on the way round: move, then move back). Batches as `measure`.
+    /// `next` is where the cycle stopped, for a caller that must finish it.
+    func measure(cycle: Int, batchLimit: Int = LatencySampler.maxBatch,
+                 _ operation: (Int) -> Int) -> (samples: [Double], estimate: Double, next: Int) {
         var next = 0
         var check = 0
         @inline(__always) func run(_ count: Int) {
             for _ in 0..<count {
-                check &+= query(points[next])
+                check &+= operation(next)
                 next += 1
-                if next == points.count { next = 0 }
+                if next == cycle { next = 0 }
             }
         }
-        // Calibrate (and warm caches) on a few queries.
-        let calibration = min(16, points.count)
+        // Calibrate (and warm caches) on a few operations.
+        let calibration = min(16, cycle)
         let t0 = Stopwatch.now()
         run(calibration)
         let estimate = max(Double(Stopwatch.now() - t0) / Double(calibration), 1)
-        let batch = max(1, min(Self.maxBatch, Int((Self.minBatchTime / estimate).rounded(.up))))
+        let batch = max(1, min(batchLimit, Int((Self.minBatchTime / estimate).rounded(.up))))
         let wanted = max(minSamples, min(maxSamples, Int(budget / (estimate * Double(batch)))))
         var samples: [Double] = []
         samples.reserveCapacity(wanted)
@@ -46,7 +57,7 @@ struct LatencySampler {
             if samples.count >= minSamples && Double(Stopwatch.now() - started) > 4 * budget { break }
         }
         sink.consume(check)
-        return (samples, estimate)
+        return (samples, estimate, next)
     }
 
     /// Queries per second on all cores: each round, every core runs its own

@@ -36,6 +36,22 @@ struct RunSettings {
         }
     }
 
+    /// Seconds after which a whole-operation measurement stops repeating
+    /// (it always runs once).
+    var wholeOperationBudget: Double { quick ? 1.5 : 8 }
+    /// Subtrees inserted (and removed) per `insert` / `remove` measurement:
+    /// four index rebuilds' worth (one per `ContainerIndex.overflowLimit`
+    /// (256) overflowing inserts into the same view).
+    var insertCount: Int { 1024 }
+    /// Whole-screen operations (`activate`, `audit`) run up to this many
+    /// elements: O(n log n), but GEOS work per element makes a million slow
+    /// (quick: the 1k size only, as overlapping and rotated screens take
+    /// seconds at 10k).
+    var screenElementLimit: Int { quick ? 5_000 : 150_000 }
+    /// Seconds a whole-screen operation may be projected to take (from the
+    /// previous size, linearly) before a size is skipped.
+    var screenProjectionLimit: Double { 40 }
+
     /// Repetitions of loading a file (JSONDecoder is slow: fewer at scale).
     func loadRepetitions(_ n: Int) -> Int {
         switch n {

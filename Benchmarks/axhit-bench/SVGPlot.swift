@@ -17,10 +17,13 @@ enum SVGPlot {
         Series(label: "naive walk", color: "#1f77b4", dashed: false) { $0.implementation == "naive" && $0.benchmark.hasPrefix("hit-frame/") },
         Series(label: "flat scan", color: "#2ca02c", dashed: false) { $0.implementation == "flat-scan" && $0.benchmark.hasPrefix("hit-frame/") },
         Series(label: "GEOS STRtree", color: "#9467bd", dashed: false) { $0.implementation == "geos-strtree" && $0.benchmark.hasPrefix("hit-frame/") },
+        Series(label: "axhit touch", color: "#8c564b", dashed: false) { $0.implementation == "axhit" && $0.benchmark.hasPrefix("touch/") },
+        Series(label: "naive hitTest", color: "#17becf", dashed: true) { $0.implementation == "naive" && $0.benchmark.hasPrefix("touch/") },
     ]
 
     static func render(_ allRows: [ResultRow]) -> String {
-        let rows = allRows.filter { $0.metric == "latency" && $0.p50 > 0 }
+        // Only what a series draws: other latencies (updates) would stretch the axes.
+        let rows = allRows.filter { r in r.metric == "latency" && r.p50 > 0 && series.contains { $0.match(r) } }
         var workloads: [String] = []
         for r in rows {
             let w = String(r.benchmark.split(separator: "/").last ?? "")
@@ -32,12 +35,12 @@ enum SVGPlot {
         let width = Double(columns) * (panelW + margin) + margin, height = top + Double(max(gridRows, 1)) * (panelH + margin) + 20
         var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">\n"
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        s += "<text x=\"\(margin)\" y=\"22\" font-size=\"15\">axhit-bench: hit latency p50 (ns per query) against elements, log-log</text>\n"
+        s += "<text x=\"\(margin)\" y=\"22\" font-size=\"15\">axhit-bench: hit and touch latency p50 (ns per query) against elements, log-log</text>\n"
         var lx = margin
         for se in series {
             s += "<line x1=\"\(lx)\" y1=\"42\" x2=\"\(lx + 24)\" y2=\"42\" stroke=\"\(se.color)\" stroke-width=\"2\"\(se.dashed ? " stroke-dasharray=\"5,3\"" : "")/>"
             s += "<text x=\"\(lx + 30)\" y=\"46\">\(se.label)</text>\n"
-            lx += 150
+            lx += 135
         }
         guard !rows.isEmpty else { return s + "<text x=\"\(margin)\" y=\"\(top + 20)\">no latency measurements</text>\n</svg>\n" }
         // Shared decade ranges, so panels compare at a glance.

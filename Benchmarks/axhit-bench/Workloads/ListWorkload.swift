@@ -27,6 +27,7 @@ struct ListWorkload: Workload {
                 $0.accessibilityTraits = .staticText
             }
         }
-        return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: screenW, height: screenH))
+        return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: screenW, height: screenH),
+                               scrollViews: [ScrollView(id: scroll, maxOffset: CGPoint(x: 0, y: max(0, contentH - screenH)))])
     }
 }

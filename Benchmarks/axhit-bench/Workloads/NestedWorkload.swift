@@ -23,6 +23,7 @@ struct NestedWorkload: Workload {
         let width = Double(columns) * (screenW + gap), height = Double(rowsOfScrolls) * (screenH + gap)
 
         var b = TreeBuilder(capacity: 1 + scrolls * nodesPerScroll)
+        var scrollViews: [ScrollView] = []
         let window = try b.view(CGRect(x: 0, y: 0, width: width, height: height), under: .none)
         for s in 0..<scrolls {
             let origin = CGPoint(x: Double(s % columns) * (screenW + gap), y: Double(s / columns) * (screenH + gap))
@@ -31,6 +32,7 @@ struct NestedWorkload: Workload {
                 $0.bounds = CGRect(x: 0, y: offset, width: screenW, height: screenH)
                 $0.clipsToBounds = true
             }
+            scrollViews.append(ScrollView(id: scroll, maxOffset: CGPoint(x: 0, y: contentH - screenH)))
             for k in 0..<stacksPerScroll {
                 let stack = try b.view(CGRect(x: 0, y: Double(k) * (stackH + 20), width: screenW, height: stackH), under: scroll)
                 for c in 0..<cardsPerStack {
@@ -48,6 +50,7 @@ struct NestedWorkload: Workload {
                 }
             }
         }
-        return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height))
+        return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height),
+                               scrollViews: scrollViews)
     }
 }

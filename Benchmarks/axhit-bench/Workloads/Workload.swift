@@ -36,6 +36,15 @@ struct GeneratedScreen {
     var tree: ElementTree
     /// Screen coordinates; query points are uniform in it.
     var queryArea: CGRect
+    /// The scroll views `scroll/<workload>` scrolls (none: not measured).
+    var scrollViews: [ScrollView] = []
+}
+
+/// A scrolling view and how far it scrolls.
+struct ScrollView {
+    var id: NodeID
+    /// The largest bounds origin (content size minus the view's size).
+    var maxOffset: CGPoint
 }
 
 /// Every workload, in report order. A new one is one more entry.

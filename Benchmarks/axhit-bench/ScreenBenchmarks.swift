@@ -1,0 +1,61 @@
+import AXHit
+import Foundation
+
+/// `activate/<workload>` and `audit/<workload>`: a whole screen at once, with
+/// the calls the CLI makes (`axhit activate`: `ScreenAnalysis(tester,
+/// visibility: false)`; `axhit audit`: `Auditor.findings(ScreenAnalysis(tester))`),
+/// on the engine already built (its build is `build/<workload>`).
+enum ScreenBenchmarks {
+    static func runActivate(_ c: BenchContext) throws {
+        guard fits(c, "activate") else { return }
+        let name = c.name("activate")
+        let engine = try c.engine()
+        var elements = 0
+        let times = try c.repeated(c.settings.loadRepetitions(c.elements)) { _ in
+            let (analysis, ns) = try Stopwatch.time { try ScreenAnalysis(engine, visibility: false) }
+            elements = analysis.elements.count
+            return ns / 1e6
+        }
+        c.log.log("  \(elements) exposed elements analysed")
+        c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
+    }
+
+    static func runAudit(_ c: BenchContext) throws {
+        guard fits(c, "audit") else { return }
+        let name = c.name("audit")
+        let engine = try c.engine()
+        var findings = 0
+        let times = try c.repeated(c.settings.loadRepetitions(c.elements)) { _ in
+            let (found, ns) = try Stopwatch.time { try Auditor.findings(ScreenAnalysis(engine)) }
+            findings = found.count
+            return ns / 1e6
+        }
+        c.log.log("  \(findings) findings")
+        c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
+    }
+
+    /// Whole-screen analysis is O(n log n), but with GEOS work per element
+    /// (much more where elements overlap or turn): it runs up to
+    /// `screenElementLimit` elements, and not at a size where the previous
+    /// size's time, scaled by the element ratio, would pass
+    /// `screenProjectionLimit`.
+    private static func fits(_ c: BenchContext, _ operation: String) -> Bool {
+        if c.elements > c.settings.screenElementLimit {
+            // One note per operation and size, not per workload.
+            c.results.note("\(operation)/*: skipped at \(c.sizeName) elements (whole-screen analysis is O(n log n) "
+                           + "but heavy; measured up to \(Report.count(c.settings.screenElementLimit)) elements)")
+            return false
+        }
+        let name = c.name(operation)
+        let smaller = c.results.rows.filter { $0.benchmark == name && $0.metric == "time" && $0.elements < c.elements }
+        if let previous = smaller.max(by: { $0.elements < $1.elements }) {
+            let projected = previous.p50 / 1e3 * Double(c.elements) / Double(previous.elements)
+            if projected > c.settings.screenProjectionLimit {
+                c.results.note("\(name): skipped at \(c.sizeName) elements (\(Report.format(previous.p50 / 1e3)) s "
+                               + "at \(Report.count(previous.elements)) elements: at least \(Report.format(projected)) s here)")
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,255 @@
+import AXHit
+import Foundation
+
+/// The updates: `scroll/<workload>`, `move/<workload>`, `insert/<workload>`,
+/// `remove/<workload>`, each on the context's engine in place (not a copy),
+/// each undoing itself so that later operations see the same screen; the
+/// engine must then still agree with the naive walk.
+enum UpdateBenchmarks {
+    /// Offsets drawn per scroll measurement (cycled).
+    static let scrollTargets = 4096
+    /// Distinct nodes moved per move measurement (each moved, then back).
+    static let moveTargets = 1024
+    /// Views with at least this many children have an index in the engine
+    /// (`HitTester.indexThreshold`, internal): "wide" below.
+    static let wideChildren = 8
+    /// Inserts (or removals) per latency sample: the one rebuild in 256
+    /// inserts then falls in 1 sample of 64, above p99, so p99 shows it.
+    static let updateBatch = 4
+
+    // MARK: scroll
+
+    /// One `scroll(view, to:)` of a workload's scroll views to random offsets
+    /// (a different one each time), ns each; then the same while a snapshot
+    /// (a copy of the engine, as a reader thread holds) is alive at every
+    /// scroll, which makes the scroll copy the table of scroll offsets (one
+    /// entry per scroll view) but nothing as long as the rows.
+    static func runScroll(_ c: BenchContext) throws {
+        let name = c.name("scroll")
+        let views = c.screen.scrollViews
+        guard !views.isEmpty else {
+            c.log.log("  no scroll view in \(c.workload.name): skipped")
+            return
+        }
+        var rng = SplitMix64(seed: c.settings.seed &+ 0x5C4011)
+        let targets: [(NodeID, CGPoint)] = (0..<scrollTargets).map { _ in
+            let v = views[rng.below(views.count)]
+            return (v.id, CGPoint(x: rng.uniform(0, Double(v.maxOffset.x)).rounded(),
+                                  y: rng.uniform(0, Double(v.maxOffset.y)).rounded()))
+        }
+        let tree = c.screen.tree
+        let original = views.map { ($0.id, tree[$0.id].effectiveBounds.origin) }
+        try c.withEngine { e in
+            var failure: (any Error)?
+            // Untimed: a first scroll may give a view its bounds entry.
+            for (v, o) in original { try e.scroll(v, to: o) }
+            let sampler = c.sampler
+            let plain = sampler.measure(cycle: targets.count) { k in
+                do { try e.scroll(targets[k].0, to: targets[k].1) } catch { failure = error }
+                return k
+            }
+            let shared = sampler.measure(cycle: targets.count) { k in
+                // A reader's snapshot, alive across the scroll.
+                let snapshot = e
+                withExtendedLifetime(snapshot) {
+                    do { try e.scroll(targets[k].0, to: targets[k].1) } catch { failure = error }
+                }
+                return k
+            }
+            if let failure { throw failure }
+            for (v, o) in original { try e.scroll(v, to: o) }
+            c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: plain.samples)
+            c.results.add(name, "axhit", elements: c.elements, metric: "scroll-shared", unit: "ns", samples: shared.samples)
+        }
+        try checkRestored(c, name)
+    }
+
+    // MARK: move
+
+    /// `update(id, to:)` changing the frame of one random view below the
+    /// root (a cell, a row, a card, ...), ns per update; every node moved is
+    /// moved back on the second half of the cycle.
+    static func runMove(_ c: BenchContext) throws {
+        let name = c.name("move")
+        let tree = c.screen.tree
+        var rng = SplitMix64(seed: c.settings.seed &+ 0x30FE)
+        var picked = Set<NodeID>()
+        var targets: [NodeID] = []
+        var attempts = 0
+        while targets.count < moveTargets && attempts < moveTargets * 50 && tree.capacity > 0 {
+            attempts += 1
+            let id = NodeID(Int32(rng.below(tree.capacity)))
+            guard tree.contains(id), tree.kind(of: id) == .view else { continue }
+            let parent = tree.parent(of: id)
+            guard !parent.isNone, tree.kind(of: parent) == .view, picked.insert(id).inserted else { continue }
+            targets.append(id)
+        }
+        guard !targets.isEmpty else {
+            c.log.log("  no view below the root in \(c.workload.name): skipped")
+            return
+        }
+        let originals = targets.map { tree[$0] }
+        let moved = originals.map { node -> Node in
+            var n = node
+            n.frame = n.frame.offsetBy(dx: rng.uniform(-20, 20).rounded(), dy: rng.uniform(-20, 20).rounded())
+            return n
+        }
+        let count = targets.count
+        try c.withEngine { e in
+            var failure: (any Error)?
+            func step(_ k: Int) {
+                do {
+                    if k < count { try e.update(targets[k], to: moved[k]) } else { try e.update(targets[k - count], to: originals[k - count]) }
+                } catch { failure = error }
+            }
+            // Untimed: the first update copies the tree's columns the engine
+            // shares with the generated tree.
+            step(0); step(count)
+            let m = c.sampler.measure(cycle: 2 * count) { k in step(k); return k }
+            // Finish the cycle: every moved node goes back.
+            for k in m.next..<(2 * count) { step(k) }
+            if let failure { throw failure }
+            c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
+        }
+        try checkRestored(c, name)
+    }
+
+    // MARK: insert, remove
+
+    /// The widest view (most child views), if wide enough to be indexed.
+    static func widestView(_ tree: ElementTree) -> NodeID? {
+        var counts = [Int32](repeating: 0, count: tree.capacity)
+        tree.forEachInPreOrder(from: tree.root) { id in
+            let p = tree.parent(of: id)
+            if !p.isNone && tree.kind(of: id) == .view { counts[p.index] += 1 }
+        }
+        guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] >= wideChildren else { return nil }
+        return NodeID(Int32(best))
+    }
+
+    /// What `insert` and `remove` put in: `settings.insertCount` rows of ten
+    /// accessible cells (an `ElementTree` each, fresh ids), each at a random
+    /// place in the widest view and a random z-position among its children.
+    struct Inserts {
+        var container: NodeID
+        var rows: [ElementTree]
+        var behind: [NodeID]
+    }
+
+    static func inserts(_ c: BenchContext) throws -> Inserts? {
+        let tree = c.screen.tree
+        guard let container = widestView(tree) else {
+            c.log.log("  no view with \(wideChildren)+ subviews in \(c.workload.name): skipped")
+            return nil
+        }
+        let children = tree.children(of: container)
+        let bounds = tree[container].effectiveBounds
+        var rng = SplitMix64(seed: c.settings.seed &+ 0x1A5E)
+        let rowW = min(Double(bounds.width), 800), rowH = 60.0, cellW = rowW / 10
+        var rows: [ElementTree] = [], behind: [NodeID] = []
+        for k in 0..<c.settings.insertCount {
+            var t = ElementTree()
+            let x = Double(bounds.minX) + rng.uniform(0, max(0, Double(bounds.width) - rowW))
+            let y = Double(bounds.minY) + rng.uniform(0, max(0, Double(bounds.height) - rowH))
+            // Ids of the `x` family: the generators use `n`.
+            let row = try t.append(Node.view("x\(k)", frame: CGRect(x: x, y: y, width: rowW, height: rowH)), under: .none)
+            for j in 0..<10 {
+                var cell = Node.view("x\(k).\(j)", frame: CGRect(x: Double(j) * cellW + 2, y: 2, width: cellW - 4, height: rowH - 4))
+                cell.isAccessibilityElement = true
+                try t.append(cell, under: row)
+            }
+            rows.append(t)
+            behind.append(rng.below(8) == 0 ? .none : children[rng.below(children.count)])
+        }
+        return Inserts(container: container, rows: rows, behind: behind)
+    }
+
+    /// Inserts every row, `updateBatch` per sample when `timed`; returns
+    /// the new rows' ids and the samples (ns per insert).
+    static func insertAll(_ e: inout HitTester, _ s: Inserts, timed: Bool) throws -> ([NodeID], [Double]) {
+        var ids: [NodeID] = []
+        ids.reserveCapacity(s.rows.count)
+        var samples: [Double] = []
+        var k = 0
+        while k < s.rows.count {
+            let n = min(updateBatch, s.rows.count - k)
+            let start = Stopwatch.now()
+            for _ in 0..<n {
+                ids.append(try e.insert(s.rows[k], under: s.container, before: s.behind[k]))
+                k += 1
+            }
+            if timed { samples.append(Double(Stopwatch.now() - start) / Double(n)) }
+        }
+        return (ids, samples)
+    }
+
+    /// Removes `ids` in a seeded random order, `updateBatch` per sample.
+    static func removeAll(_ e: inout HitTester, _ ids: [NodeID], seed: UInt64) throws -> [Double] {
+        var order = ids
+        var rng = SplitMix64(seed: seed)
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, rng.below(i + 1)) }
+        var samples: [Double] = []
+        var k = 0
+        while k < order.count {
+            let n = min(updateBatch, order.count - k)
+            let start = Stopwatch.now()
+            for _ in 0..<n {
+                try e.removeSubtree(order[k])
+                k += 1
+            }
+            samples.append(Double(Stopwatch.now() - start) / Double(n))
+        }
+        return samples
+    }
+
+    /// `insert(subtree, under:, before:)` of a row of ten cells into the
+    /// widest view, ns per insert (rebuilds of the view's index included,
+    /// one per 256 inserts: p99). Measured in steady state: a first untimed
+    /// round of inserts and removals pays the copy of the tree's columns and
+    /// leaves free slots, so no column grows while timed.
+    static func runInsert(_ c: BenchContext) throws {
+        let name = c.name("insert")
+        guard let s = try inserts(c) else { return }
+        try c.withEngine { e in
+            let (warm, _) = try insertAll(&e, s, timed: false)
+            _ = try removeAll(&e, warm, seed: c.settings.seed)
+            let (ids, samples) = try insertAll(&e, s, timed: true)
+            _ = try removeAll(&e, ids, seed: c.settings.seed)
+            c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: samples)
+            c.results.add(name, "axhit", elements: c.elements, metric: "amortized", unit: "ns",
+                          samples: [samples.reduce(0, +) / Double(max(1, samples.count))])
+        }
+        try checkRestored(c, name)
+    }
+
+    /// `removeSubtree` of the rows `insert` puts in, in random order, ns per
+    /// removal (a view's index is rebuilt once half its items are gone).
+    static func runRemove(_ c: BenchContext) throws {
+        let name = c.name("remove")
+        guard let s = try inserts(c) else { return }
+        try c.withEngine { e in
+            let (ids, _) = try insertAll(&e, s, timed: false)
+            let samples = try removeAll(&e, ids, seed: c.settings.seed &+ 1)
+            c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: samples)
+            c.results.add(name, "axhit", elements: c.elements, metric: "amortized", unit: "ns",
+                          samples: [samples.reduce(0, +) / Double(max(1, samples.count))])
+        }
+        try checkRestored(c, name)
+    }
+
+    /// After an update measurement undid itself, the engine must answer as
+    /// the naive walk over the original tree does.
+    static func checkRestored(_ c: BenchContext, _ name: String) throws {
+        let engine = try c.engine()
+        let naive = try c.naive()
+        let tree = c.screen.tree
+        for p in QueryBenchmarks.guardProbes(c) {
+            let a = engine.hit(p, policy: .frame), b = naive.hit(p)
+            if a != b {
+                throw BenchError("\(name) at \(c.elements) elements: after undoing its updates the engine answers "
+                                 + "\(a.map { engine.tree.name(of: $0) } ?? "none") at (\(p.x), \(p.y)), the naive walk "
+                                 + "\(b.map { tree.name(of: $0) } ?? "none")")
+            }
+        }
+    }
+}
