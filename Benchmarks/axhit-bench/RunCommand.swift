@@ -18,7 +18,7 @@ enum RunCommand {
       --seed S         generator and query-point seed (default 1)
       --json FILE      write machine info, configuration and one row per measurement
       --svg FILE       plot hit-frame latency against element count (log-log)
-      --corpus DIR     real screens for the corpus workload (default ../shared/corpus)
+      --corpus DIR     real screens for the corpus workload (default Tests/Fixtures/corpus)
 
     Progress goes to stderr, the table to stdout.
     """

@@ -79,6 +79,6 @@ enum BenchPaths {
     /// The package root: this file is Benchmarks/axhit-bench/RunSettings.swift.
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// `../shared/corpus` beside the package (the project's shared corpus).
-    static let defaultCorpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    /// The copy of the shared corpus that the tests use, in Tests/Fixtures.
+    static let defaultCorpus = packageRoot.appendingPathComponent("Tests/Fixtures/corpus")
 }
