@@ -120,7 +120,7 @@ struct ReferenceHitTest {
 enum RandomTrees {
     /// A random tree of `count` nodes. With `wide`, most nodes go under a
     /// few views, so that those views get container indexes.
-    static func make(seed: UInt64, nodes count: Int, wide: Bool = false) throws -> ElementTree {
+    static func make(seed: UInt64, nodes count: Int, wide: Bool = false, paths: Bool = false) throws -> ElementTree {
         var rng = SeededRandom(seed: seed)
         var tree = ElementTree()
         let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 200, height: 200)), under: .none)
@@ -146,6 +146,7 @@ enum RandomTrees {
                 }
                 if rng.chance(0.05) { e.accessibilityElementsHidden = true }
                 if rng.chance(0.03) { e.accessibilityViewIsModal = true }
+                if paths && rng.chance(0.4) { e.accessibilityPath = randomPath(&rng) }
                 elementNodes.append(try tree.append(e, under: parent))
             } else {
                 var v = Node.view("v\(k)", frame: rect(&rng, 120))
@@ -168,10 +169,32 @@ enum RandomTrees {
                 if rng.chance(0.04) { v.accessibilityViewIsModal = true }
                 if rng.chance(0.1) { v.accessibilityFrame = rect(&rng, 200) }
                 if rng.chance(0.2) { v.clipsToBounds = true }
+                if paths && v.isAccessibilityElement && rng.chance(0.5) { v.accessibilityPath = randomPath(&rng) }
                 views.append(try tree.append(v, under: parent))
             }
         }
         return tree
+    }
+
+    /// A closed path of lines, quadratics and cubics (sometimes two
+    /// subpaths, often self-intersecting), in screen or view space, under
+    /// either fill rule.
+    static func randomPath(_ rng: inout SeededRandom) -> AccessibilityPath {
+        func point() -> CGPoint { CGPoint(x: rng.number(-20...180), y: rng.number(-20...180)) }
+        var path = BezierPath()
+        for _ in 0..<(rng.chance(0.3) ? 2 : 1) {
+            path.move(to: point())
+            for _ in 0..<Int.random(in: 2...5, using: &rng) {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: path.addLine(to: point())
+                case 1: path.addQuadCurve(to: point(), controlPoint: point())
+                default: path.addCurve(to: point(), controlPoint1: point(), controlPoint2: point())
+                }
+            }
+            path.closeSubpath()
+        }
+        path.fillRule = rng.chance(0.5) ? .evenOdd : .nonZero
+        return AccessibilityPath(path, coordinateSpace: rng.chance(0.5) ? .screen : .view)
     }
 
     static func rect(_ rng: inout SeededRandom, _ extent: Double) -> CGRect {
@@ -209,5 +232,62 @@ enum RandomTrees {
         // The trees must be rich enough that the comparison means something.
         #expect(hits > 2000)
         #expect(policiesDiffer > 20)
+    }
+
+    /// Paths of both rules, in screen and view space, under the `shape`
+    /// policy: the reference fills each path on the screen through GEOS
+    /// (`PolygonSet`), the engine keeps winding regions in the path's own
+    /// space; they must agree except within a flattening tolerance of a path.
+    @Test func pathsAgreeWithGEOSFilledRegions() throws {
+        var mismatches = 0, pathHits = 0, nearBoundary = 0
+        for seed in 101...110 as ClosedRange<UInt64> {
+            let tree = try RandomTrees.make(seed: seed, nodes: 200, wide: seed % 2 == 0, paths: true)
+            let tester = try HitTester(tree)
+            let reference = ReferenceHitTest(tree)
+            var filled: [Int: (PolygonSet, [[CGPoint]])] = [:]
+            func screenShape(_ k: Int) throws -> (PolygonSet, [[CGPoint]])? {
+                if let cached = filled[k] { return cached }
+                guard let p = reference.nodes[k].accessibilityPath else { return nil }
+                let screen = p.coordinateSpace == .screen ? p.path : p.path.applying(reference.toScreen[k])
+                let rings = screen.flattened(tolerance: 0.05)
+                let shape = (try PolygonSet.filling(rings: rings, rule: screen.fillRule), rings)
+                filled[k] = shape
+                return shape
+            }
+            var rng = SeededRandom(seed: seed &* 104729)
+            for _ in 0..<1500 {
+                let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
+                var nearPath = false
+                let expected = reference.hit(p, policy: .shape) { k, p in
+                    guard let (region, rings) = try? screenShape(k) else { return nil }
+                    if rings.contains(where: { Self.distance(p, toRing: $0) < 0.25 }) { nearPath = true }
+                    return region.contains(p)
+                }
+                let got = tester.hit(p, policy: .shape).map { tree.name(of: $0) }
+                if let e = expected, let k = reference.nodes.firstIndex(where: { $0.id == e }),
+                   reference.nodes[k].accessibilityPath != nil { pathHits += 1 }
+                if got != expected {
+                    if nearPath { nearBoundary += 1; continue }
+                    mismatches += 1
+                    if mismatches <= 3 { Issue.record("seed \(seed), point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")") }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(pathHits > 300)
+        #expect(nearBoundary < 20)
+    }
+
+    static func distance(_ p: CGPoint, toRing ring: [CGPoint]) -> Double {
+        var best = Double.infinity
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2)) : 0
+            let qx = a.x + t * dx - p.x, qy = a.y + t * dy - p.y
+            best = min(best, (qx * qx + qy * qy).squareRoot())
+        }
+        return best
     }
 }

@@ -22,6 +22,14 @@ public final class RegionBuilder {
         context = try Self.mapped("GEOS_init_r") { try GEOSContext() }
     }
 
+    /// The region `rings` fill by `rule` (as `PolygonSet.filling(rings:rule:)`),
+    /// in this builder's context.
+    ///
+    /// - Throws: `GeometryError` for coordinates out of range or a GEOS failure.
+    public func filling(rings: [[CGPoint]], rule: FillRule) throws(GeometryError) -> PolygonSet {
+        try Self.mapped("fill") { try PolygonSet.filling(rings: rings, rule: rule, context: context) }
+    }
+
     /// `a ∩ b`.
     ///
     /// - Complexity: GEOS overlay, O((n + m) log(n + m)) for n and m vertices.

@@ -35,7 +35,7 @@ struct Analyzer {
         }
         let outside = !tester.shapeRegionContains(e, activation)
 
-        let shape = shapeRegion(e)
+        let shape = try shapeRegion(e)
         var region = shape
         var frameRegion = Region.rect(of: space.frames[e.index])
         for v in chain {
@@ -97,9 +97,11 @@ struct Analyzer {
     }
 
     /// The element's region under the `shape` policy, in screen points, uncut.
-    func shapeRegion(_ e: NodeID) -> Region {
-        if let s = tester.shapes.shape(of: e) {
-            return .polygons(s.inScreenSpace ? s.region : s.region.applying(space.toScreen[e.index]))
+    func shapeRegion(_ e: NodeID) throws(GeometryError) -> Region {
+        if let path = space.screenPath(of: e) {
+            // Flattened on the screen and resolved by GEOS into a valid region.
+            return .polygons(try builder.filling(rings: path.flattened(tolerance: HitTester.pathTolerance),
+                                                 rule: path.fillRule))
         }
         if tree.isView(e) { return .quad(tree.bounds(of: e), space.toScreen[e.index]) }
         if let fic = tree.frameInContainerSpace(of: e) { return .quad(fic, space.toScreen[e.index]) }

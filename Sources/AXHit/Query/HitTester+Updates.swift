@@ -253,9 +253,7 @@ extension HitTester {
             shapes.set(id, nil)
             return
         }
-        let job = Self.shapeJob(id, path, viewToScreen: tree.toScreen(of: id))
-        let tree = self.tree
-        try shapes.fill([job]) { tree.name(of: $0) }
+        shapes.fill([Self.shapeJob(id, path, viewToScreen: tree.toScreen(of: id))])
     }
 
     /// After the linear part of `top`'s transform changed: rebuilds the

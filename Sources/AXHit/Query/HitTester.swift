@@ -258,8 +258,7 @@ public struct HitTester: Sendable {
             if id != top { hot[tree.parent(of: id).index].exposedCount += hot[id.index].exposedCount }
         }
         addExposedCount(hot[top.index].exposedCount - before, aboveAndExcluding: top)
-        let tree = self.tree
-        try shapes.fill(jobs) { tree.name(of: $0) }
+        shapes.fill(jobs)
     }
 
     /// What `top` inherits from its ancestors, computed from their current state.

@@ -1,8 +1,10 @@
+import Dispatch
 import Foundation
 
-/// The filled `accessibilityPath` of every element that has one, as plain
-/// polygons: flattened and fill-rule-resolved once (through GEOS), so that a
-/// query tests a point without GEOS or allocation.
+/// The `accessibilityPath` of every element that has one, flattened once
+/// into winding regions (`WindingRegion`), so that a query tests a point by
+/// its winding number without GEOS or allocation. (Whole-screen analysis,
+/// which needs valid polygons, resolves paths through GEOS itself.)
 ///
 /// A path written in screen space is kept in screen space. A path written in
 /// view space is kept in that view's bounds space (its own for a view node,
@@ -12,7 +14,7 @@ import Foundation
 /// time, so that it stays within the tolerance on screen.
 struct ElementShapes: Sendable {
     struct Shape: Sendable {
-        var region: PolygonSet
+        var region: WindingRegion
         /// Whether `region` is in screen space (else in the view space the
         /// path was written in).
         var inScreenSpace: Bool
@@ -57,27 +59,30 @@ struct ElementShapes: Sendable {
                 shapes.append(shape)
             }
         } else if old >= 0 {
-            shapes[Int(old)] = Shape(region: .empty, inScreenSpace: true)
+            shapes[Int(old)] = Shape(region: WindingRegion(rings: [], rule: .nonZero), inScreenSpace: true)
             freeShapes.append(old)
             slots[id.index] = -1
         }
     }
 
-    /// Fills every job, on all cores (one GEOS context per worker), and
-    /// stores the results.
-    ///
-    /// - Throws: `TreeError` naming the node and key `accessibilityPath`
-    ///   when GEOS cannot fill a path.
-    mutating func fill(_ jobs: [Job], names: (NodeID) -> String) throws(TreeError) {
+    /// Flattens every job's path into its region, on all cores, and stores
+    /// the results. O(points) per path; no GEOS.
+    mutating func fill(_ jobs: [Job]) {
         guard !jobs.isEmpty else { return }
-        let results = PolygonSet.filling(paths: jobs.map { ($0.path, $0.tolerance) })
-        for (job, result) in zip(jobs, results) {
-            switch result {
-            case let .success(region):
-                set(job.node, Shape(region: region, inScreenSpace: job.inScreenSpace))
-            case let .failure(error):
-                throw TreeError("\(error)", node: names(job.node), key: "accessibilityPath")
+        var regions = [WindingRegion?](repeating: nil, count: jobs.count)
+        regions.withUnsafeMutableBufferPointer { buffer in
+            // Each iteration writes only its own slots.
+            nonisolated(unsafe) let out = buffer
+            let chunk = 64
+            DispatchQueue.concurrentPerform(iterations: (jobs.count + chunk - 1) / chunk) { c in
+                for i in c * chunk ..< min(jobs.count, (c + 1) * chunk) {
+                    let path = jobs[i].path
+                    out[i] = WindingRegion(rings: path.flattened(tolerance: jobs[i].tolerance), rule: path.fillRule)
+                }
             }
+        }
+        for (job, region) in zip(jobs, regions) {
+            if let region { set(job.node, Shape(region: region, inScreenSpace: job.inScreenSpace)) }
         }
     }
 }
