@@ -44,13 +44,15 @@ enum Input {
     static func points(_ path: String) throws(TreeError) -> [CGPoint] {
         let data = try read(path)
         let name = displayName(path)
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw TreeError("not UTF-8 text", file: name)
-        }
         var points: [CGPoint] = []
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on the byte: as Characters, "\r\n" is one grapheme that a
+        // split on "\n" would never break, so CRLF files read as one line.
+        for bytes in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
+            guard let line = String(bytes: bytes, encoding: .utf8) else {
+                throw TreeError("not UTF-8 text", file: name, line: lineNumber)
+            }
             let trimmed = line.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let fields = trimmed.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })

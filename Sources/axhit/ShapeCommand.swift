@@ -25,7 +25,11 @@ enum ShapeCommand {
             throw TreeError("\(error)", file: "--d")
         }
         path.fillRule = args.flag("even-odd") ? .evenOdd : .nonZero
-        let region = try PolygonSet.filling(rings: path.flattened(tolerance: tolerance), rule: path.fillRule)
+        let region: PolygonSet
+        do { region = try PolygonSet.filling(rings: path.flattened(tolerance: tolerance), rule: path.fillRule) } catch {
+            // Named like a parse error, so the one error line names its input.
+            throw TreeError("\(error)", file: "--d")
+        }
         print(region.wkt)
     }
 }

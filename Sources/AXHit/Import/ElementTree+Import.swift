@@ -22,8 +22,17 @@ extension ElementTree {
         case .droidBot?: self = try DroidBotState.read(data, file: file, options: options)
         case .webDriverAgentJSON?: self = try WebDriverAgentJSON.read(data, file: file, options: options)
         case nil:
+            // Name the line of the first byte that is not whitespace: there
+            // the input stopped looking like any known format.
+            var line = 1
+            for b in data {
+                if b == UInt8(ascii: "\n") { line += 1 } else if b != 0x20 && b != 0x09 && b != 0x0D { break }
+            }
+            if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+                throw TreeError("the file is empty", file: file, line: line)
+            }
             throw TreeError("unrecognized input: expected axhit/1 JSON, an Appium iOS page source "
-                            + "or an Android uiautomator dump", file: file)
+                            + "or an Android uiautomator dump", file: file, line: line)
         }
     }
 

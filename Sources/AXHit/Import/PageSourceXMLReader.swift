@@ -43,7 +43,16 @@ final class PageSourceXMLReader: NSObject, XMLParserDelegate {
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
-        if parser.parse() { return reader.records }
+        if parser.parse() {
+            // The stream parser reports no error when the input stops inside
+            // an element (or a comment), so a truncated dump would import
+            // as far as it goes: an element still open means it was cut off.
+            guard reader.open.isEmpty else {
+                let lines = 1 + data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                throw TreeError("malformed XML: unexpected end of input (truncated?)", file: file, line: lines)
+            }
+            return reader.records
+        }
         let code = (parser.parserError as NSError?)?.code
         throw TreeError("malformed XML: \(describe(code))", file: file, line: max(1, parser.lineNumber))
     }
@@ -91,21 +100,26 @@ final class PageSourceXMLReader: NSObject, XMLParserDelegate {
     }
 
     /// Words for the libxml2 error codes malformed dumps actually produce.
+    /// On Linux the parser's error code is libxml2's own `xmlParserErrors`
+    /// value, which is not `XMLParser.ErrorCode`'s numbering (that one is
+    /// off by one), so the codes are matched as numbers.
     private static func describe(_ code: Int?) -> String {
         guard let code else { return "unreadable input" }
-        switch XMLParser.ErrorCode(rawValue: code) {
-        case .tagNameMismatchError?: return "mismatched closing tag"
-        case .prematureDocumentEndError?: return "unexpected end of input"
-        case .attributeRedefinedError?: return "attribute given twice"
-        case .undeclaredEntityError?: return "undeclared entity"
-        case .emptyDocumentError?: return "empty document"
-        case .ltRequiredError?, .gtRequiredError?: return "broken tag"
-        case .attributeNotStartedError?, .attributeNotFinishedError?,
-             .literalNotStartedError?, .literalNotFinishedError?:
-            return "broken attribute"
-        case .documentStartError?: return "no XML document"
-        case .extraContentError?: return "content after the document element"
-        case .invalidCharacterError?: return "invalid character"
+        switch code {
+        case 3: return "no XML document"  // XML_ERR_DOCUMENT_START
+        case 4: return "empty document"  // XML_ERR_DOCUMENT_EMPTY
+        case 5: return "content after the document element"  // XML_ERR_DOCUMENT_END
+        case 6, 7, 8, 9: return "invalid character"  // XML_ERR_INVALID_{HEX_,DEC_,}CHARREF, XML_ERR_INVALID_CHAR
+        case 23: return "entity reference without ';'"  // XML_ERR_ENTITYREF_SEMICOL_MISSING
+        case 26, 27: return "undeclared entity"  // XML_ERR_UNDECLARED_ENTITY, XML_WAR_UNDECLARED_ENTITY
+        case 38: return "'<' in an attribute value"  // XML_ERR_LT_IN_ATTRIBUTE
+        case 39, 40, 41, 43, 44: return "broken attribute"  // XML_ERR_ATTRIBUTE_*, XML_ERR_LITERAL_*
+        case 42: return "attribute given twice"  // XML_ERR_ATTRIBUTE_REDEFINED
+        case 45: return "unterminated comment"  // XML_ERR_COMMENT_NOT_FINISHED
+        case 68: return "a name was expected"  // XML_ERR_NAME_REQUIRED
+        case 65, 72, 73, 74, 75: return "broken tag"  // XML_ERR_{SPACE,LT,GT,LTSLASH,EQUAL}_REQUIRED
+        case 76: return "mismatched closing tag"  // XML_ERR_TAG_NAME_MISMATCH
+        case 77: return "unexpected end of input (an element is not closed)"  // XML_ERR_TAG_NOT_FINISHED
         default: return "XML error \(code)"
         }
     }

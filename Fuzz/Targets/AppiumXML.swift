@@ -1,0 +1,15 @@
+import AXHit
+import Foundation
+
+/// The Appium iOS page-source importer (XMLParser + AppiumPageSource).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzAppiumXML(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let data = FuzzChecks.data(bytes, size)
+    do {
+        let tree = try ElementTree(appiumPageSource: data, file: "fuzz.xml")
+        FuzzChecks.exercise(tree, probes: UnsafeBufferPointer(start: bytes, count: size))
+    } catch {
+        FuzzChecks.check(error, file: "fuzz.xml")
+    }
+    return 0
+}

@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import AXHit
+
+/// One published state of the screen: the tree, its engine and the
+/// brute-force reference, all of the same version.
+private struct Snapshot: Sendable {
+    var version: Int
+    var tester: HitTester
+    var reference: ReferenceHitTest
+}
+
+/// The writer's latest snapshot, behind a lock. Readers copy it out (a value:
+/// copy-on-write arrays, so the copy is cheap) and query without the lock.
+private final class SnapshotBox: Sendable {
+    private let current: Mutex<Snapshot>
+    private let done = Atomic<Bool>(false)
+
+    init(_ first: Snapshot) { current = Mutex(first) }
+
+    var snapshot: Snapshot { current.withLock { $0 } }
+    func publish(_ s: Snapshot) { current.withLock { $0 = s } }
+    var isDone: Bool { done.load(ordering: .acquiring) }
+    func finish() { done.store(true, ordering: .releasing) }
+}
+
+/// What the readers saw, summed.
+private struct ReaderTally: Sendable {
+    var queries = 0
+    var versionsSeen = Set<Int>()
+    var mismatches: [String] = []
+}
+
+/// Many threads query while one applies updates (scrolls, inserts, removals,
+/// moves): every answer must be the brute-force answer for the snapshot it
+/// was asked of. Also run under `swift test --sanitize=thread` (scripts/sanitize).
+@Suite struct ConcurrentQueryTests {
+    /// The screen: a scroll view of rows (elements in its bounds space) under
+    /// a header view, with a rotated view on top.
+    static func baseTree() throws -> ElementTree {
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 200, height: 400)), under: .none)
+        var header = Node.view("header", frame: CGRect(x: 0, y: 0, width: 200, height: 40))
+        header.isAccessibilityElement = true
+        try tree.append(header, under: root)
+        var scroll = Node.view("scroll", frame: CGRect(x: 0, y: 40, width: 200, height: 360))
+        scroll.bounds = CGRect(x: 0, y: 0, width: 200, height: 360)
+        let scrollID = try tree.append(scroll, under: root)
+        for row in 0..<40 {
+            var e = Node.element("row\(row)")
+            e.accessibilityFrameInContainerSpace = CGRect(x: 0, y: Double(row) * 30, width: 200, height: 28)
+            try tree.append(e, under: scrollID)
+        }
+        var badge = Node.view("badge", frame: CGRect(x: 150, y: 10, width: 40, height: 40))
+        badge.transform = CGAffineTransform(rotationAngle: 0.5)
+        badge.isAccessibilityElement = true
+        try tree.append(badge, under: root)
+        return tree
+    }
+
+    @Test func readersSeeConsistentSnapshots() throws {
+        var tree = try Self.baseTree()
+        func snapshot(_ version: Int) throws -> Snapshot {
+            Snapshot(version: version, tester: try HitTester(tree), reference: ReferenceHitTest(tree))
+        }
+        let box = SnapshotBox(try snapshot(0))
+        let tally = Mutex(ReaderTally())
+        let readers = 4
+        let finished = DispatchSemaphore(value: 0)
+
+        for r in 0..<readers {
+            let thread = Thread {
+                var rng = SeededRandom(seed: UInt64(r + 1))
+                var local = ReaderTally()
+                var scratch = HitScratch()
+                while !box.isDone {
+                    let s = box.snapshot
+                    local.versionsSeen.insert(s.version)
+                    for _ in 0..<20 {
+                        let p = CGPoint(x: rng.number(-10...210), y: rng.number(-10...410))
+                        for policy in HitPolicy.allCases {
+                            let got = s.tester.hit(p, policy: policy, scratch: &scratch).map { s.tester.tree.name(of: $0) }
+                            let expected = s.reference.hit(p, policy: policy) { _, _ in nil }
+                            local.queries += 1
+                            if got != expected && local.mismatches.count < 5 {
+                                local.mismatches.append("v\(s.version) \(p) \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                            }
+                        }
+                    }
+                }
+                tally.withLock {
+                    $0.queries += local.queries
+                    $0.versionsSeen.formUnion(local.versionsSeen)
+                    $0.mismatches += local.mismatches
+                }
+                finished.signal()
+            }
+            thread.start()
+        }
+
+        // The writer: 150 updates, each published as a new snapshot.
+        var rng = SeededRandom(seed: 99)
+        var inserted: [String] = []
+        var nextName = 0
+        let updates = 150
+        let started = Date()
+        for version in 1...updates {
+            let scroll = try #require(tree.node(named: "scroll"))
+            switch version % 4 {
+            case 0:  // scroll
+                var n = tree[scroll]
+                let y = n.bounds.map { $0.origin.y } ?? 0
+                n.bounds = CGRect(x: 0, y: (y + 37).truncatingRemainder(dividingBy: 900), width: 200, height: 360)
+                try tree.update(scroll, to: n)
+            case 1:  // insert, somewhere among the rows
+                var e = Node.element("new\(nextName)")
+                nextName += 1
+                e.accessibilityFrameInContainerSpace = CGRect(x: rng.number(0...150), y: rng.number(0...1100),
+                                                              width: rng.number(10...60), height: rng.number(10...60))
+                let rows = tree.children(of: scroll)
+                let before = rng.chance(0.5) ? (rows.randomElement(using: &rng) ?? .none) : .none
+                try tree.insert(e, under: scroll, before: before)
+                inserted.append(e.id)
+            case 2:  // remove: an inserted node, or now and then an original row
+                let name = inserted.isEmpty || rng.chance(0.2) ? "row\(Int.random(in: 0..<40, using: &rng))"
+                    : inserted.remove(at: Int.random(in: 0..<inserted.count, using: &rng))
+                if let id = tree.node(named: name) { try tree.removeSubtree(id) }
+            default:  // move the rotated badge
+                let badge = try #require(tree.node(named: "badge"))
+                var n = tree[badge]
+                n.frame.origin = CGPoint(x: rng.number(0...160), y: rng.number(0...360))
+                n.transform = CGAffineTransform(rotationAngle: rng.number(-3...3))
+                try tree.update(badge, to: n)
+            }
+            box.publish(try snapshot(version))
+        }
+        // Let the readers see the last snapshot, then stop them.
+        Thread.sleep(forTimeInterval: 0.05)
+        box.finish()
+        for _ in 0..<readers { finished.wait() }
+
+        let result = tally.withLock { $0 }
+        #expect(result.mismatches.isEmpty, "\(result.mismatches)")
+        #expect(result.queries > 1000, "readers made only \(result.queries) queries")
+        #expect(result.versionsSeen.count > 10, "readers saw only \(result.versionsSeen.count) versions")
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+}
