@@ -61,11 +61,13 @@ private struct ReaderTally: Sendable {
     }
 
     @Test func readersSeeConsistentSnapshots() throws {
-        var tree = try Self.baseTree()
-        func snapshot(_ version: Int) throws -> Snapshot {
-            Snapshot(version: version, tester: try HitTester(tree), reference: ReferenceHitTest(tree))
+        // The writer owns `engine` and updates it in place; each published
+        // snapshot is a copy (copy-on-write), never rebuilt.
+        var engine = try HitTester(try Self.baseTree())
+        func snapshot(_ version: Int) -> Snapshot {
+            Snapshot(version: version, tester: engine, reference: ReferenceHitTest(engine.tree))
         }
-        let box = SnapshotBox(try snapshot(0))
+        let box = SnapshotBox(snapshot(0))
         let tally = Mutex(ReaderTally())
         let readers = 4
         let finished = DispatchSemaphore(value: 0)
@@ -107,34 +109,32 @@ private struct ReaderTally: Sendable {
         let updates = 150
         let started = Date()
         for version in 1...updates {
-            let scroll = try #require(tree.node(named: "scroll"))
+            let scroll = try #require(engine.tree.node(named: "scroll"))
             switch version % 4 {
             case 0:  // scroll
-                var n = tree[scroll]
-                let y = n.bounds.map { $0.origin.y } ?? 0
-                n.bounds = CGRect(x: 0, y: (y + 37).truncatingRemainder(dividingBy: 900), width: 200, height: 360)
-                try tree.update(scroll, to: n)
+                let y = engine.tree[scroll].bounds.map { $0.origin.y } ?? 0
+                try engine.scroll(scroll, to: CGPoint(x: 0, y: (y + 37).truncatingRemainder(dividingBy: 900)))
             case 1:  // insert, somewhere among the rows
                 var e = Node.element("new\(nextName)")
                 nextName += 1
                 e.accessibilityFrameInContainerSpace = CGRect(x: rng.number(0...150), y: rng.number(0...1100),
                                                               width: rng.number(10...60), height: rng.number(10...60))
-                let rows = tree.children(of: scroll)
+                let rows = engine.tree.children(of: scroll)
                 let before = rng.chance(0.5) ? (rows.randomElement(using: &rng) ?? .none) : .none
-                try tree.insert(e, under: scroll, before: before)
+                try engine.insert(e, under: scroll, before: before)
                 inserted.append(e.id)
             case 2:  // remove: an inserted node, or now and then an original row
                 let name = inserted.isEmpty || rng.chance(0.2) ? "row\(Int.random(in: 0..<40, using: &rng))"
                     : inserted.remove(at: Int.random(in: 0..<inserted.count, using: &rng))
-                if let id = tree.node(named: name) { try tree.removeSubtree(id) }
+                if let id = engine.tree.node(named: name) { try engine.removeSubtree(id) }
             default:  // move the rotated badge
-                let badge = try #require(tree.node(named: "badge"))
-                var n = tree[badge]
+                let badge = try #require(engine.tree.node(named: "badge"))
+                var n = engine.tree[badge]
                 n.frame.origin = CGPoint(x: rng.number(0...160), y: rng.number(0...360))
                 n.transform = CGAffineTransform(rotationAngle: rng.number(-3...3))
-                try tree.update(badge, to: n)
+                try engine.update(badge, to: n)
             }
-            box.publish(try snapshot(version))
+            box.publish(snapshot(version))
         }
         // Let the readers see the last snapshot, then stop them.
         Thread.sleep(forTimeInterval: 0.05)
