@@ -74,6 +74,13 @@ import Testing
         #expect(try Self.region("M 5 5").wkt == "POLYGON EMPTY")
     }
 
+    @Test func hugePathsGetAnAnswer() throws {
+        let r = try Self.region("M 0 0 L 1e300 0 L 1e300 1e300 Z")
+        #expect(r.contains(CGPoint(x: 9e299, y: 1e299)))
+        #expect(!r.contains(CGPoint(x: 1e299, y: 9e299)))
+        #expect(r.wkt.hasPrefix("POLYGON ((0 0, 1.0000000000000"))
+    }
+
     @Test func openSubpathIsFilledAsIfClosed() throws {
         #expect(try Self.region("M 0 0 L 10 0 L 10 10 L 0 10").area == 100)
     }

@@ -11,9 +11,8 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A path with a coordinate that is not finite, or too large to be used.
     case nonFiniteCoordinate(offset: Int)
     /// A ring point handed to the geometry builder (after any path parsing
-    /// and transforms) that is not finite or whose magnitude exceeds
-    /// `PolygonSet.maximumCoordinateMagnitude`: `ring` and `point` are
-    /// zero-based indexes into the rings given.
+    /// and transforms) that is not finite (a transform overflowed):
+    /// `ring` and `point` are zero-based indexes into the rings given.
     case coordinateOutOfRange(ring: Int, point: Int)
     /// GEOS reported an error (its own message, captured, never printed).
     case geos(operation: String, message: String)

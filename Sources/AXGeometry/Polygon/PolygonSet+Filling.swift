@@ -1,12 +1,11 @@
 import Foundation
 
 extension PolygonSet {
-    /// The largest coordinate magnitude `filling(rings:rule:)` accepts.
-    ///
-    /// At 1e15 neighbouring doubles are 0.125 apart (and the snapping grid
-    /// of `filling` is 32 units); beyond it noding would lose ever larger
-    /// amounts, so such input is rejected rather than answered approximately.
-    public static let maximumCoordinateMagnitude: Double = 1e15
+    /// The coordinate magnitude GEOS works at: larger (or much smaller)
+    /// input is scaled by an exact power of two into this range and the
+    /// result scaled back, so any finite coordinates get an answer with the
+    /// same relative precision (the snapping grid is relative anyway).
+    static let workingMagnitude: Double = 0x1p30
 
     /// The region a path's rings fill under `rule`, as a valid polygon set.
     ///
@@ -27,12 +26,15 @@ extension PolygonSet {
     /// lie on that grid, and features thinner than a cell or two may
     /// collapse and be dropped.
     ///
+    /// Huge or tiny coordinates (1e300, 1e-300) are scaled by a power of two
+    /// around GEOS, which is exact: the answer keeps the same relative
+    /// precision at every scale.
+    ///
     /// Complexity: O(E log E) noding for E edges plus O(F·E) winding tests
     /// for F faces. Creates and frees its own GEOS context; nothing is printed.
     ///
     /// - Throws: `GeometryError.coordinateOutOfRange` for a coordinate that
-    ///   is not finite or exceeds `maximumCoordinateMagnitude` in magnitude;
-    ///   `GeometryError.geos` if GEOS fails.
+    ///   is not finite; `GeometryError.geos` if GEOS fails.
     public static func filling(rings: [[CGPoint]], rule: FillRule) throws -> PolygonSet {
         let closed = try closedRings(rings)
         if closed.isEmpty { return .empty }
@@ -52,10 +54,9 @@ extension PolygonSet {
     /// with fewer than 3 distinct points are dropped (they bound no area and
     /// add nothing to any winding number off their own points).
     static func closedRings(_ rings: [[CGPoint]]) throws -> [[CGPoint]] {
-        let limit = maximumCoordinateMagnitude
         var out: [[CGPoint]] = []
         for (r, ring) in rings.enumerated() {
-            for (i, p) in ring.enumerated() where !(abs(Double(p.x)) <= limit && abs(Double(p.y)) <= limit) {
+            for (i, p) in ring.enumerated() where !(p.x.isFinite && p.y.isFinite) {
                 throw GeometryError.coordinateOutOfRange(ring: r, point: i)
             }
             if let closed = cleanRing(ring) { out.append(closed) }
@@ -68,6 +69,15 @@ extension PolygonSet {
         var magnitude = 0.0
         for ring in rings {
             for p in ring { magnitude = max(magnitude, abs(Double(p.x)), abs(Double(p.y))) }
+        }
+        // Far from GEOS's comfortable range: scale by 2^k (exact), fill, scale back.
+        if magnitude > 0, magnitude > workingMagnitude * 1024 || magnitude < workingMagnitude / 0x1p40 {
+            let k = magnitude.exponent - workingMagnitude.exponent
+            func scale(_ ring: [CGPoint], _ by: Int) -> [CGPoint] {
+                ring.map { CGPoint(x: Self.scaled($0.x, by: by), y: Self.scaled($0.y, by: by)) }
+            }
+            let region = try filling(closedRings: rings.map { scale($0, -k) }, rule: rule, context: context)
+            return PolygonSet(polygons: region.polygons.map { $0.map { scale($0, k) } })
         }
         let grid = gridSize(forMagnitude: magnitude)
         let lines = try context.collection(.multiLineString, taking: rings.map { try context.lineString($0) })

@@ -67,16 +67,27 @@ public struct PolygonSet: Sendable, Hashable {
         var ringStarts = [0]
         var polygonStarts = [0]
         var area = 0.0
+        // Areas of rings near ±1e300 (or 1e-300) over- or underflow: measure
+        // them scaled by an exact power of two, so orientations stay right.
+        var magnitude = 0.0
+        for polygon in polygons { for ring in polygon { for p in ring {
+            magnitude = max(magnitude, abs(Double(p.x)), abs(Double(p.y)))
+        } } }
+        let k = magnitude.isFinite && magnitude > 0 && (magnitude > 0x1p400 || magnitude < 0x1p-400) ? magnitude.exponent : 0
+        func signedArea(_ ring: [CGPoint]) -> Double {
+            guard k != 0 else { return Self.signedArea(ring) }
+            return Self.signedArea(ring.map { CGPoint(x: Self.scaled($0.x, by: -k), y: Self.scaled($0.y, by: -k)) })
+        }
         for polygon in polygons {
             guard let exterior = polygon.first, let shell = Self.cleanRing(exterior) else { continue }
-            let shellArea = Self.signedArea(shell)
+            let shellArea = signedArea(shell)
             guard shellArea != 0, shellArea.isFinite else { continue }
             vertices += shellArea > 0 ? shell : shell.reversed()
             ringStarts.append(vertices.count)
             area += abs(shellArea)
             for hole in polygon.dropFirst() {
                 guard let ring = Self.cleanRing(hole) else { continue }
-                let holeArea = Self.signedArea(ring)
+                let holeArea = signedArea(ring)
                 guard holeArea != 0, holeArea.isFinite else { continue }
                 vertices += holeArea < 0 ? ring : ring.reversed()
                 ringStarts.append(vertices.count)
@@ -87,7 +98,7 @@ public struct PolygonSet: Sendable, Hashable {
         self.vertices = vertices
         self.ringStarts = ringStarts
         self.polygonStarts = polygonStarts
-        self.area = area
+        self.area = k == 0 ? area : Self.scaled(area, by: 2 * k)
         // Holes lie inside exteriors, so the exteriors bound everything.
         var minX = Double.infinity, minY = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity
@@ -102,6 +113,14 @@ public struct PolygonSet: Sendable, Hashable {
 
     /// The ring closed, without consecutive repeats, or nil if it has fewer
     /// than 3 distinct points or a non-finite coordinate.
+    /// `v · 2^k`, exactly (no rounding while the result is a normal number).
+    static func scaled(_ v: Double, by k: Int) -> Double {
+        guard v != 0, v.isFinite else { return v }
+        let e = v.exponent + k
+        if e > Double.greatestFiniteMagnitude.exponent { return v < 0 ? -.infinity : .infinity }
+        return Double(sign: v.sign, exponent: e, significand: v.significand)
+    }
+
     static func cleanRing(_ ring: [CGPoint]) -> [CGPoint]? {
         var out: [CGPoint] = []
         out.reserveCapacity(ring.count + 1)
