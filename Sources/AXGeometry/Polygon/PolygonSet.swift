@@ -191,7 +191,7 @@ public struct PolygonSet: Sendable, Hashable {
             let ay = Double(a.y), by = Double(b.y)
             guard (ay <= y) != (by <= y) else { continue }
             let ax = Double(a.x), bx = Double(b.x)
-            if x < ax + (y - ay) * (bx - ax) / (by - ay) { inside.toggle() }
+            if x < ax + (y - ay) / (by - ay) * (bx - ax) { inside.toggle() }
         }
         return inside
     }

@@ -70,7 +70,7 @@ public struct WindingRegion: Sendable {
             let ay = Double(a.y), by = Double(b.y)
             guard (ay <= y) != (by <= y) else { continue }
             let ax = Double(a.x), bx = Double(b.x)
-            if x < ax + (y - ay) * (bx - ax) / (by - ay) { winding += by > ay ? 1 : -1 }
+            if x < ax + (y - ay) / (by - ay) * (bx - ax) { winding += by > ay ? 1 : -1 }
         }
         return winding
     }
