@@ -10,8 +10,10 @@ import Foundation
 /// JSON grammar and converted only on request. Containers are tracked on an
 /// explicit stack, so nesting is bounded only by memory.
 ///
-/// Every token records the 1-based line it starts on (`tokenLine`); strings
-/// cannot hold raw newlines, so lines are counted in whitespace only.
+/// Every token records the byte offset it starts at (`tokenOffset`). Lines
+/// are not counted while scanning: `line(at:)` counts the newlines before an
+/// offset when an error needs it (strings cannot hold raw newlines, so every
+/// newline before a token is whitespace).
 ///
 /// The scanner borrows `bytes`: it must not outlive the buffer. Errors are
 /// `TreeError`s with a line and no node or key.
@@ -49,10 +51,8 @@ struct JSONScanner {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
-    /// The line of the byte at `position`.
-    private var line = 1
-    /// The line the last token started on.
-    private(set) var tokenLine = 1
+    /// Where the last token starts.
+    private(set) var tokenOffset = 0
     private var state = State.value
     /// Open containers, innermost last: true for an object.
     private var containers: [Bool] = []
@@ -61,9 +61,16 @@ struct JSONScanner {
     private var textEnd = 0
     private var textEscaped = false
     private var scratch: [UInt8] = []
-    // The last number: a slice of `bytes`, already checked against the grammar.
+    // The last number: a slice of `bytes`, already checked against the grammar,
+    // and its value as read during the check: up to 19 significant digits
+    // (`mantissa`, exact in a UInt64) times ten to `exponent`; `inexact` when
+    // nonzero digits were dropped.
     private var numberStart = 0
     private var numberEnd = 0
+    private var mantissa: UInt64 = 0
+    private var exponent = 0
+    private var negative = false
+    private var inexact = false
 
     /// A scanner at the start of `bytes`. A UTF-8 byte order mark is skipped
     /// (RFC 8259 lets a parser ignore one).
@@ -74,6 +81,20 @@ struct JSONScanner {
 
     /// How many containers are open: 1 inside the top-level object.
     var depth: Int { containers.count }
+
+    /// The 1-based line of the byte at `offset`.
+    ///
+    /// - Complexity: O(offset): meant for errors only.
+    func line(at offset: Int) -> Int {
+        var newlines = 0
+        for b in UnsafeBufferPointer(rebasing: bytes[..<min(max(offset, 0), bytes.count)]) {
+            newlines &+= b == 0x0A ? 1 : 0
+        }
+        return newlines + 1
+    }
+
+    /// The line the last token starts on. O(offset): for errors only.
+    var tokenLine: Int { line(at: tokenOffset) }
 
     // MARK: Tokens
 
@@ -86,7 +107,7 @@ struct JSONScanner {
     mutating func next() throws(TreeError) -> Token {
         while true {
             skipWhitespace()
-            tokenLine = line
+            tokenOffset = position
             guard position < bytes.count else {
                 if state == .done { return .end }
                 if state == .value && containers.isEmpty { throw fail("the file is empty") }
@@ -193,14 +214,9 @@ struct JSONScanner {
     private mutating func skipWhitespace() {
         while position < bytes.count {
             let c = bytes[position]
-            if c == 0x20 || c == 0x09 || c == 0x0D {
-                position += 1
-            } else if c == 0x0A {
-                line += 1
-                position += 1
-            } else {
-                return
-            }
+            // One compare rejects every byte above ' ' (most tokens start right away).
+            guard c <= 0x20 && (c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) else { return }
+            position += 1
         }
     }
 
@@ -212,7 +228,9 @@ struct JSONScanner {
         position += 1
         let start = position
         textEscaped = false
-        while position < bytes.count {
+        while true {
+            skipPlainASCII()
+            guard position < bytes.count else { break }
             let c = bytes[position]
             if c == UInt8(ascii: "\"") {
                 textStart = start
@@ -228,6 +246,25 @@ struct JSONScanner {
             if c < 0x80 { position += 1 } else { try skipUTF8Sequence() }
         }
         throw fail("the file ends inside a string (truncated?)")
+    }
+
+    /// Steps over plain ASCII string bytes 8 at a time: stops at the first
+    /// byte that needs a look (a quote, a backslash, a control character or
+    /// a non-ASCII byte), or near the end of the input.
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while position &+ 8 <= bytes.count {
+            let w = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            // SWAR: a byte's high bit is set when it is a quote or a backslash
+            // (x ^ c is zero), below 0x20, or itself has the high bit.
+            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
+            if special & highs != 0 { return }
+            position &+= 8
+        }
     }
 
     /// Decodes a string with escapes into `scratch`, from its first byte at
@@ -377,44 +414,82 @@ struct JSONScanner {
     // MARK: Numbers
 
     /// Scans a number per the JSON grammar:
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, reading its
+    /// digits into `mantissa` and `exponent` on the way (one pass).
     private mutating func scanNumber() throws(TreeError) {
         let start = position
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else {
+        let end = bytes.count
+        var m: UInt64 = 0
+        var digits = 0  // significant digits in `m`
+        var e = 0
+        var dropped = false
+        negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        guard position < end, isDigit(bytes[position]) else {
             throw fail("invalid number: expected a digit after '-'")
         }
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
         } else {
-            skipDigits()
-        }
-        if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else {
-                throw fail("invalid number: expected a digit after '.'")
-            }
-            skipDigits()
-        }
-        if position < bytes.count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
-            position += 1
-            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+            while position < end {
+                let d = bytes[position] &- UInt8(ascii: "0")
+                if d >= 10 { break }
+                if digits < 19 {
+                    m = m &* 10 &+ UInt64(d)
+                    digits += 1
+                } else {
+                    e += 1
+                    if d != 0 { dropped = true }
+                }
                 position += 1
             }
-            guard position < bytes.count, isDigit(bytes[position]) else {
+        }
+        if position < end && bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < end, isDigit(bytes[position]) else {
+                throw fail("invalid number: expected a digit after '.'")
+            }
+            while position < end {
+                let d = bytes[position] &- UInt8(ascii: "0")
+                if d >= 10 { break }
+                if digits < 19 {
+                    m = m &* 10 &+ UInt64(d)
+                    if m != 0 { digits += 1 }  // leading zeros of 0.000… are not significant
+                    e -= 1
+                } else if d != 0 {
+                    dropped = true
+                }
+                position += 1
+            }
+        }
+        if position < end && (bytes[position] | 0x20) == UInt8(ascii: "e") {
+            position += 1
+            var expNegative = false
+            if position < end && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+                expNegative = bytes[position] == UInt8(ascii: "-")
+                position += 1
+            }
+            guard position < end, isDigit(bytes[position]) else {
                 throw fail("invalid number: expected a digit in the exponent")
             }
-            skipDigits()
+            var x = 0
+            while position < end {
+                let d = bytes[position] &- UInt8(ascii: "0")
+                if d >= 10 { break }
+                // Saturate: anything this large over- or underflows anyway.
+                if x < 1_000_000 { x = x * 10 + Int(d) }
+                position += 1
+            }
+            e += expNegative ? -x : x
         }
         numberStart = start
         numberEnd = position
+        mantissa = m
+        exponent = e
+        inexact = dropped
     }
 
     @inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
-
-    @inline(__always) private mutating func skipDigits() {
-        while position < bytes.count && isDigit(bytes[position]) { position += 1 }
-    }
 
     /// The last number's text, as written.
     var numberText: String {
@@ -429,64 +504,48 @@ struct JSONScanner {
     /// The last number as the nearest double (correctly rounded); ±infinity
     /// when it overflows.
     ///
-    /// Short numbers take Clinger's fast path (a mantissa below 2^53 and a
-    /// power of ten up to 10^22 are both exact, so one IEEE multiply or divide
-    /// rounds correctly); the rest go to the C library's correctly rounded
-    /// `strtod` through `Double(String)`.
+    /// Three tiers, each correctly rounded:
+    /// 1. Clinger's fast path: a mantissa up to 2^53 and a power of ten up
+    ///    to 10^22 are both exact doubles, so one IEEE multiply or divide
+    ///    rounds correctly (integers and short decimals).
+    /// 2. On x86-64, the same in 80-bit extended precision: any mantissa of
+    ///    up to 19 digits and 10^0...10^27 are exact there, so the one
+    ///    operation is correctly rounded to 64 bits; rounding that to 53 bits
+    ///    is then correct unless it lies exactly halfway between two doubles
+    ///    (any other rounding would have to cross a representable halfway
+    ///    point, which the nearest 64-bit value cannot). This covers the
+    ///    17-digit shortest forms of fractional coordinates.
+    /// 3. Everything else (more than 19 digits, large exponents, the
+    ///    halfway cases) goes to the C library's correctly rounded `strtod`
+    ///    through `Double(String)`.
     func doubleValue() -> Double {
-        var i = numberStart
-        let end = numberEnd
-        var negative = false
-        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0  // significant digits in `mantissa`
-        var exponent = 0
-        var inexact = false
-        while i < end, isDigit(bytes[i]) {
-            let d = UInt64(bytes[i] &- UInt8(ascii: "0"))
-            if digits < 19 {
-                mantissa = mantissa &* 10 &+ d
-                if mantissa != 0 { digits += 1 }
-            } else {
-                exponent += 1
-                if d != 0 { inexact = true }
-            }
-            i += 1
-        }
-        if i < end && bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < end, isDigit(bytes[i]) {
-                let d = UInt64(bytes[i] &- UInt8(ascii: "0"))
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ d
-                    if mantissa != 0 { digits += 1 }
-                    exponent -= 1
-                } else if d != 0 {
-                    inexact = true
-                }
-                i += 1
-            }
-        }
-        if i < end {  // the exponent
-            i += 1
-            var expNegative = false
-            if bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if bytes[i] == UInt8(ascii: "+") { i += 1 }
-            var e = 0
-            while i < end {
-                // Saturate: anything this large over- or underflows anyway.
-                if e < 1_000_000 { e = e * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
-                i += 1
-            }
-            exponent += expNegative ? -e : e
-        }
         if mantissa == 0 && !inexact { return negative ? -0.0 : 0.0 }
         if !inexact && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
             var v = Double(mantissa)
             v = exponent < 0 ? v / Self.powersOfTen[-exponent] : v * Self.powersOfTen[exponent]
             return negative ? -v : v
         }
+        #if arch(x86_64) && !os(Windows) && !os(Android)
+        if !inexact && exponent >= -27 && exponent <= 27 {
+            let m = Float80(mantissa)
+            let r = exponent < 0 ? m / Self.powersOfTen80[-exponent] : m * Self.powersOfTen80[exponent]
+            if r.significandBitPattern & 0x7FF != 0x400 {
+                let v = Double(r)
+                return negative ? -v : v
+            }
+        }
+        #endif
         return Double(numberText) ?? (negative ? -.infinity : .infinity)
     }
+
+    #if arch(x86_64) && !os(Windows) && !os(Android)
+    /// 10^0 ... 10^27, each exact in Float80 (5^27 < 2^64).
+    private static let powersOfTen80: [Float80] = {
+        var p: [Float80] = [1]
+        for _ in 1...27 { p.append(p[p.count - 1] * 10) }
+        return p
+    }()
+    #endif
 
     /// The last number as an unsigned 64-bit integer, if its value is exactly
     /// a non-negative integer below 2^64 (`8`, `8.0`, `8e0` and `-0` all
@@ -552,7 +611,7 @@ struct JSONScanner {
     // MARK: Errors
 
     private func fail(_ message: String) -> TreeError {
-        TreeError("invalid JSON: " + message, line: line)
+        TreeError("invalid JSON: " + message, line: line(at: position))
     }
 
     private static func describe(_ c: UInt8) -> String {
