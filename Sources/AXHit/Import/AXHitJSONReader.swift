@@ -23,12 +23,12 @@ import Foundation
 struct AXHitJSONReader {
     private var scanner: JSONScanner
     private var tree = ElementTree()
-    /// Scratch for the numbers of one rect, point or transform.
-    private var numbers: [Double] = []
+    /// The numbers of the last rect, point or transform: a vector, not an
+    /// array, so filling it checks no uniqueness and allocates nothing.
+    private var numbers = SIMD8<Double>()
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         scanner = JSONScanner(bytes)
-        numbers.reserveCapacity(8)
         let n = Self.estimatedNodeCount(bytes)
         // Rare properties (labels, traits...) are common enough in real trees
         // that their table is worth sizing too; untouched capacity is only
@@ -43,7 +43,23 @@ struct AXHitJSONReader {
     /// O(n), a fraction of the parse.
     static func estimatedNodeCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var braces = 0
-        for b in bytes { braces &+= b == UInt8(ascii: "{") ? 1 : 0 }  // branch-free: vectorizes
+        var i = 0
+        if let base = bytes.baseAddress {
+            // 8 bytes at a time (SWAR): a byte of `x` is zero exactly where
+            // the input has a `{`; count those bytes.
+            let raw = UnsafeRawPointer(base)
+            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            while i &+ 8 <= bytes.count {
+                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x7B7B_7B7B_7B7B_7B7B
+                let zeroHighs = ~(((x & lows) &+ lows) | x | lows)
+                braces &+= zeroHighs.nonzeroBitCount
+                i &+= 8
+            }
+        }
+        while i < bytes.count {
+            braces &+= bytes[i] == UInt8(ascii: "{") ? 1 : 0
+            i &+= 1
+        }
         return min(braces, bytes.count / 24)
     }
 
@@ -295,7 +311,9 @@ struct AXHitJSONReader {
                 }
                 let offset = scanner.tokenOffset
                 do throws(TreeError) {
-                    try materialize(&frames[top], parentIsElement: parentIsElement(frames, top))
+                    let parent = frames[top].parentID
+                    let parentIsElement = !parent.isNone && tree.kind(of: parent) == .element
+                    try materialize(&frames[top], parentIsElement: parentIsElement)
                 } catch {
                     throw named(error, frames, top)
                 }
@@ -328,11 +346,6 @@ struct AXHitJSONReader {
                 throw named(error, frames, top)
             }
         }
-    }
-
-    private func parentIsElement(_ frames: [NodeFrame], _ i: Int) -> Bool {
-        let p = frames[i].parentID
-        return !p.isNone && tree.kind(of: p) == .element
     }
 
     /// Reads the value of `key` into the node.
@@ -456,7 +469,7 @@ struct AXHitJSONReader {
             if named && f.has(.kind) && !f.isElement && f.has(.accessibilityFrameInContainerSpace) {
                 throw TreeError("is for element nodes only", node: f.values.name, key: "accessibilityFrameInContainerSpace")
             }
-            f.treeID = try tree.appendLoaded(f.values, named: named, under: f.parentID)
+            f.treeID = try tree.appendLoaded(&f.values, named: named, under: f.parentID)
         } catch {
             throw error.located(file: nil, line: scanner.line(at: f.offset(of: error)))
         }
@@ -487,9 +500,9 @@ struct AXHitJSONReader {
         }
         do throws(TreeError) {
             if frames[i].treeID.isNone {
-                _ = try tree.appendLoaded(frames[i].values, named: true, under: frames[i].parentID)  // checks the id is new
+                _ = try tree.appendLoaded(&frames[i].values, named: true, under: frames[i].parentID)  // checks the id is new
             } else if frames[i].dirty || frames[i].isElement != frames[i].appendedElement || !frames[i].appendedNamed {
-                try tree.completeLoaded(frames[i].treeID, as: frames[i].values)
+                try tree.completeLoaded(frames[i].treeID, as: &frames[i].values)
             }
         } catch {
             var e = error
@@ -600,7 +613,9 @@ struct AXHitJSONReader {
         return try finiteNumber(key: key)
     }
 
-    private func finiteNumber(key: StaticString) throws(TreeError) -> Double {
+    // Mutating, like every helper on the hot path: a non-mutating method
+    // called from a mutating one copies the whole reader (hundreds of bytes).
+    private mutating func finiteNumber(key: StaticString) throws(TreeError) -> Double {
         let v = scanner.doubleValue()
         guard v.isFinite else {
             throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
@@ -615,18 +630,30 @@ struct AXHitJSONReader {
         let t = try scanner.next()
         guard t == .beginArray else { throw expected(noun, t, key: key) }
         let offset = scanner.tokenOffset
-        numbers.removeAll(keepingCapacity: true)
+        var n = 0
+        switch try scanner.readNumbers(into: &numbers, max: count, count: &n) {
+        case .closed:
+            guard n == count else {
+                throw TreeError("expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+            }
+            return offset
+        case .notFinite:
+            throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
+        case .stopped:
+            break  // the rest token by token, for the exact error
+        }
         while true {
             let e = try scanner.next()
             if e == .endArray { break }
             guard e == .number else { throw expected("a number", e, key: key) }
-            if numbers.count == count {
+            if n == count {
                 throw TreeError("expected \(count) numbers, found more", line: scanner.tokenLine, key: "\(key)")
             }
-            numbers.append(try finiteNumber(key: key))
+            numbers[n] = try finiteNumber(key: key)
+            n += 1
         }
-        guard numbers.count == count else {
-            throw TreeError("expected \(count) numbers, found \(numbers.count)", line: scanner.line(at: offset), key: "\(key)")
+        guard n == count else {
+            throw TreeError("expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
         }
         return offset
     }

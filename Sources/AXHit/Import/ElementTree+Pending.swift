@@ -44,7 +44,10 @@ extension ElementTree {
     /// has checked. Unnamed, the errors name no node (the reader does).
     ///
     /// - Complexity: amortized O(1), one hash of the name.
-    mutating func appendLoaded(_ node: LoadedNode, named: Bool, under parent: NodeID) throws(TreeError) -> NodeID {
+    ///
+    /// `node` is inout only to be passed by address (it is large); it is
+    /// not changed.
+    mutating func appendLoaded(_ node: inout LoadedNode, named: Bool, under parent: NodeID) throws(TreeError) -> NodeID {
         let isElement = node.isElement
         var structural: TreeError?
         if parent.isNone {
@@ -111,7 +114,7 @@ extension ElementTree {
             }
         } else {
             freeSlots.removeLast()
-            write(node, named: named, at: id.index)
+            write(&node, named: named, at: id.index)
             parents[id.index] = parent
             firstChildren[id.index] = .none
             lastChildren[id.index] = .none
@@ -137,7 +140,7 @@ extension ElementTree {
     ///   when the kind becomes `.element`.
     /// - Throws: `TreeError` naming the node and key when its id is taken or
     ///   the new kind does not fit (the id first, as `completePending` did).
-    mutating func completeLoaded(_ id: NodeID, as node: LoadedNode) throws(TreeError) {
+    mutating func completeLoaded(_ id: NodeID, as node: inout LoadedNode) throws(TreeError) {
         let i = id.index
         let old = ids[i]
         let rename = node.name != old
@@ -169,27 +172,26 @@ extension ElementTree {
             }
             if !old.isEmpty { nodeIDsByName[old] = nil }
         }
-        write(node, named: true, at: i)
+        write(&node, named: true, at: i)
     }
 
     /// The flags to store for `node`: its own, plus those derived from its
     /// values, as `store(_:at:)` sets them.
     @inline(__always)
-    private static func storedFlags(_ node: LoadedNode) -> NodeFlags {
+    private static func storedFlags(_ node: borrowing LoadedNode) -> NodeFlags {
         var f = node.flags
         f.insert(.alive)
         guard node.hasExtras else { return f }
-        let e = node.extras
-        if e.alpha != 1 { f.insert(.translucent) }
-        if e.accessibilityFrame != nil { f.insert(.hasAccessibilityFrame) }
-        if node.isElement && e.frameInContainerSpace != nil { f.insert(.hasFrameInContainerSpace) }
-        if e.path != nil { f.insert(.hasPath) }
+        if node.extras.alpha != 1 { f.insert(.translucent) }
+        if node.extras.accessibilityFrame != nil { f.insert(.hasAccessibilityFrame) }
+        if node.isElement && node.extras.frameInContainerSpace != nil { f.insert(.hasFrameInContainerSpace) }
+        if node.extras.path != nil { f.insert(.hasPath) }
         return f
     }
 
     /// Overwrites slot `i` with `node`'s values (not its links), reusing its
     /// side-table entries as `store(_:at:)` does.
-    private mutating func write(_ node: LoadedNode, named: Bool, at i: Int) {
+    private mutating func write(_ node: inout LoadedNode, named: Bool, at i: Int) {
         ids[i] = named ? node.name : ""
         flags[i] = Self.storedFlags(node)
         let isView = !node.isElement

@@ -54,8 +54,14 @@ struct JSONScanner {
     /// Where the last token starts.
     private(set) var tokenOffset = 0
     private var state = State.value
-    /// Open containers, innermost last: true for an object.
-    private var containers: [Bool] = []
+    // Open containers as a bit stack (1 for an object): the first 64 levels
+    // in a word, deeper ones in an array, so that the common shallow
+    // push and pop touch no array (no uniqueness check per bracket).
+    private var nesting = 0
+    private var objectBits: UInt64 = 0
+    private var deepObjectBits: [UInt64] = []
+    /// Whether the innermost open container is an object.
+    private var inObject = false
     // The last string or key: a slice of `bytes`, or `scratch` when it had escapes.
     private var textStart = 0
     private var textEnd = 0
@@ -80,7 +86,34 @@ struct JSONScanner {
     }
 
     /// How many containers are open: 1 inside the top-level object.
-    var depth: Int { containers.count }
+    var depth: Int { nesting }
+
+    private mutating func push(object: Bool) {
+        let bit: UInt64 = 1 << UInt64(nesting & 63)
+        if nesting < 64 {
+            if object { objectBits |= bit } else { objectBits &= ~bit }
+        } else {
+            let word = (nesting - 64) >> 6
+            if word == deepObjectBits.count { deepObjectBits.append(0) }
+            if object { deepObjectBits[word] |= bit } else { deepObjectBits[word] &= ~bit }
+        }
+        nesting += 1
+        inObject = object
+    }
+
+    /// Closes the innermost container; whether it was an object.
+    private mutating func pop() -> Bool {
+        let was = inObject
+        nesting -= 1
+        if nesting == 0 {
+            inObject = false
+        } else {
+            let level = nesting - 1
+            let bit: UInt64 = 1 << UInt64(level & 63)
+            inObject = (level < 64 ? objectBits : deepObjectBits[(level - 64) >> 6]) & bit != 0
+        }
+        return was
+    }
 
     /// The 1-based line of the byte at `offset`.
     ///
@@ -110,7 +143,7 @@ struct JSONScanner {
             tokenOffset = position
             guard position < bytes.count else {
                 if state == .done { return .end }
-                if state == .value && containers.isEmpty { throw fail("the file is empty") }
+                if state == .value && nesting == 0 { throw fail("the file is empty") }
                 throw fail("the file ends unexpectedly (truncated?)")
             }
             let c = bytes[position]
@@ -118,7 +151,6 @@ struct JSONScanner {
             case .done:
                 throw fail("unexpected \(Self.describe(c)) after the end of the JSON value")
             case .afterValue:
-                let inObject = containers.last ?? false
                 if c == UInt8(ascii: ",") {
                     position += 1
                     state = inObject ? .key : .value
@@ -157,25 +189,25 @@ struct JSONScanner {
     }
 
     private mutating func close() -> Token {
-        let wasObject = containers.removeLast()
-        state = containers.isEmpty ? .done : .afterValue
+        let wasObject = pop()
+        state = nesting == 0 ? .done : .afterValue
         return wasObject ? .endObject : .endArray
     }
 
     private mutating func scalarDone() {
-        state = containers.isEmpty ? .done : .afterValue
+        state = nesting == 0 ? .done : .afterValue
     }
 
     private mutating func scanValue(_ c: UInt8) throws(TreeError) -> Token {
         switch c {
         case UInt8(ascii: "{"):
             position += 1
-            containers.append(true)
+            push(object: true)
             state = .keyOrEnd
             return .beginObject
         case UInt8(ascii: "["):
             position += 1
-            containers.append(false)
+            push(object: false)
             state = .valueOrEnd
             return .beginArray
         case UInt8(ascii: "\""):
@@ -257,12 +289,18 @@ struct JSONScanner {
         let raw = UnsafeRawPointer(base)
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while position &+ 8 <= bytes.count {
-            let w = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             // SWAR: a byte's high bit is set when it is a quote or a backslash
             // (x ^ c is zero), below 0x20, or itself has the high bit.
             let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
             let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
-            if special & highs != 0 { return }
+            let found = special & highs
+            if found != 0 {
+                // The lowest flagged byte is exact (borrows only run upward
+                // from a true match): step onto it (byte 0 is the low byte).
+                position &+= found.trailingZeroBitCount >> 3
+                return
+            }
             position &+= 8
         }
     }
@@ -413,6 +451,52 @@ struct JSONScanner {
 
     // MARK: Numbers
 
+    /// How `readNumbers(into:max:count:)` stopped.
+    enum NumbersEnd {
+        /// At the array's `]`, consumed.
+        case closed
+        /// Before something else (not consumed): `next()` takes it from
+        /// there, as if every number had been read through it.
+        case stopped
+        /// After a number that is not finite (the last token; `numberText`
+        /// has it).
+        case notFinite
+    }
+
+    /// A fast path for an array of numbers whose `[` was the last token:
+    /// reads elements into `out[count...]` while they are numbers, as
+    /// `next()` would (same checks, same errors, same state after), without
+    /// a token round trip per element. Stops at the `]`, or before anything
+    /// else: another kind of value, a number beyond `max`, a grammar error
+    /// (left for `next()` to report), or the end of the input.
+    mutating func readNumbers(into out: inout SIMD8<Double>, max: Int, count: inout Int) throws(TreeError) -> NumbersEnd {
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { return .stopped }
+            let c = bytes[position]
+            if c == UInt8(ascii: "]") && (state == .valueOrEnd || state == .afterValue) {
+                tokenOffset = position
+                position += 1
+                _ = close()
+                return .closed
+            }
+            if state == .afterValue {
+                guard c == UInt8(ascii: ",") else { return .stopped }
+                position += 1
+                state = .value
+                continue
+            }
+            guard c == UInt8(ascii: "-") || isDigit(c), count < max, count < 8 else { return .stopped }
+            tokenOffset = position
+            try scanNumber()
+            scalarDone()
+            let v = doubleValue()
+            guard v.isFinite else { return .notFinite }
+            out[count] = v
+            count += 1
+        }
+    }
+
     /// Scans a number per the JSON grammar:
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, reading its
     /// digits into `mantissa` and `exponent` on the way (one pass).
@@ -518,6 +602,9 @@ struct JSONScanner {
     /// 3. Everything else (more than 19 digits, large exponents, the
     ///    halfway cases) goes to the C library's correctly rounded `strtod`
     ///    through `Double(String)`.
+    ///
+    /// Always inlined: a call would pass this (large) scanner by copy.
+    @inline(__always)
     func doubleValue() -> Double {
         if mantissa == 0 && !inexact { return negative ? -0.0 : 0.0 }
         if !inexact && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
@@ -535,7 +622,14 @@ struct JSONScanner {
             }
         }
         #endif
-        return Double(numberText) ?? (negative ? -.infinity : .infinity)
+        return Self.strtod(UnsafeBufferPointer(rebasing: bytes[numberStart..<numberEnd]), negative: negative)
+    }
+
+    /// The C library's conversion of `text`. Static, and given only what it
+    /// needs: a method call would pass the whole scanner by copy.
+    @inline(never)
+    private static func strtod(_ text: UnsafeBufferPointer<UInt8>, negative: Bool) -> Double {
+        Double(String(decoding: text, as: UTF8.self)) ?? (negative ? -.infinity : .infinity)
     }
 
     #if arch(x86_64) && !os(Windows) && !os(Android)

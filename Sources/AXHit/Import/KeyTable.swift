@@ -77,6 +77,24 @@ struct KeyTable<Value: Sendable>: Sendable {
         bytes.withUnsafeBufferPointer { key($0) }
     }
 
+    /// Whether `count` bytes at `a` and `b` are equal: 8 at a time, then the tail.
+    @inline(__always)
+    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var i = 0
+        while i &+ 8 <= count {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i &+= 8
+        }
+        while i < count {
+            if a[i] != b[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
+
     /// The value whose name is exactly `text`, or nil.
     @inline(__always)
     func lookup(_ text: UnsafeBufferPointer<UInt8>) -> Value? {
@@ -88,10 +106,10 @@ struct KeyTable<Value: Sendable>: Sendable {
                 if e < 0 { return nil }
                 let entry = entries[e]
                 if entry.count == text.count {
-                    // From the end: names sharing a prefix (accessibility…) differ late.
-                    var i = entry.count - 1
-                    while i >= 0 && b[entry.offset + i] == text[i] { i -= 1 }
-                    if i < 0 { return entry.value }
+                    if entry.count == 0 { return entry.value }
+                    if let nb = b.baseAddress, let tb = text.baseAddress, Self.equal(nb + entry.offset, tb, count: entry.count) {
+                        return entry.value
+                    }
                 }
                 slot = (slot + 1) & mask
             }
