@@ -19,7 +19,7 @@ struct LoadedNode {
     /// `.element` for element nodes, and the boolean properties. The flags
     /// derived from other values (`translucent`, `has…`) are the tree's to
     /// set.
-    var flags: NodeFlags = [.alive, .userInteractionEnabled]
+    var flags = LoadedNode.defaultFlags
     /// Views only.
     var frame = CGRect.zero
     var bounds: CGRect?
@@ -32,6 +32,9 @@ struct LoadedNode {
     var hasExtras = false
 
     var isElement: Bool { flags.contains(.element) }
+
+    /// A view's flags with every property at its default.
+    static let defaultFlags: NodeFlags = [.alive, .userInteractionEnabled]
 }
 
 extension ElementTree {
@@ -45,9 +48,11 @@ extension ElementTree {
     ///
     /// - Complexity: amortized O(1), one hash of the name.
     ///
-    /// `node` is inout only to be passed by address (it is large); it is
-    /// not changed.
-    mutating func appendLoaded(_ node: inout LoadedNode, named: Bool, under parent: NodeID) throws(TreeError) -> NodeID {
+    /// `node` is inout to be passed by address (it is large). When `final`
+    /// (no later `completeLoaded`), its extras are moved into the tree
+    /// rather than copied (no retain per string); else it is not changed.
+    mutating func appendLoaded(_ node: inout LoadedNode, named: Bool, final: Bool,
+                               under parent: NodeID) throws(TreeError) -> NodeID {
         let isElement = node.isElement
         var structural: TreeError?
         if parent.isNone {
@@ -108,13 +113,13 @@ extension ElementTree {
             }
             if node.hasExtras {
                 extraSlots.append(Int32(extras.count))
-                extras.append(node.extras)
+                extras.append(Self.take(&node, final: final))
             } else {
                 extraSlots.append(-1)
             }
         } else {
             freeSlots.removeLast()
-            write(&node, named: named, at: id.index)
+            write(&node, named: named, final: final, at: id.index)
             parents[id.index] = parent
             firstChildren[id.index] = .none
             lastChildren[id.index] = .none
@@ -135,6 +140,8 @@ extension ElementTree {
     /// `named` and it is new. Unlike `update(_:to:)` the kind may change, as
     /// long as the tree stays valid: the root stays a view, a view is not
     /// under an element node, and an element node has only element children.
+    ///
+    /// This is the node's final write: its extras are moved into the tree.
     ///
     /// - Complexity: O(1) (one hash when the name is new), plus O(children)
     ///   when the kind becomes `.element`.
@@ -172,7 +179,7 @@ extension ElementTree {
             }
             if !old.isEmpty { nodeIDsByName[old] = nil }
         }
-        write(&node, named: true, at: i)
+        write(&node, named: true, final: true, at: i)
     }
 
     /// The flags to store for `node`: its own, plus those derived from its
@@ -191,7 +198,7 @@ extension ElementTree {
 
     /// Overwrites slot `i` with `node`'s values (not its links), reusing its
     /// side-table entries as `store(_:at:)` does.
-    private mutating func write(_ node: inout LoadedNode, named: Bool, at i: Int) {
+    private mutating func write(_ node: inout LoadedNode, named: Bool, final: Bool, at i: Int) {
         ids[i] = named ? node.name : ""
         flags[i] = Self.storedFlags(node)
         let isView = !node.isElement
@@ -201,16 +208,27 @@ extension ElementTree {
         let old = extraSlots[i]
         if node.hasExtras {
             if old >= 0 {
-                extras[Int(old)] = node.extras
+                extras[Int(old)] = Self.take(&node, final: final)
             } else {
                 extraSlots[i] = Int32(extras.count)
-                extras.append(node.extras)
+                extras.append(Self.take(&node, final: final))
             }
         } else if old >= 0 {
             // Left in `extras` unreferenced; `compacted()` reclaims it.
             extras[Int(old)] = NodeExtras()
             extraSlots[i] = -1
         }
+    }
+
+    /// The node's extras: moved out (leaving defaults, `hasExtras` false)
+    /// when `final`, else copied.
+    @inline(__always)
+    private static func take(_ node: inout LoadedNode, final: Bool) -> NodeExtras {
+        guard final else { return node.extras }
+        var e = NodeExtras()
+        swap(&e, &node.extras)
+        node.hasExtras = false
+        return e
     }
 
     private static func setEntry<T>(_ slot: inout Int32, in table: inout [T], to value: T?) {

@@ -533,6 +533,9 @@ struct JSONScanner {
             guard position < end, isDigit(bytes[position]) else {
                 throw fail("invalid number: expected a digit after '.'")
             }
+            // Only once `m` has a significant digit: leading zeros (0.000…)
+            // are not significant, which the loop below accounts for.
+            if m != 0 { e -= eightDigits(&m, &digits) }
             while position < end {
                 let d = bytes[position] &- UInt8(ascii: "0")
                 if d >= 10 { break }
@@ -574,6 +577,34 @@ struct JSONScanner {
     }
 
     @inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+
+    /// Takes the digits at `position` 8 at a time (SWAR) while all 8 are
+    /// digits and `m` keeps them exactly (at most 19 significant digits);
+    /// returns how many it took. Long mantissas (17-digit shortest forms of
+    /// fractional coordinates) are most of a number's bytes.
+    @inline(__always)
+    private mutating func eightDigits(_ m: inout UInt64, _ digits: inout Int) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var taken = 0
+        while digits &+ 8 <= 19 && position &+ 8 <= bytes.count {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            // All 8 bytes in '0'...'9': high nibbles 3, and adding 6 leaves them 3.
+            let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+            guard (w & highs) | (((w &+ 0x0606_0606_0606_0606) & highs) >> 4) == 0x3333_3333_3333_3333 else { break }
+            // The 8 digits (byte 0 most significant) as one number, by
+            // pairs, quads, then the whole.
+            var v = w & 0x0F0F_0F0F_0F0F_0F0F
+            v = (v &* 2561) >> 8
+            v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+            v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+            m = m &* 100_000_000 &+ v
+            digits &+= 8
+            position &+= 8
+            taken &+= 8
+        }
+        return taken
+    }
 
     /// The last number's text, as written.
     var numberText: String {
