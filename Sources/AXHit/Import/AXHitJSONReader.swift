@@ -160,7 +160,7 @@ struct AXHitJSONReader {
         while true {
             let t = try scanner.next()
             if t == .endObject { break }
-            guard let key = scanner.withText(Self.documentKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.documentKeys) else {
                 try skipValue()
                 continue
             }
@@ -195,7 +195,7 @@ struct AXHitJSONReader {
         while true {
             let k = try scanner.next()
             if k == .endObject { return }
-            guard let key = scanner.withText(Self.screenKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.screenKeys) else {
                 try skipValue()
                 continue
             }
@@ -354,7 +354,7 @@ struct AXHitJSONReader {
                 continue
             }
             // A key: the grammar allows nothing else here.
-            guard let key = scanner.withText(Self.nodeKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.nodeKeys) else {
                 try skipValue()  // unknown keys are allowed, but must be valid JSON
                 continue
             }
@@ -616,7 +616,7 @@ struct AXHitJSONReader {
     private mutating func readKind() throws(TreeError) -> NodeKind? {
         let t = try scanner.next()
         guard t == .string else { throw expected("a string", t, key: "kind") }
-        return scanner.withText(Self.kinds.lookup)
+        return scanner.lookup(in: Self.kinds)
     }
 
     private mutating func readBool(key: StaticString) throws(TreeError) -> Bool {
@@ -707,7 +707,7 @@ struct AXHitJSONReader {
             let e = try scanner.next()
             if e == .endArray { return traits }
             guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
-            guard let trait = scanner.withText(Self.traitNames.lookup) else {
+            guard let trait = scanner.lookup(in: Self.traitNames) else {
                 throw TreeError("unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
             }
             traits.formUnion(trait)
@@ -726,7 +726,7 @@ struct AXHitJSONReader {
         while true {
             let k = try scanner.next()
             if k == .endObject { break }
-            guard let key = scanner.withText(Self.pathKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.pathKeys) else {
                 try skipValue()
                 continue
             }

@@ -444,6 +444,13 @@ struct JSONScanner {
         return body(UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
     }
 
+    /// The value `table` has for the last key or string, if any.
+    @inline(__always)
+    func lookup<V>(in table: KeyTable<V>) -> V? {
+        if textEscaped { return scratch.withUnsafeBufferPointer { table.lookup($0) } }
+        return table.lookup(UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
+    }
+
     /// The last key or string, decoded.
     var text: String {
         withText { String(decoding: $0, as: UTF8.self) }

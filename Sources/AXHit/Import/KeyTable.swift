@@ -7,7 +7,10 @@
 /// middle, last), with a multiplier chosen at init so that, if possible, no
 /// two names share a slot. A lookup then hashes once and compares one
 /// candidate (names that hash alike, if any, sit in the next slots).
-struct KeyTable<Value: Sendable>: Sendable {
+///
+/// A class (immutable): passing a table around is one reference, not three
+/// arrays to retain.
+final class KeyTable<Value: Sendable>: Sendable {
     private struct Entry: Sendable {
         let offset: Int
         let count: Int
