@@ -235,4 +235,26 @@ import Testing
         #expect(e?.line == 3)
         #expect(e?.node == "a")
     }
+
+    /// An element node's container-space frame read before its children,
+    /// with `kind` after them: once rejected as a view's (the node was
+    /// appended as a view, the default, and validated then), now read.
+    /// With `kind: view` given first the error is as before.
+    @Test func containerSpaceFrameBeforeChildrenWithLateKind() throws {
+        let tree = try loadTree(document(children: """
+            {"id": "x", "accessibilityFrameInContainerSpace": [0, 0, 1, 1], "children": [
+              {"id": "x1", "kind": "element"}
+            ], "kind": "element"}
+            """))
+        let x = try #require(tree.node(named: "x"))
+        #expect(tree.kind(of: x) == .element)
+        #expect(tree[x].accessibilityFrameInContainerSpace == CGRect(x: 0, y: 0, width: 1, height: 1))
+        let e = readError(document(children: """
+            {"id": "v", "kind": "view", "frame": [0, 0, 1, 1], "accessibilityFrameInContainerSpace": [0, 0, 1, 1], "children": [
+              {"id": "v1", "kind": "element"}
+            ]}
+            """))
+        #expect(e?.message == "is for element nodes only")
+        #expect(e?.node == "v" && e?.key == "accessibilityFrameInContainerSpace" && e?.line == 2)
+    }
 }

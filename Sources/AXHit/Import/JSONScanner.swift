@@ -367,7 +367,9 @@ struct JSONScanner {
             }
             appendUTF8(scalar)
         default:
-            throw fail("invalid escape \\\(Self.describeBare(e)) in a string")
+            // At the backslash: the byte after it may be a raw newline,
+            // which must not count as a line already passed.
+            throw fail("invalid escape \\\(Self.describeBare(e)) in a string", at: position - 2)
         }
     }
 
@@ -481,7 +483,7 @@ struct JSONScanner {
             skipWhitespace()
             guard position < bytes.count else { return .stopped }
             let c = bytes[position]
-            if c == UInt8(ascii: "]") && (state == .valueOrEnd || state == .afterValue) {
+            if c == UInt8(ascii: "]") && !inObject && (state == .valueOrEnd || state == .afterValue) {
                 tokenOffset = position
                 position += 1
                 _ = close()
@@ -743,7 +745,11 @@ struct JSONScanner {
     // MARK: Errors
 
     private func fail(_ message: String) -> TreeError {
-        TreeError("invalid JSON: " + message, line: line(at: position))
+        fail(message, at: position)
+    }
+
+    private func fail(_ message: String, at offset: Int) -> TreeError {
+        TreeError("invalid JSON: " + message, line: line(at: offset))
     }
 
     private static func describe(_ c: UInt8) -> String {
