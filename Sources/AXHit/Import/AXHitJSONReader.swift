@@ -315,10 +315,33 @@ struct AXHitJSONReader {
         // are kept for reuse rather than removed, which would move a whole
         // frame out and destroy it for every node.
         var frames = [NodeFrame(offset: scanner.tokenOffset, depth: scanner.depth, parentFrame: -1, parentID: .none, position: 0)]
+        frames.reserveCapacity(64)
         var open = 1
+        while open > 0 {
+            // The loop runs on the frames' buffer (no uniqueness check per
+            // access), and comes back here only to add a frame.
+            if open == frames.count {
+                frames.append(NodeFrame(offset: 0, depth: 0, parentFrame: -1, parentID: .none, position: 0))
+            }
+            let result: Result<Void, TreeError> = frames.withUnsafeMutableBufferPointer { buffer in
+                do throws(TreeError) {
+                    try readNodes(in: buffer, open: &open)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if case let .failure(error) = result { throw error }
+        }
+    }
+
+    /// The node loop over `frames[..<open]`, until every node is closed or a
+    /// child needs a frame beyond `frames`.
+    private mutating func readNodes(in frames: UnsafeMutableBufferPointer<NodeFrame>, open: inout Int) throws(TreeError) {
         while open > 0 {
             let top = open - 1
             if frames[top].inChildren {
+                if open == frames.count { return }  // before the child's `{`: the caller adds a frame
                 let t = try scanner.next()
                 if t == .endArray {
                     frames[top].inChildren = false
@@ -336,20 +359,14 @@ struct AXHitJSONReader {
                     throw named(error, frames, top)
                 }
                 frames[top].childCount += 1
-                let parentID = frames[top].treeID, position = frames[top].childCount
-                if open < frames.count {
-                    frames[open].reset(offset: offset, depth: scanner.depth, parentFrame: top,
-                                       parentID: parentID, position: position)
-                } else {
-                    frames.append(NodeFrame(offset: offset, depth: scanner.depth, parentFrame: top,
-                                            parentID: parentID, position: position))
-                }
+                frames[open].reset(offset: offset, depth: scanner.depth, parentFrame: top,
+                                   parentID: frames[top].treeID, position: frames[top].childCount)
                 open += 1
                 continue
             }
             let t = try scanner.next()
             if t == .endObject {
-                try finish(&frames, top)
+                try finish(frames, top)
                 open -= 1
                 continue
             }
@@ -500,7 +517,7 @@ struct AXHitJSONReader {
     /// Checks the finished node `frames[i]` as a whole and appends it (or
     /// completes it, when it was appended before its children). Works on the
     /// frame in place: no copy of the node's values.
-    private mutating func finish(_ frames: inout [NodeFrame], _ i: Int) throws(TreeError) {
+    private mutating func finish(_ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) throws(TreeError) {
         frames[i].resolveAccessibilityElement()
         guard frames[i].has(.id) else {
             throw TreeError("required key is missing", line: scanner.line(at: frames[i].offset),
@@ -533,7 +550,7 @@ struct AXHitJSONReader {
     /// `error` naming the node of `frames[i]`, when it is about a key of that
     /// node and names no node yet: by its id, read or found ahead, or else by
     /// its position.
-    private func named(_ error: TreeError, _ frames: [NodeFrame], _ i: Int) -> TreeError {
+    private func named(_ error: TreeError, _ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) -> TreeError {
         guard error.key != nil && error.node == nil else { return error }
         var e = error
         if !frames[i].values.name.isEmpty {
@@ -564,7 +581,7 @@ struct AXHitJSONReader {
 
     /// A name for a node without an id: `(child 3 of "list")`, going up to
     /// the nearest named ancestor (at most a few levels).
-    private func positionName(_ frames: [NodeFrame], _ i: Int) -> String {
+    private func positionName(_ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) -> String {
         if frames[i].parentFrame < 0 { return "(the root)" }
         var text = ""
         var open = 0
