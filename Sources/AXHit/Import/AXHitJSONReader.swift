@@ -14,17 +14,26 @@ import Foundation
 /// offending value; when the node's `id` has not been read yet, the rest of
 /// the node's object is scanned ahead for it, so the error still names it.
 ///
+/// Nodes go into the tree through its bulk path (`LoadedNode`,
+/// `ElementTree.appendLoaded`): gathered in the tree's own layout, appended
+/// column by column, one hash per id. Lines are not tracked while reading:
+/// the reader keeps byte offsets and turns one into a line only for an error.
+///
 /// Memory: the tree, plus O(depth) for the frames.
 struct AXHitJSONReader {
     private var scanner: JSONScanner
     private var tree = ElementTree()
-    /// Scratch for the numbers of one rect, point or transform.
-    private var numbers: [Double] = []
+    /// The numbers of the last rect, point or transform: a vector, not an
+    /// array, so filling it checks no uniqueness and allocates nothing.
+    private var numbers = SIMD8<Double>()
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         scanner = JSONScanner(bytes)
-        numbers.reserveCapacity(8)
-        tree.reserveCapacity(Self.estimatedNodeCount(bytes))
+        let n = Self.estimatedNodeCount(bytes)
+        // Rare properties (labels, traits...) are common enough in real trees
+        // that their table is worth sizing too; untouched capacity is only
+        // address space.
+        tree.reserveForLoading(n, extras: n)
     }
 
     /// About how many nodes `bytes` holds, to size the tree once instead of
@@ -34,7 +43,29 @@ struct AXHitJSONReader {
     /// O(n), a fraction of the parse.
     static func estimatedNodeCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var braces = 0
-        for b in bytes where b == UInt8(ascii: "{") { braces += 1 }
+        var i = 0
+        if let base = bytes.baseAddress {
+            // 16 bytes at a time: per-lane counters, emptied into `braces`
+            // before any lane can wrap (255 rounds).
+            let raw = UnsafeRawPointer(base)
+            let brace = SIMD16<UInt8>(repeating: UInt8(ascii: "{"))
+            let zero = SIMD16<UInt8>(), one = SIMD16<UInt8>(repeating: 1)
+            while i &+ 16 <= bytes.count {
+                var lanes = SIMD16<UInt8>()
+                var rounds = 0
+                while rounds < 255 && i &+ 16 <= bytes.count {
+                    let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                    lanes &+= zero.replacing(with: one, where: v .== brace)
+                    i &+= 16
+                    rounds &+= 1
+                }
+                braces &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+            }
+        }
+        while i < bytes.count {
+            braces &+= bytes[i] == UInt8(ascii: "{") ? 1 : 0
+            i &+= 1
+        }
         return min(braces, bytes.count / 24)
     }
 
@@ -70,6 +101,8 @@ struct AXHitJSONReader {
 
         /// The key as spelled in the file, with no reference counting: the
         /// reader passes one along with every value it reads, for errors.
+        /// Inlined: a call per key is measurable.
+        @inline(__always)
         var staticName: StaticString {
             switch self {
             case .id: "id"
@@ -113,6 +146,7 @@ struct AXHitJSONReader {
     private static let pathKeys = table(PathKey.self)
     private static let nodeKeys = table(NodeKey.self)
     private static let traitNames = KeyTable(AccessibilityTraits.named.map { ($0.name, $0.trait) })
+    private static let kinds = KeyTable([("view", NodeKind.view), ("element", NodeKind.element)])
 
     // MARK: Document
 
@@ -121,12 +155,12 @@ struct AXHitJSONReader {
         guard first == .beginObject else {
             throw TreeError("expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
         }
-        let documentLine = scanner.tokenLine
+        let documentOffset = scanner.tokenOffset
         var seen: [DocumentKey] = []
         while true {
             let t = try scanner.next()
             if t == .endObject { break }
-            guard let key = scanner.withText(Self.documentKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.documentKeys) else {
                 try skipValue()
                 continue
             }
@@ -146,10 +180,10 @@ struct AXHitJSONReader {
             }
         }
         guard seen.contains(.format) else {
-            throw TreeError("required key is missing (\"format\": \"axhit/1\")", line: documentLine, key: "format")
+            throw TreeError("required key is missing (\"format\": \"axhit/1\")", line: scanner.line(at: documentOffset), key: "format")
         }
         guard seen.contains(.root) else {
-            throw TreeError("required key is missing (the root view)", line: documentLine, key: "root")
+            throw TreeError("required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
         }
         _ = try scanner.next()  // the end, or an error for anything after the document
     }
@@ -161,7 +195,7 @@ struct AXHitJSONReader {
         while true {
             let k = try scanner.next()
             if k == .endObject { return }
-            guard let key = scanner.withText(Self.screenKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.screenKeys) else {
                 try skipValue()
                 continue
             }
@@ -184,57 +218,91 @@ struct AXHitJSONReader {
 
     /// An open node object.
     private struct NodeFrame {
-        var node = Node(id: "", kind: .view)
+        /// The node's values as read so far, in the tree's layout.
+        var values = LoadedNode()
         /// `NodeKey.bit`s of the keys read so far.
         var seen: UInt32 = 0
-        /// The line of the node's `{`.
-        let line: Int
+        /// Where the node's `{` is.
+        var offset = 0
         /// The scanner's depth inside the node's object.
-        let depth: Int
+        var depth = 0
         /// The parent's frame index, or -1 for the root.
-        let parentFrame: Int
-        let parentID: NodeID
+        var parentFrame = -1
+        var parentID = NodeID.none
         /// 1-based position among its siblings (0 for the root).
-        let position: Int
+        var position = 0
         /// Where the node is in the tree, once appended.
         var treeID = NodeID.none
-        /// The kind it was appended with.
-        var appendedKind = NodeKind.view
+        /// Whether it was appended as an element node.
+        var appendedElement = false
         /// Whether it was appended with its id (else pending).
         var appendedNamed = false
         /// Whether a property was read after the node was appended.
         var dirty = false
         var inChildren = false
         var childCount = 0
-        var idLine = 0
-        var kindLine = 0
-        var containerSpaceFrameLine = 0
+        // Where keys were, for errors found later.
+        var idOffset = 0
+        var kindOffset = 0
+        var containerSpaceFrameOffset = 0
         /// The first view-only key read, for element nodes that carry one.
         var viewKey: NodeKey?
-        var viewKeyLine = 0
+        var viewKeyOffset = 0
 
-        init(line: Int, depth: Int, parentFrame: Int, parentID: NodeID, position: Int) {
-            self.line = line
+        init(offset: Int, depth: Int, parentFrame: Int, parentID: NodeID, position: Int) {
+            reset(offset: offset, depth: depth, parentFrame: parentFrame, parentID: parentID, position: position)
+        }
+
+        /// Makes this slot a fresh frame, in place (no frame built and
+        /// copied per node).
+        mutating func reset(offset: Int, depth: Int, parentFrame: Int, parentID: NodeID, position: Int) {
+            // Field by field: assigning a whole `LoadedNode()` builds one
+            // and copies it in. Extras at their defaults stay as they are.
+            values.name = ""
+            values.flags = LoadedNode.defaultFlags
+            values.frame = .zero
+            values.bounds = nil
+            values.transform = nil
+            if values.hasExtras {
+                values.extras = NodeExtras()
+                values.hasExtras = false
+            }
+            seen = 0
+            self.offset = offset
             self.depth = depth
             self.parentFrame = parentFrame
             self.parentID = parentID
             self.position = position
+            treeID = .none
+            appendedElement = false
+            appendedNamed = false
+            dirty = false
+            inChildren = false
+            childCount = 0
+            viewKey = nil
         }
 
         func has(_ key: NodeKey) -> Bool { seen & key.bit != 0 }
 
-        /// The line to report for an error the tree threw about this node.
-        func line(of error: TreeError) -> Int {
-            if error.key == "id" && has(.id) { return idLine }
-            if error.key == "kind" && has(.kind) { return kindLine }
-            return line
+        /// Whether the node is an element node as far as known.
+        var isElement: Bool { values.flags.contains(.element) }
+
+        /// Where to report an error the tree threw about this node.
+        func offset(of error: TreeError) -> Int {
+            if error.key == "id" && has(.id) { return idOffset }
+            if error.key == "kind" && has(.kind) { return kindOffset }
+            return offset
         }
 
-        /// The node as far as it is known, with kind-dependent defaults.
-        var resolvedNode: Node {
-            var n = node
-            if !has(.isAccessibilityElement) { n.isAccessibilityElement = n.kind == .element }
-            return n
+        /// Sets `isAccessibilityElement` to its kind's default unless given.
+        mutating func resolveAccessibilityElement() {
+            if !has(.isAccessibilityElement) {
+                if isElement { values.flags.insert(.accessibilityElement) } else { values.flags.remove(.accessibilityElement) }
+            }
+        }
+
+        mutating func set(_ flag: NodeFlags, _ on: Bool) {
+            if on { values.flags.insert(flag) } else { values.flags.remove(flag) }
         }
     }
 
@@ -246,11 +314,34 @@ struct AXHitJSONReader {
         // Open nodes, innermost last: `frames[..<open]`. Slots above `open`
         // are kept for reuse rather than removed, which would move a whole
         // frame out and destroy it for every node.
-        var frames = [NodeFrame(line: scanner.tokenLine, depth: scanner.depth, parentFrame: -1, parentID: .none, position: 0)]
+        var frames = [NodeFrame(offset: scanner.tokenOffset, depth: scanner.depth, parentFrame: -1, parentID: .none, position: 0)]
+        frames.reserveCapacity(64)
         var open = 1
+        while open > 0 {
+            // The loop runs on the frames' buffer (no uniqueness check per
+            // access), and comes back here only to add a frame.
+            if open == frames.count {
+                frames.append(NodeFrame(offset: 0, depth: 0, parentFrame: -1, parentID: .none, position: 0))
+            }
+            let result: Result<Void, TreeError> = frames.withUnsafeMutableBufferPointer { buffer in
+                do throws(TreeError) {
+                    try readNodes(in: buffer, open: &open)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if case let .failure(error) = result { throw error }
+        }
+    }
+
+    /// The node loop over `frames[..<open]`, until every node is closed or a
+    /// child needs a frame beyond `frames`.
+    private mutating func readNodes(in frames: UnsafeMutableBufferPointer<NodeFrame>, open: inout Int) throws(TreeError) {
         while open > 0 {
             let top = open - 1
             if frames[top].inChildren {
+                if open == frames.count { return }  // before the child's `{`: the caller adds a frame
                 let t = try scanner.next()
                 if t == .endArray {
                     frames[top].inChildren = false
@@ -259,27 +350,28 @@ struct AXHitJSONReader {
                 guard t == .beginObject else {
                     throw named(expected("a node (an object)", t, key: "children"), frames, top)
                 }
-                let line = scanner.tokenLine
+                let offset = scanner.tokenOffset
                 do throws(TreeError) {
-                    try materialize(&frames[top], parentIsElement: parentIsElement(frames, top))
+                    let parent = frames[top].parentID
+                    let parentIsElement = !parent.isNone && tree.kind(of: parent) == .element
+                    try materialize(&frames[top], parentIsElement: parentIsElement)
                 } catch {
                     throw named(error, frames, top)
                 }
                 frames[top].childCount += 1
-                let child = NodeFrame(line: line, depth: scanner.depth, parentFrame: top,
-                                      parentID: frames[top].treeID, position: frames[top].childCount)
-                if open < frames.count { frames[open] = child } else { frames.append(child) }
+                frames[open].reset(offset: offset, depth: scanner.depth, parentFrame: top,
+                                   parentID: frames[top].treeID, position: frames[top].childCount)
                 open += 1
                 continue
             }
             let t = try scanner.next()
             if t == .endObject {
-                try finish(&frames, top)
+                try finish(frames, top)
                 open -= 1
                 continue
             }
             // A key: the grammar allows nothing else here.
-            guard let key = scanner.withText(Self.nodeKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.nodeKeys) else {
                 try skipValue()  // unknown keys are allowed, but must be valid JSON
                 continue
             }
@@ -291,86 +383,108 @@ struct AXHitJSONReader {
         }
     }
 
-    private func parentIsElement(_ frames: [NodeFrame], _ i: Int) -> Bool {
-        let p = frames[i].parentID
-        return !p.isNone && tree.kind(of: p) == .element
-    }
-
     /// Reads the value of `key` into the node.
     private mutating func readProperty(_ key: NodeKey, into f: inout NodeFrame) throws(TreeError) {
-        let keyLine = scanner.tokenLine
-        if f.has(key) { throw TreeError("duplicate key", line: keyLine, key: key.name) }
+        let keyOffset = scanner.tokenOffset
+        if f.has(key) { throw TreeError("duplicate key", line: scanner.line(at: keyOffset), key: key.name) }
         f.seen |= key.bit
         if !f.treeID.isNone { f.dirty = true }
         if key.isViewProperty {
-            if f.has(.kind) && f.node.kind == .element {
-                throw TreeError("element nodes have no \(key.name) (a view property)", line: keyLine, key: key.name)
+            if f.has(.kind) && f.isElement {
+                throw TreeError("element nodes have no \(key.name) (a view property)",
+                                line: scanner.line(at: keyOffset), key: key.name)
             }
             if f.viewKey == nil {
                 f.viewKey = key
-                f.viewKeyLine = keyLine
+                f.viewKeyOffset = keyOffset
             }
         }
         let name = key.staticName
+        // Each key is read once (duplicates are errors), so a rare property
+        // set to a non-default value keeps `hasExtras` true for good.
         switch key {
         case .id:
             let id = try readString(key: name)
             guard !id.isEmpty else { throw TreeError("must not be empty", line: scanner.tokenLine, key: "\(name)") }
-            f.node.id = id
-            f.idLine = scanner.tokenLine
+            f.values.name = id
+            f.idOffset = scanner.tokenOffset
         case .kind:
-            let text = try readString(key: name)
-            guard let kind = NodeKind(rawValue: text) else {
-                throw TreeError("unknown kind \"\(text)\" (expected \"view\" or \"element\")", line: scanner.tokenLine, key: "\(name)")
+            let text = try readKind()
+            guard let kind = text else {
+                throw TreeError("unknown kind \"\(scanner.text)\" (expected \"view\" or \"element\")",
+                                line: scanner.tokenLine, key: "\(name)")
             }
-            f.node.kind = kind
-            f.kindLine = scanner.tokenLine
+            f.set(.element, kind == .element)
+            f.kindOffset = scanner.tokenOffset
             if kind == .element, let viewKey = f.viewKey {
                 throw TreeError("element nodes have no \(viewKey.name) (a view property)",
-                                line: f.viewKeyLine, key: viewKey.name)
+                                line: scanner.line(at: f.viewKeyOffset), key: viewKey.name)
             }
         case .children:
             let t = try scanner.next()
             guard t == .beginArray else { throw expected("an array of nodes", t, key: name) }
             f.inChildren = true
-        case .isAccessibilityElement: f.node.isAccessibilityElement = try readBool(key: name)
-        case .accessibilityLabel: f.node.accessibilityLabel = try readString(key: name)
-        case .accessibilityValue: f.node.accessibilityValue = try readString(key: name)
-        case .accessibilityHint: f.node.accessibilityHint = try readString(key: name)
-        case .accessibilityIdentifier: f.node.accessibilityIdentifier = try readString(key: name)
-        case .accessibilityLanguage: f.node.accessibilityLanguage = try readString(key: name)
-        case .accessibilityTraits: f.node.accessibilityTraits = try readTraits()
-        case .accessibilityFrame: f.node.accessibilityFrame = try readRect(key: name)
+        case .isAccessibilityElement: f.set(.accessibilityElement, try readBool(key: name))
+        case .accessibilityLabel:
+            f.values.extras.label = try readString(key: name)
+            f.values.hasExtras = true
+        case .accessibilityValue:
+            f.values.extras.value = try readString(key: name)
+            f.values.hasExtras = true
+        case .accessibilityHint:
+            f.values.extras.hint = try readString(key: name)
+            f.values.hasExtras = true
+        case .accessibilityIdentifier:
+            f.values.extras.identifier = try readString(key: name)
+            f.values.hasExtras = true
+        case .accessibilityLanguage:
+            f.values.extras.language = try readString(key: name)
+            f.values.hasExtras = true
+        case .accessibilityTraits:
+            let traits = try readTraits()
+            f.values.extras.traits = traits
+            if !traits.isEmpty { f.values.hasExtras = true }
+        case .accessibilityFrame:
+            f.values.extras.accessibilityFrame = try readRect(key: name)
+            f.values.hasExtras = true
         case .accessibilityFrameInContainerSpace:
-            f.node.accessibilityFrameInContainerSpace = try readRect(key: name)
-            f.containerSpaceFrameLine = keyLine
-        case .accessibilityActivationPoint: f.node.accessibilityActivationPoint = try readPoint(key: name)
-        case .accessibilityPath: f.node.accessibilityPath = try readPath()
-        case .accessibilityElementsHidden: f.node.accessibilityElementsHidden = try readBool(key: name)
-        case .accessibilityViewIsModal: f.node.accessibilityViewIsModal = try readBool(key: name)
-        case .shouldGroupAccessibilityChildren: f.node.shouldGroupAccessibilityChildren = try readBool(key: name)
+            f.values.extras.frameInContainerSpace = try readRect(key: name)
+            f.values.hasExtras = true
+            f.containerSpaceFrameOffset = keyOffset
+        case .accessibilityActivationPoint:
+            f.values.extras.activationPoint = try readPoint(key: name)
+            f.values.hasExtras = true
+        case .accessibilityPath:
+            f.values.extras.path = try readPath()
+            f.values.hasExtras = true
+        case .accessibilityElementsHidden: f.set(.elementsHidden, try readBool(key: name))
+        case .accessibilityViewIsModal: f.set(.modal, try readBool(key: name))
+        case .shouldGroupAccessibilityChildren: f.set(.groupsChildren, try readBool(key: name))
         case .accessibilityNavigationStyle:
             let text = try readString(key: name)
             guard let style = NavigationStyle(rawValue: text) else {
                 throw TreeError("unknown navigation style \"\(text)\" (expected \"automatic\", \"separate\" or \"combined\")",
                                 line: scanner.tokenLine, key: "\(name)")
             }
-            f.node.accessibilityNavigationStyle = style
-        case .frame: f.node.frame = try readRect(key: name)
-        case .bounds: f.node.bounds = try readRect(key: name)
+            f.values.extras.navigationStyle = style
+            if style != .automatic { f.values.hasExtras = true }
+        case .frame: f.values.frame = try readRect(key: name)
+        case .bounds: f.values.bounds = try readRect(key: name)
         case .transform:
             try readNumbers(count: 6, key: name, noun: "a transform [a, b, c, d, tx, ty]")
-            f.node.transform = CGAffineTransform(a: CGFloat(numbers[0]), b: CGFloat(numbers[1]), c: CGFloat(numbers[2]),
-                                                 d: CGFloat(numbers[3]), tx: CGFloat(numbers[4]), ty: CGFloat(numbers[5]))
-        case .clipsToBounds: f.node.clipsToBounds = try readBool(key: name)
-        case .isHidden: f.node.isHidden = try readBool(key: name)
+            let t = CGAffineTransform(a: CGFloat(numbers[0]), b: CGFloat(numbers[1]), c: CGFloat(numbers[2]),
+                                      d: CGFloat(numbers[3]), tx: CGFloat(numbers[4]), ty: CGFloat(numbers[5]))
+            f.values.transform = t == .identity ? nil : t
+        case .clipsToBounds: f.set(.clipsToBounds, try readBool(key: name))
+        case .isHidden: f.set(.hidden, try readBool(key: name))
         case .alpha:
             let alpha = try readNumber(key: name)
             guard alpha >= 0 && alpha <= 1 else {
                 throw TreeError("must be between 0 and 1, got \(scanner.numberText)", line: scanner.tokenLine, key: "\(name)")
             }
-            f.node.alpha = CGFloat(alpha)
-        case .isUserInteractionEnabled: f.node.isUserInteractionEnabled = try readBool(key: name)
+            f.values.extras.alpha = CGFloat(alpha)
+            if alpha != 1 { f.values.hasExtras = true }
+        case .isUserInteractionEnabled: f.set(.userInteractionEnabled, try readBool(key: name))
         }
     }
 
@@ -380,60 +494,67 @@ struct AXHitJSONReader {
     /// checked again at the node's end.
     private mutating func materialize(_ f: inout NodeFrame, parentIsElement: Bool) throws(TreeError) {
         guard f.treeID.isNone else { return }
-        if !f.has(.kind) && parentIsElement { f.node.kind = .element }
-        let n = f.resolvedNode
-        if !f.has(.kind) { f.node.kind = .view }  // the default, until a `kind` key says otherwise
+        if !f.has(.kind) && parentIsElement { f.values.flags.insert(.element) }
+        f.resolveAccessibilityElement()
+        let named = f.has(.id)
         do throws(TreeError) {
-            f.treeID = f.has(.id) ? try tree.append(n, under: f.parentID) : try tree.appendPending(n, under: f.parentID)
+            // What `Node.validate()` said of a named view with an element-only
+            // frame when the tree validated every node (values are otherwise
+            // checked as read). A kind still to come is left to `finish`.
+            if named && f.has(.kind) && !f.isElement && f.has(.accessibilityFrameInContainerSpace) {
+                throw TreeError("is for element nodes only", node: f.values.name, key: "accessibilityFrameInContainerSpace")
+            }
+            f.treeID = try tree.appendLoaded(&f.values, named: named, final: false, under: f.parentID)
         } catch {
-            throw error.located(file: nil, line: f.line(of: error))
+            throw error.located(file: nil, line: scanner.line(at: f.offset(of: error)))
         }
-        f.appendedKind = n.kind
-        f.appendedNamed = f.has(.id)
+        f.appendedElement = f.isElement
+        f.appendedNamed = named
         f.dirty = false
+        if !f.has(.kind) { f.values.flags.remove(.element) }  // the default, until a `kind` key says otherwise
     }
 
     /// Checks the finished node `frames[i]` as a whole and appends it (or
     /// completes it, when it was appended before its children). Works on the
-    /// frame in place: copying a `Node` per node is measurable at 1M nodes.
-    private mutating func finish(_ frames: inout [NodeFrame], _ i: Int) throws(TreeError) {
-        if !frames[i].has(.isAccessibilityElement) {
-            frames[i].node.isAccessibilityElement = frames[i].node.kind == .element
-        }
+    /// frame in place: no copy of the node's values.
+    private mutating func finish(_ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) throws(TreeError) {
+        frames[i].resolveAccessibilityElement()
         guard frames[i].has(.id) else {
-            throw TreeError("required key is missing", line: frames[i].line, node: positionName(frames, i), key: "id")
+            throw TreeError("required key is missing", line: scanner.line(at: frames[i].offset),
+                            node: positionName(frames, i), key: "id")
         }
-        let kind = frames[i].node.kind
-        if kind == .view && !frames[i].has(.frame) {
-            throw TreeError("required key is missing (views need a frame)", line: frames[i].line,
-                            node: frames[i].node.id, key: "frame")
+        let isView = !frames[i].isElement
+        if isView && !frames[i].has(.frame) {
+            throw TreeError("required key is missing (views need a frame)", line: scanner.line(at: frames[i].offset),
+                            node: frames[i].values.name, key: "frame")
         }
-        if kind == .view && frames[i].has(.accessibilityFrameInContainerSpace) {
+        if isView && frames[i].has(.accessibilityFrameInContainerSpace) {
             throw TreeError("view nodes have no accessibilityFrameInContainerSpace (an element property)",
-                            line: frames[i].containerSpaceFrameLine, node: frames[i].node.id,
+                            line: scanner.line(at: frames[i].containerSpaceFrameOffset), node: frames[i].values.name,
                             key: "accessibilityFrameInContainerSpace")
         }
         do throws(TreeError) {
             if frames[i].treeID.isNone {
-                try tree.append(frames[i].node, under: frames[i].parentID)  // checks the id is new
-            } else if frames[i].dirty || kind != frames[i].appendedKind || !frames[i].appendedNamed {
-                try tree.completePending(frames[i].treeID, as: frames[i].node)
+                // Checks the id is new.
+                _ = try tree.appendLoaded(&frames[i].values, named: true, final: true, under: frames[i].parentID)
+            } else if frames[i].dirty || frames[i].isElement != frames[i].appendedElement || !frames[i].appendedNamed {
+                try tree.completeLoaded(frames[i].treeID, as: &frames[i].values)
             }
         } catch {
             var e = error
-            if e.node == nil { e.node = frames[i].node.id }
-            throw e.located(file: nil, line: frames[i].line(of: e))
+            if e.node == nil { e.node = frames[i].values.name }
+            throw e.located(file: nil, line: scanner.line(at: frames[i].offset(of: e)))
         }
     }
 
     /// `error` naming the node of `frames[i]`, when it is about a key of that
     /// node and names no node yet: by its id, read or found ahead, or else by
     /// its position.
-    private func named(_ error: TreeError, _ frames: [NodeFrame], _ i: Int) -> TreeError {
+    private func named(_ error: TreeError, _ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) -> TreeError {
         guard error.key != nil && error.node == nil else { return error }
         var e = error
-        if !frames[i].node.id.isEmpty {
-            e.node = frames[i].node.id
+        if !frames[i].values.name.isEmpty {
+            e.node = frames[i].values.name
         } else if let id = lookAheadForID(depth: frames[i].depth) {
             e.node = id
         } else {
@@ -460,7 +581,7 @@ struct AXHitJSONReader {
 
     /// A name for a node without an id: `(child 3 of "list")`, going up to
     /// the nearest named ancestor (at most a few levels).
-    private func positionName(_ frames: [NodeFrame], _ i: Int) -> String {
+    private func positionName(_ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) -> String {
         if frames[i].parentFrame < 0 { return "(the root)" }
         var text = ""
         var open = 0
@@ -474,8 +595,8 @@ struct AXHitJSONReader {
             text += "(child \(f.position) of "
             open += 1
             let p = frames[f.parentFrame]
-            if !p.node.id.isEmpty {
-                text += "\"\(p.node.id)\""
+            if !p.values.name.isEmpty {
+                text += "\"\(p.values.name)\""
                 break
             }
             if open == 4 {
@@ -507,6 +628,14 @@ struct AXHitJSONReader {
         return scanner.text
     }
 
+    /// A `kind` value, matched without building a string; nil for an
+    /// unknown kind (its text is still in the scanner).
+    private mutating func readKind() throws(TreeError) -> NodeKind? {
+        let t = try scanner.next()
+        guard t == .string else { throw expected("a string", t, key: "kind") }
+        return scanner.lookup(in: Self.kinds)
+    }
+
     private mutating func readBool(key: StaticString) throws(TreeError) -> Bool {
         let t = try scanner.next()
         if t == .true { return true }
@@ -520,7 +649,9 @@ struct AXHitJSONReader {
         return try finiteNumber(key: key)
     }
 
-    private func finiteNumber(key: StaticString) throws(TreeError) -> Double {
+    // Mutating, like every helper on the hot path: a non-mutating method
+    // called from a mutating one copies the whole reader (hundreds of bytes).
+    private mutating func finiteNumber(key: StaticString) throws(TreeError) -> Double {
         let v = scanner.doubleValue()
         guard v.isFinite else {
             throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
@@ -529,32 +660,44 @@ struct AXHitJSONReader {
     }
 
     /// Reads an array of exactly `count` finite numbers into `numbers`;
-    /// returns the line the array starts on.
+    /// returns where the array starts.
     @discardableResult
     private mutating func readNumbers(count: Int, key: StaticString, noun: StaticString) throws(TreeError) -> Int {
         let t = try scanner.next()
         guard t == .beginArray else { throw expected(noun, t, key: key) }
-        let line = scanner.tokenLine
-        numbers.removeAll(keepingCapacity: true)
+        let offset = scanner.tokenOffset
+        var n = 0
+        switch try scanner.readNumbers(into: &numbers, max: count, count: &n) {
+        case .closed:
+            guard n == count else {
+                throw TreeError("expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+            }
+            return offset
+        case .notFinite:
+            throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
+        case .stopped:
+            break  // the rest token by token, for the exact error
+        }
         while true {
             let e = try scanner.next()
             if e == .endArray { break }
             guard e == .number else { throw expected("a number", e, key: key) }
-            if numbers.count == count {
+            if n == count {
                 throw TreeError("expected \(count) numbers, found more", line: scanner.tokenLine, key: "\(key)")
             }
-            numbers.append(try finiteNumber(key: key))
+            numbers[n] = try finiteNumber(key: key)
+            n += 1
         }
-        guard numbers.count == count else {
-            throw TreeError("expected \(count) numbers, found \(numbers.count)", line: line, key: "\(key)")
+        guard n == count else {
+            throw TreeError("expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
         }
-        return line
+        return offset
     }
 
     private mutating func readRect(key: StaticString) throws(TreeError) -> CGRect {
-        let line = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
-        if numbers[2] < 0 { throw TreeError("width is negative", line: line, key: "\(key)") }
-        if numbers[3] < 0 { throw TreeError("height is negative", line: line, key: "\(key)") }
+        let offset = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
+        if numbers[2] < 0 { throw TreeError("width is negative", line: scanner.line(at: offset), key: "\(key)") }
+        if numbers[3] < 0 { throw TreeError("height is negative", line: scanner.line(at: offset), key: "\(key)") }
         return CGRect(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))
     }
 
@@ -581,7 +724,7 @@ struct AXHitJSONReader {
             let e = try scanner.next()
             if e == .endArray { return traits }
             guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
-            guard let trait = scanner.withText(Self.traitNames.lookup) else {
+            guard let trait = scanner.lookup(in: Self.traitNames) else {
                 throw TreeError("unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
             }
             traits.formUnion(trait)
@@ -591,16 +734,16 @@ struct AXHitJSONReader {
     private mutating func readPath() throws(TreeError) -> AccessibilityPath {
         let t = try scanner.next()
         guard t == .beginObject else { throw expected("an object with path data \"d\"", t, key: "accessibilityPath") }
-        let line = scanner.tokenLine
+        let offset = scanner.tokenOffset
         var seen: [PathKey] = []
         var data: String?
-        var dataLine = line
+        var dataOffset = offset
         var evenOdd = false
         var space = PathCoordinateSpace.screen
         while true {
             let k = try scanner.next()
             if k == .endObject { break }
-            guard let key = scanner.withText(Self.pathKeys.lookup) else {
+            guard let key = scanner.lookup(in: Self.pathKeys) else {
                 try skipValue()
                 continue
             }
@@ -614,7 +757,7 @@ struct AXHitJSONReader {
             switch key {
             case .d:
                 data = try readString(key: name)
-                dataLine = scanner.tokenLine
+                dataOffset = scanner.tokenOffset
             case .usesEvenOddFillRule:
                 evenOdd = try readBool(key: name)
             case .coordinateSpace:
@@ -626,12 +769,14 @@ struct AXHitJSONReader {
                 space = s
             }
         }
-        guard let data else { throw TreeError("required key is missing", line: line, key: "accessibilityPath.d") }
+        guard let data else {
+            throw TreeError("required key is missing", line: scanner.line(at: offset), key: "accessibilityPath.d")
+        }
         var path: BezierPath
         do {
             path = try BezierPath(svgPathData: data)
         } catch {
-            throw TreeError("\(error)", line: dataLine, key: "accessibilityPath.d")
+            throw TreeError("\(error)", line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
         }
         if evenOdd { path.fillRule = .evenOdd }
         return AccessibilityPath(path, coordinateSpace: space)

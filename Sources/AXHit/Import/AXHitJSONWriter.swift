@@ -9,7 +9,10 @@ import Foundation
 /// `1e+20`); strings are escaped as JSON requires and otherwise kept as they
 /// are.
 ///
-/// The walk is iterative, so depth is bounded only by memory.
+/// The walk is iterative, so depth is bounded only by memory. Nodes are
+/// written straight from the tree's columns (no `Node` per node) into one
+/// byte buffer; numbers and strings are formatted without an intermediate
+/// `String` where possible.
 struct AXHitJSONWriter {
     private var out: [UInt8] = []
 
@@ -21,7 +24,7 @@ struct AXHitJSONWriter {
     /// - Complexity: O(n) in the nodes and their strings and paths.
     static func write(_ tree: ElementTree) -> [UInt8] {
         var w = AXHitJSONWriter()
-        w.out.reserveCapacity(64 + tree.count * 80)
+        w.out.reserveCapacity(64 + tree.count * 160)
         w.writeDocument(tree)
         return w.out
     }
@@ -57,7 +60,7 @@ struct AXHitJSONWriter {
         var n = root
         var depth = 1
         while true {
-            writeNode(tree[n])
+            writeNode(tree, n)
             let child = tree.firstChild(of: n)
             if !child.isNone {
                 put(", \"children\": [\n")
@@ -83,76 +86,96 @@ struct AXHitJSONWriter {
     }
 
     /// The node's keys, without its children and closing brace. Element
-    /// nodes get no view properties: the format has none for them.
-    private mutating func writeNode(_ node: Node) {
+    /// nodes get no view properties: the format has none for them. Reads
+    /// the columns as `ElementTree[id]` would, without building the `Node`.
+    private mutating func writeNode(_ tree: ElementTree, _ id: NodeID) {
+        let i = id.index
+        let f = tree.flags[i]
         put("{\"id\": ")
-        string(node.id)
-        let isView = node.kind == .view
+        string(tree.ids[i])
+        let isView = !f.contains(.element)
+        let slot = Int(tree.extraSlots[i])
         if isView {
             put(", \"frame\": ")
-            rect(node.frame)
-            if let b = node.bounds {
+            rect(tree.frames[i])
+            let b = tree.boundsSlots[i]
+            if b >= 0 {
                 put(", \"bounds\": ")
-                rect(b)
+                rect(tree.boundsTable[Int(b)])
             }
-            if node.transform != .identity {
-                let t = node.transform
+            let ts = tree.transformSlots[i]
+            if ts >= 0 && tree.transformTable[Int(ts)] != .identity {
+                let t = tree.transformTable[Int(ts)]
                 put(", \"transform\": [")
-                for (k, v) in [t.a, t.b, t.c, t.d, t.tx, t.ty].enumerated() {
-                    if k > 0 { put(", ") }
-                    number(v)
-                }
+                number(t.a); put(", "); number(t.b); put(", "); number(t.c); put(", ")
+                number(t.d); put(", "); number(t.tx); put(", "); number(t.ty)
                 put("]")
             }
-            if node.clipsToBounds { put(", \"clipsToBounds\": true") }
-            if node.isHidden { put(", \"isHidden\": true") }
-            if node.alpha != 1 {
+            if f.contains(.clipsToBounds) { put(", \"clipsToBounds\": true") }
+            if f.contains(.hidden) { put(", \"isHidden\": true") }
+            if slot >= 0 && tree.extras[slot].alpha != 1 {
                 put(", \"alpha\": ")
-                number(node.alpha)
+                number(tree.extras[slot].alpha)
             }
-            if !node.isUserInteractionEnabled { put(", \"isUserInteractionEnabled\": false") }
+            if !f.contains(.userInteractionEnabled) { put(", \"isUserInteractionEnabled\": false") }
         } else {
             put(", \"kind\": \"element\"")
         }
-        if node.isAccessibilityElement != !isView {
-            put(node.isAccessibilityElement ? ", \"isAccessibilityElement\": true" : ", \"isAccessibilityElement\": false")
+        let isAccessibilityElement = f.contains(.accessibilityElement)
+        if isAccessibilityElement != !isView {
+            put(isAccessibilityElement ? ", \"isAccessibilityElement\": true" : ", \"isAccessibilityElement\": false")
         }
-        optionalString("accessibilityLabel", node.accessibilityLabel)
-        optionalString("accessibilityValue", node.accessibilityValue)
-        optionalString("accessibilityHint", node.accessibilityHint)
-        optionalString("accessibilityIdentifier", node.accessibilityIdentifier)
-        optionalString("accessibilityLanguage", node.accessibilityLanguage)
-        let traits = node.accessibilityTraits
+        if slot >= 0 { writeExtras(tree.extras[slot], isView: isView) }
+        if f.contains(.elementsHidden) { put(", \"accessibilityElementsHidden\": true") }
+        if f.contains(.modal) { put(", \"accessibilityViewIsModal\": true") }
+        if f.contains(.groupsChildren) { put(", \"shouldGroupAccessibilityChildren\": true") }
+        if slot >= 0 && tree.extras[slot].navigationStyle != .automatic {
+            put(", \"accessibilityNavigationStyle\": ")
+            string(tree.extras[slot].navigationStyle.rawValue)
+        }
+    }
+
+    /// The rare properties, in the fixed key order (between
+    /// `isAccessibilityElement` and `accessibilityElementsHidden`).
+    private mutating func writeExtras(_ e: borrowing NodeExtras, isView: Bool) {
+        optionalString(", \"accessibilityLabel\": ", e.label)
+        optionalString(", \"accessibilityValue\": ", e.value)
+        optionalString(", \"accessibilityHint\": ", e.hint)
+        optionalString(", \"accessibilityIdentifier\": ", e.identifier)
+        optionalString(", \"accessibilityLanguage\": ", e.language)
+        let traits = e.traits
         if !traits.isEmpty {
             put(", \"accessibilityTraits\": ")
             if traits.unnamedBits != 0 {
                 // Names cannot carry unnamed bits: the integer mask keeps them all.
-                put(String(traits.rawValue))
+                unsigned(traits.rawValue)
             } else {
                 put("[")
-                for (k, name) in traits.names.enumerated() {
-                    if k > 0 { put(", ") }
+                var first = true
+                for (name, trait) in AccessibilityTraits.named where traits.contains(trait) {  // bit order, no array built
+                    if !first { put(", ") }
                     string(name)
+                    first = false
                 }
                 put("]")
             }
         }
-        if let r = node.accessibilityFrame {
+        if let r = e.accessibilityFrame {
             put(", \"accessibilityFrame\": ")
             rect(r)
         }
-        if !isView, let r = node.accessibilityFrameInContainerSpace {
+        if !isView, let r = e.frameInContainerSpace {
             put(", \"accessibilityFrameInContainerSpace\": ")
             rect(r)
         }
-        if let p = node.accessibilityActivationPoint {
+        if let p = e.activationPoint {
             put(", \"accessibilityActivationPoint\": [")
             number(p.x)
             put(", ")
             number(p.y)
             put("]")
         }
-        if let path = node.accessibilityPath {
+        if let path = e.path {
             put(", \"accessibilityPath\": {\"d\": ")
             string(path.path.svgPathData)
             if path.path.fillRule == .evenOdd { put(", \"usesEvenOddFillRule\": true") }
@@ -161,13 +184,6 @@ struct AXHitJSONWriter {
                 string(path.coordinateSpace.rawValue)
             }
             put("}")
-        }
-        if node.accessibilityElementsHidden { put(", \"accessibilityElementsHidden\": true") }
-        if node.accessibilityViewIsModal { put(", \"accessibilityViewIsModal\": true") }
-        if node.shouldGroupAccessibilityChildren { put(", \"shouldGroupAccessibilityChildren\": true") }
-        if node.accessibilityNavigationStyle != .automatic {
-            put(", \"accessibilityNavigationStyle\": ")
-            string(node.accessibilityNavigationStyle.rawValue)
         }
     }
 
@@ -178,19 +194,29 @@ struct AXHitJSONWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    private mutating func put(_ s: String) {
-        out.append(contentsOf: s.utf8)
+
+    /// `value` in decimal, formatted in place.
+    private mutating func unsigned(_ value: UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var v = value
+            var k = 20
+            repeat {
+                k -= 1
+                buffer[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            } while v != 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[k...]))
+        }
     }
 
     private mutating func indent(_ depth: Int) {
         for _ in 0..<min(depth, Self.maxIndent) { put("  ") }
     }
 
-    private mutating func optionalString(_ key: String, _ value: String?) {
+    /// `prefix` (`, "key": `) and the value, if there is one.
+    private mutating func optionalString(_ prefix: StaticString, _ value: String?) {
         guard let value else { return }
-        put(", \"")
-        put(key)
-        put("\": ")
+        put(prefix)
         string(value)
     }
 
@@ -218,40 +244,51 @@ struct AXHitJSONWriter {
             return
         }
         if v == v.rounded() && abs(v) < 1e15 {
-            if v == 0 && v.sign == .minus {
-                put("-0")
-            } else {
-                put(String(Int64(v)))
-            }
+            // Exact in an Int64 (below 1e15): digits formatted in place.
+            if v.sign == .minus { out.append(UInt8(ascii: "-")) }
+            unsigned(UInt64(abs(v)))
             return
         }
-        var s = v.description
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        put(s)
+        let start = out.count
+        var text = v.description
+        text.withUTF8 { out.append(contentsOf: $0) }  // a contiguous copy, not a generic UTF8View append
+        // An integral value written in full ends in ".0": drop it.
+        let n = out.count
+        if n - start >= 2 && out[n - 2] == UInt8(ascii: ".") && out[n - 1] == UInt8(ascii: "0") { out.removeLast(2) }
     }
 
     /// `s` as a JSON string: quotes, backslashes and control characters
-    /// escaped, everything else as UTF-8.
+    /// escaped, everything else as UTF-8. Runs that need no escape are
+    /// copied whole.
     private mutating func string(_ s: String) {
         out.append(UInt8(ascii: "\""))
-        for c in s.utf8 {
-            switch c {
-            case UInt8(ascii: "\""): put("\\\"")
-            case UInt8(ascii: "\\"): put("\\\\")
-            case 0x0A: put("\\n")
-            case 0x0D: put("\\r")
-            case 0x09: put("\\t")
-            case 0x08: put("\\b")
-            case 0x0C: put("\\f")
-            case 0..<0x20:
-                put("\\u00")
-                out.append(Self.hexDigits[Int(c >> 4)])
-                out.append(Self.hexDigits[Int(c & 0xF)])
-            default:
-                out.append(c)
+        var text = s
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for (k, c) in bytes.enumerated() where c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
+                escape(c)
+                runStart = k + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ c: UInt8) {
+        switch c {
+        case UInt8(ascii: "\""): put("\\\"")
+        case UInt8(ascii: "\\"): put("\\\\")
+        case 0x0A: put("\\n")
+        case 0x0D: put("\\r")
+        case 0x09: put("\\t")
+        case 0x08: put("\\b")
+        case 0x0C: put("\\f")
+        default:
+            put("\\u00")
+            out.append(Self.hexDigits[Int(c >> 4)])
+            out.append(Self.hexDigits[Int(c & 0xF)])
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
