@@ -18,9 +18,11 @@ struct ContainerIndex: Sendable {
     var local: PackedRTree
     /// Boxes in screen space; an empty tree when no child has one.
     var screen: PackedRTree
-    /// Children added since the build. They are not in the trees and are
-    /// tried one by one; past `overflowLimit` the index is rebuilt.
+    /// Children added since the build, with their boxes: not in the trees,
+    /// their boxes are scanned one by one (contiguous, so cheaply); past
+    /// `overflowLimit` the index is rebuilt.
     var overflow: [NodeID] = []
+    var overflowBoxes: [ItemBoxes] = []
     /// Items emptied (removed children) since the build.
     var removed = 0
     /// The linear part of the view's map to the screen that the local boxes
@@ -29,17 +31,40 @@ struct ContainerIndex: Sendable {
     /// it (a new ancestor transform) rebuilds the index.
     var linear: CGAffineTransform
 
-    /// Children added after a build that a query tries one by one before
-    /// the index is rebuilt: bounds the per-query cost of recent inserts.
-    static let overflowLimit = 256
+    /// Children added after a build whose boxes a query scans before the
+    /// index is rebuilt: 256, or √n for n items. The scan costs O(√n) per
+    /// query through this view; the rebuild, O(n), then comes once per √n
+    /// inserts, so an insert costs O(√n) amortized rather than O(n).
+    var overflowLimit: Int { max(256, Int(Double(items.count).squareRoot())) }
 
     /// Whether the index should be rebuilt: too many unindexed or removed children.
-    var isStale: Bool { overflow.count > Self.overflowLimit || removed > max(64, items.count / 2) }
+    var isStale: Bool { overflow.count > overflowLimit || removed > max(64, items.count / 2) }
+
+    /// Adds a child created after the build.
+    mutating func appendOverflow(_ child: NodeID, _ boxes: ItemBoxes) {
+        overflow.append(child)
+        overflowBoxes.append(boxes)
+    }
+
+    /// Forgets a child of the overflow list; returns whether it was there.
+    @discardableResult
+    mutating func removeOverflow(_ child: NodeID) -> Bool {
+        guard let k = overflow.firstIndex(of: child) else { return false }
+        overflow.remove(at: k)
+        overflowBoxes.remove(at: k)
+        return true
+    }
+
+    /// Replaces the boxes of a child in the overflow list.
+    mutating func setOverflowBoxes(of child: NodeID, to boxes: ItemBoxes) {
+        if let k = overflow.firstIndex(of: child) { overflowBoxes[k] = boxes }
+    }
 
     /// Memory held, in bytes.
     var memoryBytes: Int {
         local.memoryBytes + screen.memoryBytes
             + (items.count + overflow.count) * MemoryLayout<NodeID>.stride
+            + overflowBoxes.count * MemoryLayout<ItemBoxes>.stride
     }
 }
 
@@ -58,6 +83,14 @@ struct ItemBoxes {
     }
 
     mutating func addLocal(_ r: CGRect) { local = Self.union(local, r) }
+
+    /// Whether `q` (the container's space) or `p` (the screen) lies in a
+    /// box, edges included: the conservative filter a query applies.
+    @inline(__always)
+    func mayHold(local q: CGPoint, screen p: CGPoint) -> Bool {
+        (!local.isNull && q.x >= local.minX && q.x <= local.maxX && q.y >= local.minY && q.y <= local.maxY)
+            || (!screen.isNull && p.x >= screen.minX && p.x <= screen.maxX && p.y >= screen.minY && p.y <= screen.maxY)
+    }
 
     /// A rect that holds points only under the closed-open rule: an empty
     /// one holds none and adds nothing.

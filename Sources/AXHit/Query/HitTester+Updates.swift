@@ -71,8 +71,10 @@ extension HitTester {
     ///
     /// - Complexity: O(1) amortized plus O(depth) to update exposed counts;
     ///   O(parent's subtree) when the node is a visible modal view. In a wide
-    ///   view the node waits in the index's overflow list (tried one by one),
-    ///   and the index is rebuilt after `ContainerIndex.overflowLimit` inserts.
+    ///   view the node waits in the index's overflow list (its boxes scanned
+    ///   by queries) until the index is rebuilt, after
+    ///   `ContainerIndex.overflowLimit` (max(256, √children)) inserts: O(√n)
+    ///   amortized.
     /// - Throws: `TreeError` as `ElementTree.insert(_:under:before:)`.
     @discardableResult
     public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
@@ -135,7 +137,8 @@ extension HitTester {
             let slot = hot[parent.index].indexSlot
             if slot >= 0 {
                 ordinals[top.index] = -1
-                indexes[Int(slot)].overflow.append(top)
+                let boxes = itemBoxes(top, containerToScreen: indexes[Int(slot)].linear)
+                indexes[Int(slot)].appendOverflow(top, boxes)
                 if indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
             } else if childCount(of: parent, atLeast: Self.indexThreshold) {
                 buildIndex(parent, toScreen: tree.toScreen(of: parent))
@@ -166,7 +169,7 @@ extension HitTester {
                     if indexes[Int(slot)].screen.count > 0 { indexes[Int(slot)].screen.setBox(ofItem: ordinal, to: .null) }
                     indexes[Int(slot)].removed += 1
                 } else {
-                    indexes[Int(slot)].overflow.removeAll { $0 == id }
+                    indexes[Int(slot)].removeOverflow(id)
                 }
             }
         }
@@ -233,10 +236,13 @@ extension HitTester {
         guard !parent.isNone else { return }
         let slot = hot[parent.index].indexSlot
         guard slot >= 0 else { return }
-        let ordinal = ordinals[item.index]
-        guard ordinal >= 0 else { return }  // in the overflow list: tried one by one
         let linear = indexes[Int(slot)].linear
         let boxes = itemBoxes(item, containerToScreen: linear)
+        let ordinal = ordinals[item.index]
+        guard ordinal >= 0 else {
+            indexes[Int(slot)].setOverflowBoxes(of: item, to: boxes)
+            return
+        }
         if !boxes.screen.isNull && indexes[Int(slot)].screen.count == 0 {
             // The first screen-space region among these children: the index
             // needs its screen tree.

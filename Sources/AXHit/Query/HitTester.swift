@@ -550,7 +550,9 @@ public struct HitTester: Sendable {
             candidates.removeSubrange(write...)
         }
         if index.overflow.isEmpty { return false }
-        candidates.append(contentsOf: index.overflow)
+        for (k, boxes) in index.overflowBoxes.enumerated() where boxes.mayHold(local: q, screen: p) {
+            candidates.append(index.overflow[k])
+        }
         return true
     }
 
