@@ -38,7 +38,8 @@ enum ConvertCommand {
             point = CGPoint(x: v[0], y: v[1])
         } else if let d = args.option("path") {
             do { path = try BezierPath(svgPathData: d) } catch {
-                throw UsageError("--path: \(error)")
+                // Invalid input (exit 1), as `shape --d`, named by its option.
+                throw TreeError("\(error)", file: "--path")
             }
         }
 

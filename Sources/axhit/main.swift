@@ -13,11 +13,17 @@ let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("render", "an SVG picture of the screen, its elements, taps and findings", RenderCommand.run),
 ]
 
-@MainActor func printUsage() {
+/// The verbs and what they do: on stdout for `--help`, on stderr after a
+/// usage error (stdout carries only output).
+@MainActor func printUsage(to handle: FileHandle = .standardOutput) {
     var text = "usage: axhit VERB [options]   (axhit VERB --help for each)\n\nverbs:\n"
     for v in verbs { text += "  \(v.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(v.summary)\n" }
-    FileHandle.standardOutput.write(Data(text.utf8))
+    handle.write(Data(text.utf8))
 }
+
+// A reader that stops early (`axhit hit ... | head -1`) must not kill us by
+// signal: writes then fail with EPIPE, which the output buffer handles.
+signal(SIGPIPE, SIG_IGN)
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("axhit: \(message)\n".utf8))
@@ -26,7 +32,7 @@ func fail(_ message: String, status: Int32) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let verbName = arguments.first else {
-    printUsage()
+    printUsage(to: .standardError)
     exit(2)
 }
 if verbName == "--help" || verbName == "-h" || verbName == "help" {

@@ -127,6 +127,27 @@ import Testing
         #expect(fresh.hot[fresh.tree.root.index].exposedCount == engine.hot[engine.tree.root.index].exposedCount)
     }
 
+    @Test func scrollingAViewWithAViewSpacePathRefitsItsBox() throws {
+        // 20 children, so the window has an index; "shape" is exposed with a
+        // path covering its bounds in its own (scrolled) space.
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        for k in 0..<19 { try tree.append(.view("v\(k)", frame: CGRect(x: 300, y: Double(k) * 10, width: 5, height: 5)), under: w) }
+        var shape = Node.view("shape", frame: CGRect(x: 100, y: 100, width: 100, height: 100))
+        shape.isAccessibilityElement = true
+        shape.accessibilityPath = AccessibilityPath(BezierPath(rect: CGRect(x: 0, y: 0, width: 100, height: 100)), coordinateSpace: .view)
+        let id = try tree.append(shape, under: w)
+        var engine = try HitTester(tree)
+        #expect(engine.hot[w.index].indexSlot >= 0)
+        // Scrolled by 50, the path (in bounds space) moves up by 50 on screen:
+        // it now spans y 50..150, outside the view's own frame above y 100.
+        try engine.scroll(id, to: CGPoint(x: 0, y: 50))
+        #expect(engine.hit(CGPoint(x: 150, y: 60), policy: .shape) == id)
+        #expect(engine.hit(CGPoint(x: 150, y: 160), policy: .shape) == nil)
+        let fresh = try HitTester(engine.tree)
+        #expect(fresh.hit(CGPoint(x: 150, y: 60), policy: .shape) == id)
+    }
+
     @Test func wideListInsertsAndRemovalsGoThroughTheOverflowAndRebuilds() throws {
         // 2000 rows in one list: inserts land in the overflow list until the
         // index is rebuilt; removals empty boxes in place.

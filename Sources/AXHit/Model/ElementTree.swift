@@ -450,6 +450,12 @@ public struct ElementTree: Sendable {
         flags[id.index].contains(.translucent) ? extras[Int(extraSlots[id.index])].alpha : 1
     }
 
+    /// Whether accessibility hides the node itself (its ancestors aside):
+    /// `isHidden`, `alpha < 0.01` or `accessibilityElementsHidden`.
+    @inline(__always) func isHiddenItself(_ id: NodeID) -> Bool {
+        has(.hidden, id) || alpha(of: id) < 0.01 || has(.elementsHidden, id)
+    }
+
     /// The explicit accessibility frame (screen), if the node has one.
     @inline(__always) func explicitAccessibilityFrame(of id: NodeID) -> CGRect? {
         flags[id.index].contains(.hasAccessibilityFrame) ? extras[Int(extraSlots[id.index])].accessibilityFrame : nil

@@ -128,7 +128,8 @@ extension HitTester {
         }
         if tree.isView(e) {
             let toParent = tree.boundsToParent(e)
-            guard let own = Self.inverseApply(toParent, q) else { return false }
+            // Nil for a view scaled to nothing: a screen-space path still counts.
+            let own = Self.inverseApply(toParent, q)
             return viewRegionContains(e, hot[e.index], .shape, own: own, screen: p, toScreen: toParent.concatenating(toScreen))
         }
         return elementRegionContains(e, hot[e.index], .shape, container: q, screen: p, containerToScreen: toScreen)

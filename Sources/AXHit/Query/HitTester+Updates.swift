@@ -5,16 +5,21 @@ import Foundation
 extension HitTester {
     /// Scrolls a view: sets its bounds origin (`contentOffset`).
     ///
-    /// Children are indexed in the view's own bounds space, and the view's
-    /// box in its parent does not depend on its scroll offset, so nothing
-    /// else changes.
+    /// Children are indexed in the view's own bounds space, and the quad of
+    /// the view's bounds in its parent does not depend on its scroll offset,
+    /// so nothing else changes, except for a view whose own path is written
+    /// in its (scrolled) space: its box in its parent is refitted.
     ///
-    /// - Complexity: O(1), whatever the number of rows.
+    /// - Complexity: O(1), whatever the number of rows (O(log siblings) for
+    ///   a view with a view-space path).
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
         // Only a view scrolled for the first time gets a new bounds slot.
         if hot[view.index].boundsSlot != tree.boundsSlots[view.index] { syncHot(view) }
+        if hot[view.index].flags.contains(.hasPath), tree.accessibilityPath(of: view)?.coordinateSpace == .view {
+            refitItem(containing: view)
+        }
     }
 
     /// Replaces every property of a node but its place in the tree, and

@@ -102,8 +102,10 @@ public struct HitTester: Sendable {
     /// wide view, and every path filled as polygons (on all cores).
     ///
     /// - Complexity: O(n) plus the Hilbert sort of each wide view's children
-    ///   and the filling of paths.
-    /// - Throws: `TreeError` naming the node when a path cannot be filled.
+    ///   and the flattening of paths.
+    /// - Throws: `TreeError` for a tree the engine cannot take; every tree an
+    ///   `ElementTree` accepts is taken today (paths are flattened, not
+    ///   filled), so this does not throw in practice.
     public init(_ tree: ElementTree) throws(TreeError) {
         self.tree = tree
         shapes = ElementShapes(capacity: tree.capacity)
@@ -200,9 +202,7 @@ public struct HitTester: Sendable {
     }
 
     /// Whether accessibility hides `id` itself (not counting its ancestors).
-    func hiddenItself(_ id: NodeID) -> Bool {
-        tree.has(.hidden, id) || tree.alpha(of: id) < 0.01 || tree.has(.elementsHidden, id)
-    }
+    func hiddenItself(_ id: NodeID) -> Bool { tree.isHiddenItself(id) }
 
     /// Derives the engine's state for the subtree at `top` (its ancestors'
     /// state is current): exposure and exposed counts, which it then adds to
@@ -623,7 +623,8 @@ public struct HitTester: Sendable {
         }
     }
 
-    /// Bytes the engine holds beyond the tree: per-node columns, indexes and shapes.
+    /// Bytes the engine holds beyond the tree: per-node columns and indexes
+    /// (not the flattened paths).
     public var memoryBytes: Int {
         hot.count * (MemoryLayout<HotNode>.stride + MemoryLayout<Int32>.stride + MemoryLayout<Int64>.stride)
             + indexes.reduce(0) { $0 + $1.memoryBytes }

@@ -5,8 +5,6 @@ struct ResolvedFlags: OptionSet, Sendable {
     let rawValue: UInt8
     /// An exposed accessibility element (the spec's "exposed").
     static let exposed = ResolvedFlags(rawValue: 1 << 0)
-    /// The node or a descendant is exposed: queries may skip the subtree otherwise.
-    static let subtreeExposed = ResolvedFlags(rawValue: 1 << 1)
     /// The view's full transform is invertible: its bounds have area on screen.
     static let invertible = ResolvedFlags(rawValue: 1 << 2)
     /// The view could receive touches: not hidden, alpha >= 0.01, interaction
@@ -59,7 +57,7 @@ public struct ScreenSpace: Sendable {
             let i = id.index
             let parent = tree.parent(of: id)
             let isElementNode = tree.has(.element, id)
-            let hidden = tree.has(.hidden, id) || tree.alpha(of: id) < 0.01
+            let hidden = tree.has(.hidden, id) || tree.alpha(of: id) < 0.01  // touch ignores elementsHidden
             var blocked = hidden || tree.has(.elementsHidden, id)
             var noTouch = hidden || !tree.has(.userInteractionEnabled, id)
             if !parent.isNone {
@@ -95,13 +93,6 @@ public struct ScreenSpace: Sendable {
             frames[i] = Self.accessibilityFrame(of: id, in: tree, toScreen: toScreen[i])
             if !blocked && tree.has(.accessibilityElement, id) { resolved[i].insert(.exposed) }
         }
-        // Children after parents in `order`, so a backward sweep sees every
-        // descendant before its ancestors.
-        for id in order.reversed() where resolved[id.index].contains(.exposed) || resolved[id.index].contains(.subtreeExposed) {
-            resolved[id.index].insert(.subtreeExposed)
-            let p = tree.parent(of: id)
-            if !p.isNone { resolved[p.index].insert(.subtreeExposed) }
-        }
     }
 
     /// The frontmost child of `id` that has `accessibilityViewIsModal` and is
@@ -110,7 +101,7 @@ public struct ScreenSpace: Sendable {
     static func frontmostModalChild(of id: NodeID, in tree: ElementTree) -> NodeID {
         var s = tree.lastChild(of: id)
         while !s.isNone {
-            if tree.has(.modal, s) && !(tree.has(.hidden, s) || tree.alpha(of: s) < 0.01 || tree.has(.elementsHidden, s)) {
+            if tree.has(.modal, s) && !tree.isHiddenItself(s) {
                 return s
             }
             s = tree.previousSibling(of: s)
