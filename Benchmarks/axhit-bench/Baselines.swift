@@ -225,3 +225,96 @@ final class GEOSBaseline {
 
     func hit(_ p: CGPoint) -> NodeID? { index.frontmost(containing: p).map { nodes[$0] } }
 }
+
+/// A uniform grid over the flat scan's boxes (the anchor the engine issue
+/// names: the fastest structure for boxes of similar size): the query point's
+/// cell lists, in pre-order, every box that meets the cell, and the last one
+/// holding the point answers. Same answers as the flat scan (ancestor cuts
+/// ignored). Boxes spanning more than `wideCells` cells go to one list that
+/// every query scans, so a few huge boxes cannot blow up memory.
+struct UniformGridBaseline: Sendable {
+    private let boxes: [Box]
+    private let nodes: [NodeID]
+    private let minX, minY, cellSize: Double
+    private let columns, rows: Int
+    /// Cell `c` lists `items[cellStarts[c] ..< cellStarts[c + 1]]` (box
+    /// numbers, ascending: pre-order).
+    private let cellStarts: [Int32]
+    private let items: [Int32]
+    /// Boxes too wide for the cells, ascending.
+    private let wide: [Int32]
+    static let wideCells = 64
+
+    init(_ flat: FlatScan) {
+        boxes = flat.boxes
+        nodes = flat.nodes
+        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        var area = 0.0, counted = 0
+        for b in flat.boxes where b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite {
+            lo = (min(lo.x, b.minX), min(lo.y, b.minY)); hi = (max(hi.x, b.maxX), max(hi.y, b.maxY))
+            area += (b.maxX - b.minX) * (b.maxY - b.minY)
+            counted += 1
+        }
+        guard counted > 0, hi.x > lo.x, hi.y > lo.y else {
+            minX = 0; minY = 0; cellSize = 1; columns = 1; rows = 1
+            cellStarts = [0, 0]; items = []; wide = (0..<flat.boxes.count).map { Int32($0) }
+            return
+        }
+        // Cells about the size of a typical box, at most ~4 cells per box.
+        let typical = max((area / Double(counted)).squareRoot(), (hi.x - lo.x + hi.y - lo.y) / 4096)
+        let size = max(typical, 1e-9)
+        let columns = min(4096, Int(((hi.x - lo.x) / size).rounded(.up)) + 1)
+        let rows = min(4096, Int(((hi.y - lo.y) / size).rounded(.up)) + 1)
+        let cellSize = max((hi.x - lo.x) / Double(columns - 1 > 0 ? columns - 1 : 1), (hi.y - lo.y) / Double(rows - 1 > 0 ? rows - 1 : 1), 1e-9)
+        func span(_ b: Box) -> (Int, Int, Int, Int) {
+            func clamp(_ v: Double, _ n: Int) -> Int { v.isFinite ? min(max(Int(v), 0), n - 1) : (v < 0 ? 0 : n - 1) }
+            return (clamp((b.minX - lo.x) / cellSize, columns), clamp((b.maxX - lo.x) / cellSize, columns),
+                    clamp((b.minY - lo.y) / cellSize, rows), clamp((b.maxY - lo.y) / cellSize, rows))
+        }
+        var counts = [Int32](repeating: 0, count: columns * rows + 1)
+        var wide: [Int32] = []
+        for (k, b) in flat.boxes.enumerated() {
+            let (x0, x1, y0, y1) = span(b)
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > Self.wideCells { wide.append(Int32(k)); continue }
+            for y in y0...y1 { for x in x0...x1 { counts[y * columns + x + 1] += 1 } }
+        }
+        for c in 0..<columns * rows { counts[c + 1] += counts[c] }
+        var cursor = counts
+        var items = [Int32](repeating: 0, count: Int(counts[columns * rows]))
+        for (k, b) in flat.boxes.enumerated() {
+            let (x0, x1, y0, y1) = span(b)
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > Self.wideCells { continue }
+            for y in y0...y1 { for x in x0...x1 {
+                items[Int(cursor[y * columns + x])] = Int32(k)
+                cursor[y * columns + x] += 1
+            } }
+        }
+        self.minX = lo.x; self.minY = lo.y; self.cellSize = cellSize
+        self.columns = columns; self.rows = rows
+        self.cellStarts = counts; self.items = items; self.wide = wide
+    }
+
+    /// The last exposed element in pre-order whose frame holds `p`.
+    /// O(boxes in the point's cell + wide boxes).
+    func hit(_ p: CGPoint) -> NodeID? {
+        let x = Double(p.x), y = Double(p.y)
+        var best: Int32 = -1
+        let cx = (x - minX) / cellSize, cy = (y - minY) / cellSize
+        if cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) {
+            let c = Int(cy) * columns + Int(cx)
+            var k = Int(cellStarts[c + 1]) - 1
+            let start = Int(cellStarts[c])
+            while k >= start {
+                let b = items[k]
+                if boxes[Int(b)].containsClosedOpen(x, y) { best = b; break }
+                k -= 1
+            }
+        }
+        var w = wide.count - 1
+        while w >= 0 && wide[w] > best {
+            if boxes[Int(wide[w])].containsClosedOpen(x, y) { best = wide[w]; break }
+            w -= 1
+        }
+        return best >= 0 ? nodes[Int(best)] : nil
+    }
+}

@@ -33,6 +33,10 @@ enum HitBenchmark {
         let f = sampler.measure { p in Int(flat.hit(p)?.rawValue ?? -1) }
         c.results.add(name, "flat-scan", elements: c.elements, metric: "latency", unit: "ns", samples: f.samples)
 
+        let grid = UniformGridBaseline(flat)
+        let u = sampler.measure { p in Int(grid.hit(p)?.rawValue ?? -1) }
+        c.results.add(name, "uniform-grid", elements: c.elements, metric: "latency", unit: "ns", samples: u.samples)
+
         let geos = try c.geos()
         let g = sampler.measure { p in Int(geos.hit(p)?.rawValue ?? -1) }
         c.results.add(name, "geos-strtree", elements: c.elements, metric: "latency", unit: "ns", samples: g.samples)

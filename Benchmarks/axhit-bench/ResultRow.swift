@@ -4,7 +4,7 @@ import Foundation
 struct ResultRow: Codable {
     /// `<operation>/<workload>`, e.g. `hit-frame/grid`.
     var benchmark: String
-    /// `axhit`, or a baseline: `naive`, `flat-scan`, `geos-strtree`, `jsondecoder`.
+    /// `axhit`, or a baseline: `naive`, `flat-scan`, `uniform-grid`, `geos-strtree`, `jsondecoder`, ...
     var implementation: String
     /// Nodes in the tree.
     var elements: Int

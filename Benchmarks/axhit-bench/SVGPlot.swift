@@ -17,6 +17,7 @@ enum SVGPlot {
         Series(label: "naive walk", color: "#1f77b4", dashed: false) { $0.implementation == "naive" && $0.benchmark.hasPrefix("hit-frame/") },
         Series(label: "flat scan", color: "#2ca02c", dashed: false) { $0.implementation == "flat-scan" && $0.benchmark.hasPrefix("hit-frame/") },
         Series(label: "GEOS STRtree", color: "#9467bd", dashed: false) { $0.implementation == "geos-strtree" && $0.benchmark.hasPrefix("hit-frame/") },
+        Series(label: "uniform grid", color: "#8c564b", dashed: false) { $0.implementation == "uniform-grid" && $0.benchmark.hasPrefix("hit-frame/") },
         Series(label: "axhit touch", color: "#8c564b", dashed: false) { $0.implementation == "axhit" && $0.benchmark.hasPrefix("touch/") },
         Series(label: "naive hitTest", color: "#17becf", dashed: true) { $0.implementation == "naive" && $0.benchmark.hasPrefix("touch/") },
     ]

@@ -41,6 +41,18 @@ private func importError(_ text: String) -> TreeError? {
 
     /// Input that is no known format names its first line of content;
     /// whitespace alone is an empty file.
+    /// FoundationXML crashed (strlen of a null pointer) on a processing
+    /// instruction without data; the fuzzer found it. Such instructions are
+    /// blanked before parsing, keeping line numbers.
+    @Test func processingInstructionWithoutDataDoesNotCrash() throws {
+        #expect(importError("<?foo?><AppiumAUT>")?.line == 1)
+        #expect(importError("<?xeecrha?>\n<Ap\n") != nil)
+        let tree = try ElementTree(contentsOf: Data(("<?xml version=\"1.0\"?><?foo?>\n<AppiumAUT>"
+            + "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\"/></AppiumAUT>").utf8), file: "in")
+        #expect(tree.count == 1)
+        #expect(importError("<?x?>\n<hierarchy>\n<node bounds=\"[0,0][1,1]\">")?.line == 3)
+    }
+
     @Test func unrecognizedInputHasALine() {
         let e = importError("\n\n  hello")
         #expect(e?.line == 3)

@@ -38,7 +38,7 @@ final class PageSourceXMLReader: NSObject, XMLParserDelegate {
         // Under 4 bytes XMLParser never creates its context, and asking it
         // for a line number then would dereference null.
         guard data.count >= 4 else { throw TreeError("malformed XML: unexpected end of input", file: file, line: 1) }
-        let parser = XMLParser(stream: InputStream(data: data))
+        let parser = XMLParser(stream: InputStream(data: withoutProcessingInstructions(data)))
         let reader = PageSourceXMLReader()
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
@@ -70,6 +70,34 @@ final class PageSourceXMLReader: NSObject, XMLParserDelegate {
 
     /// The offset of the first byte that breaks UTF-8 (RFC 3629: no overlong
     /// forms, surrogates or code points above U+10FFFF), or nil.
+    /// `data` with every processing instruction but the XML declaration
+    /// (`<?target ...?>`, which page sources never need) blanked out by
+    /// spaces, newlines kept so that line numbers stay right: FoundationXML
+    /// on Linux passes a null pointer to strlen for a processing instruction
+    /// without data (`<?foo?>`) and crashes. A `<?` that never closes is left
+    /// for the parser to report.
+    static func withoutProcessingInstructions(_ data: Data) -> Data {
+        var bytes = [UInt8](data)
+        let lt = UInt8(ascii: "<"), q = UInt8(ascii: "?"), gt = UInt8(ascii: ">")
+        var i = 0
+        while i + 1 < bytes.count {
+            guard bytes[i] == lt, bytes[i + 1] == q else { i += 1; continue }
+            // The end of this instruction: the first "?>".
+            var end = i + 2
+            while end + 1 < bytes.count && !(bytes[end] == q && bytes[end + 1] == gt) { end += 1 }
+            guard end + 1 < bytes.count else { break }
+            // Its target: the name right after "<?".
+            var t = i + 2
+            while t < end, bytes[t] > 0x20 { t += 1 }
+            let target = String(decoding: bytes[(i + 2)..<t], as: UTF8.self)
+            if target.lowercased() != "xml" {
+                for k in i...(end + 1) where bytes[k] != 0x0A { bytes[k] = 0x20 }
+            }
+            i = end + 2
+        }
+        return Data(bytes)
+    }
+
     static func firstInvalidUTF8(_ data: Data) -> Int? {
         data.withUnsafeBytes { raw -> Int? in
             let b = raw.bindMemory(to: UInt8.self)
