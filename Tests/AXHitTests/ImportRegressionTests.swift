@@ -42,15 +42,27 @@ private func importError(_ text: String) -> TreeError? {
     /// Input that is no known format names its first line of content;
     /// whitespace alone is an empty file.
     /// FoundationXML crashed (strlen of a null pointer) on a processing
-    /// instruction without data; the fuzzer found it. Such instructions are
-    /// blanked before parsing, keeping line numbers.
-    @Test func processingInstructionWithoutDataDoesNotCrash() throws {
+    /// instruction without data, and on what libxml2 makes of a broken XML
+    /// declaration; the fuzzer found both. Every `<?` but a well-formed
+    /// declaration at the start is blanked before parsing.
+    @Test(arguments: ["processing-instruction-without-data.xml", "broken-declaration.xml"])
+    func fuzzFoundInputsThrowInsteadOfCrashing(_ name: String) throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/appium-xml/\(name)")
+        let data = try Data(contentsOf: url)
+        #expect(throws: TreeError.self) { try ElementTree(appiumPageSource: data, file: "in") }
+        #expect(throws: TreeError.self) { try ElementTree(uiautomatorDump: data, file: "in") }
+    }
+
+    @Test func processingInstructionsAreNotParsed() throws {
         #expect(importError("<?foo?><AppiumAUT>")?.line == 1)
         #expect(importError("<?xeecrha?>\n<Ap\n") != nil)
-        let tree = try ElementTree(contentsOf: Data(("<?xml version=\"1.0\"?><?foo?>\n<AppiumAUT>"
-            + "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\"/></AppiumAUT>").utf8), file: "in")
+        // A well-formed declaration stays; one elsewhere is blanked like any other.
+        let tree = try ElementTree(contentsOf: Data(("<?xml version=\"1.0\"?>\n<AppiumAUT>"
+            + "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\"><?foo?></XCUIElementTypeApplication>"
+            + "</AppiumAUT>").utf8), file: "in")
         #expect(tree.count == 1)
-        #expect(importError("<?x?>\n<hierarchy>\n<node bounds=\"[0,0][1,1]\">")?.line == 3)
+        #expect(importError("<?xml version=\"1.0\"?><?foo?>\n<AppiumAUT>") != nil)
     }
 
     @Test func unrecognizedInputHasALine() {

@@ -70,30 +70,34 @@ final class PageSourceXMLReader: NSObject, XMLParserDelegate {
 
     /// The offset of the first byte that breaks UTF-8 (RFC 3629: no overlong
     /// forms, surrogates or code points above U+10FFFF), or nil.
-    /// `data` with every processing instruction but the XML declaration
-    /// (`<?target ...?>`, which page sources never need) blanked out by
-    /// spaces, newlines kept so that line numbers stay right: FoundationXML
-    /// on Linux passes a null pointer to strlen for a processing instruction
-    /// without data (`<?foo?>`) and crashes. A `<?` that never closes is left
-    /// for the parser to report.
+    /// `data` with the `<?` of every processing instruction but a
+    /// well-formed XML declaration at the very start replaced by two spaces:
+    /// FoundationXML on Linux passes a null pointer to strlen for a
+    /// processing instruction without data (`<?foo?>`, or what libxml2 makes
+    /// of a broken declaration) and crashes. Page sources have none; what is
+    /// left is text, which the parser ignores inside elements and reports as
+    /// an error outside them. Offsets and lines are unchanged.
     static func withoutProcessingInstructions(_ data: Data) -> Data {
         var bytes = [UInt8](data)
         let lt = UInt8(ascii: "<"), q = UInt8(ascii: "?"), gt = UInt8(ascii: ">")
+        // A declaration `<?xml ...?>` at the start (after a byte order mark)
+        // with no `<` or `>` before its `?>` is left alone.
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        var keep = -1
+        if bytes.count >= start + 6, Array(bytes[start..<(start + 5)]) == Array("<?xml".utf8),
+           [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5]) {
+            var k = start + 5
+            while k + 1 < bytes.count, bytes[k] != lt, bytes[k] != gt, !(bytes[k] == q && bytes[k + 1] == gt) { k += 1 }
+            if k + 1 < bytes.count, bytes[k] == q, bytes[k + 1] == gt { keep = start }
+        }
         var i = 0
         while i + 1 < bytes.count {
-            guard bytes[i] == lt, bytes[i + 1] == q else { i += 1; continue }
-            // The end of this instruction: the first "?>".
-            var end = i + 2
-            while end + 1 < bytes.count && !(bytes[end] == q && bytes[end + 1] == gt) { end += 1 }
-            guard end + 1 < bytes.count else { break }
-            // Its target: the name right after "<?".
-            var t = i + 2
-            while t < end, bytes[t] > 0x20 { t += 1 }
-            let target = String(decoding: bytes[(i + 2)..<t], as: UTF8.self)
-            if target.lowercased() != "xml" {
-                for k in i...(end + 1) where bytes[k] != 0x0A { bytes[k] = 0x20 }
+            if bytes[i] == lt, bytes[i + 1] == q, i != keep {
+                bytes[i] = 0x20
+                bytes[i + 1] = 0x20
             }
-            i = end + 2
+            i += 1
         }
         return Data(bytes)
     }
