@@ -11,7 +11,7 @@ enum LoadBenchmark {
             c.results.note("\(name): skipped (too deep for Foundation's JSONDecoder, whose nesting limit is far below 100k)")
             return
         }
-        let data = AXHitJSONText.data(for: c.screen.tree)
+        let data = c.screen.tree.axhitJSON()
         c.log.log("  file: \(data.count / 1024) KiB (\(data.count / max(c.elements, 1)) bytes per element)")
         let reps = c.settings.loadRepetitions(c.elements)
 
