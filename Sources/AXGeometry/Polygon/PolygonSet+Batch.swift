@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 extension PolygonSet {
@@ -12,35 +11,16 @@ extension PolygonSet {
     ///   `GeometryError` that filling it raised.
     /// - Complexity: the sum of the single fills, divided among the cores.
     public static func filling(paths: [(path: BezierPath, tolerance: CGFloat)]) -> [Result<PolygonSet, GeometryError>] {
-        var results = [Result<PolygonSet, GeometryError>](repeating: .success(.empty), count: paths.count)
-        guard !paths.isEmpty else { return results }
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = max(1, (paths.count + workers * 4 - 1) / (workers * 4))
-        let chunks = (paths.count + chunk - 1) / chunk
-        results.withUnsafeMutableBufferPointer { buffer in
-            // Each chunk writes only its own slots.
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                let range = c * chunk ..< min(paths.count, (c + 1) * chunk)
-                let context: GEOSContext
-                do {
-                    context = try GEOSContext()
-                } catch {
-                    for i in range { out[i] = .failure(Self.geometryError(error)) }
-                    return
-                }
-                for i in range {
-                    let (path, tolerance) = paths[i]
-                    do {
-                        out[i] = .success(try filling(rings: path.flattened(tolerance: tolerance), rule: path.fillRule,
-                                                      context: context))
-                    } catch {
-                        out[i] = .failure(Self.geometryError(error))
-                    }
-                }
+        parallelMap(paths.count, minimumChunk: 1, makeWorker: {
+            Result { try GEOSContext() }.mapError(geometryError)
+        }) { context, i in
+            context.flatMap { context in
+                Result {
+                    try filling(rings: paths[i].path.flattened(tolerance: paths[i].tolerance), rule: paths[i].path.fillRule,
+                                context: context)
+                }.mapError(geometryError)
             }
         }
-        return results
     }
 
     private static func geometryError(_ error: any Error) -> GeometryError {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Runs every `AuditRule` over a `ScreenAnalysis`: one pass per element on
@@ -34,37 +33,17 @@ public enum Auditor {
         let index = PackedRTree(count: elements.count) { k in HitTester.corners(elements[k].frameRegion.bounds) }
         let tree = analysis.tree
         let screen = tree.screenBounds ?? (tree.root.isNone ? .null : analysis.space.accessibilityFrame(of: tree.root))
-        var results = [Result<[AuditFinding], TreeError>?](repeating: nil, count: elements.count)
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = max(64, (elements.count + workers * 8 - 1) / (workers * 8))
-        let chunks = (elements.count + chunk - 1) / chunk
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                let range = c * chunk ..< min(elements.count, (c + 1) * chunk)
-                let builder: RegionBuilder
-                do { builder = try RegionBuilder() } catch {
-                    for k in range { out[k] = .failure(TreeError("\(error)", node: tree.name(of: elements[k].element))) }
-                    return
-                }
-                let audit = ElementAudit(analysis: analysis, index: index, screen: screen, builder: builder)
-                for k in range {
-                    do {
-                        out[k] = .success(try audit.findings(k))
-                    } catch {
-                        out[k] = .failure(TreeError("\(error)", node: tree.name(of: elements[k].element)))
-                    }
-                }
+        // One GEOS builder per chunk of elements.
+        let results = parallelMap(elements.count, minimumChunk: 64, makeWorker: {
+            Result { () throws(GeometryError) -> ElementAudit in
+                ElementAudit(analysis: analysis, index: index, screen: screen, builder: try RegionBuilder())
             }
+        }) { audit, k -> Result<[AuditFinding], TreeError> in
+            audit.flatMap { audit in Result { try audit.findings(k) } }
+                .mapError { TreeError("\($0)", node: tree.name(of: elements[k].element)) }
         }
         var all: [AuditFinding] = []
-        for r in results {
-            switch r {
-            case let .success(f)?: all += f
-            case let .failure(error)?: throw error
-            case nil: throw TreeError("internal error: an element was not audited")
-            }
-        }
+        for r in results { all += try r.get() }
         return all
     }
 

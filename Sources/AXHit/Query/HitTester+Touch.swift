@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 extension HitTester {
@@ -38,17 +37,7 @@ extension HitTester {
     ///
     /// - Complexity: the single queries divided among the cores.
     public func touch(_ points: [CGPoint]) -> [NodeID?] {
-        var results = [NodeID?](repeating: nil, count: points.count)
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = max(256, (points.count + workers * 4 - 1) / (workers * 4))
-        let chunks = (points.count + chunk - 1) / chunk
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                for i in c * chunk ..< min(points.count, (c + 1) * chunk) { out[i] = touch(points[i]) }
-            }
-        }
-        return results
+        parallelMap(points.count, minimumChunk: 256, makeWorker: {}) { _, i in touch(points[i]) }
     }
 
     /// Whether view `v` can itself take touches: not hidden, alpha at least

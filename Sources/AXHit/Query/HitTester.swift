@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Per-node state the engine derives from the tree.
@@ -431,20 +430,9 @@ public struct HitTester: Sendable {
     /// - Complexity: the points' queries divided among the cores; one scratch
     ///   per worker.
     public func hit(_ points: [CGPoint], policy: HitPolicy = .frame) -> [NodeID?] {
-        var results = [NodeID?](repeating: nil, count: points.count)
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = max(256, (points.count + workers * 4 - 1) / (workers * 4))
-        let chunks = (points.count + chunk - 1) / chunk
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                var scratch = HitScratch()
-                for i in c * chunk ..< min(points.count, (c + 1) * chunk) {
-                    out[i] = hit(points[i], policy: policy, scratch: &scratch)
-                }
-            }
+        parallelMap(points.count, minimumChunk: 256, makeWorker: { HitScratch() }) { scratch, i in
+            hit(points[i], policy: policy, scratch: &scratch)
         }
-        return results
     }
 
     /// Visits the exposed elements whose region holds `p`, front to back,

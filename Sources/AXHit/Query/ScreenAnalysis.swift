@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Activation, touch delivery and visibility for every exposed element of a
@@ -71,40 +70,19 @@ public struct ScreenAnalysis: Sendable {
 
         let occluders = visibility ? Occluders(tester: tester, space: space, order: order) : nil
         let screenRect = tree.screenBounds.map(Region.rect(of:))
-        var results = [Result<ElementAnalysis, TreeError>?](repeating: nil, count: exposed.count)
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = max(64, (exposed.count + workers * 8 - 1) / (workers * 8))
-        let chunks = (exposed.count + chunk - 1) / chunk
-        results.withUnsafeMutableBufferPointer { buffer in
-            // Each chunk writes only its own slots.
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                let range = c * chunk ..< min(exposed.count, (c + 1) * chunk)
-                let builder: RegionBuilder
-                do { builder = try RegionBuilder() } catch {
-                    for i in range { out[i] = .failure(TreeError("\(error)", node: tree.name(of: exposed[i]))) }
-                    return
-                }
-                let analyzer = Analyzer(tester: tester, space: space, order: order, builder: builder,
-                                        occluders: occluders, screen: screenRect)
-                for i in range {
-                    do {
-                        out[i] = .success(try analyzer.analyze(exposed[i]))
-                    } catch {
-                        out[i] = .failure(TreeError("\(error)", node: tree.name(of: exposed[i])))
-                    }
-                }
+        // One GEOS builder (and analyzer) per chunk of elements.
+        let results = parallelMap(exposed.count, minimumChunk: 64, makeWorker: {
+            Result { () throws(GeometryError) -> Analyzer in
+                Analyzer(tester: tester, space: space, order: order, builder: try RegionBuilder(),
+                         occluders: occluders, screen: screenRect)
             }
+        }) { analyzer, i -> Result<ElementAnalysis, TreeError> in
+            analyzer.flatMap { analyzer in Result { try analyzer.analyze(exposed[i]) } }
+                .mapError { TreeError("\($0)", node: tree.name(of: exposed[i])) }
         }
         var elements: [ElementAnalysis] = []
         elements.reserveCapacity(exposed.count)
-        for r in results {
-            switch r {
-            case let .success(a)?: elements.append(a)
-            case let .failure(error)?: throw error
-            case nil: throw TreeError("internal error: an element was not analysed")
-            }
-        }
+        for r in results { elements.append(try r.get()) }
         self.elements = elements
     }
 

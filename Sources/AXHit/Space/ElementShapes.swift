@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The `accessibilityPath` of every element that has one, flattened once
@@ -69,20 +68,11 @@ struct ElementShapes: Sendable {
     /// the results. O(points) per path; no GEOS.
     mutating func fill(_ jobs: [Job]) {
         guard !jobs.isEmpty else { return }
-        var regions = [WindingRegion?](repeating: nil, count: jobs.count)
-        regions.withUnsafeMutableBufferPointer { buffer in
-            // Each iteration writes only its own slots.
-            nonisolated(unsafe) let out = buffer
-            let chunk = 64
-            DispatchQueue.concurrentPerform(iterations: (jobs.count + chunk - 1) / chunk) { c in
-                for i in c * chunk ..< min(jobs.count, (c + 1) * chunk) {
-                    let path = jobs[i].path
-                    out[i] = WindingRegion(rings: path.flattened(tolerance: jobs[i].tolerance), rule: path.fillRule)
-                }
-            }
+        let regions = parallelMap(jobs.count, minimumChunk: 64, makeWorker: {}) { _, i in
+            WindingRegion(rings: jobs[i].path.flattened(tolerance: jobs[i].tolerance), rule: jobs[i].path.fillRule)
         }
         for (job, region) in zip(jobs, regions) {
-            if let region { set(job.node, Shape(region: region, inScreenSpace: job.inScreenSpace)) }
+            set(job.node, Shape(region: region, inScreenSpace: job.inScreenSpace))
         }
     }
 }
