@@ -51,36 +51,24 @@ enum ConvertCommand {
             TreeError("the view is scaled to nothing on screen: screen points have no place in its space",
                       file: file, node: viewName, key: "transform")
         }
+        /// The operand converted one way or the other; nil when the inverse does not exist.
+        func converted<T>(_ value: T, _ toScreen: (T, NodeID) -> T, _ fromScreen: (T, NodeID) -> T?) throws(TreeError) -> T {
+            guard inverse else { return toScreen(value, view) }
+            guard let c = fromScreen(value, view) else { throw noInverse() }
+            return c
+        }
         let line: String
         if let rect {
-            let r: CGRect
-            if inverse {
-                guard let c = space.convertFromScreen(rect, to: view) else { throw noInverse() }
-                r = c
-            } else {
-                r = space.convertToScreen(rect, from: view)
-            }
+            let r = try converted(rect, space.convertToScreen, space.convertFromScreen)
             line = "{\"rect\":\(JSONText.numbers([r.origin.x, r.origin.y, r.size.width, r.size.height]))}"
         } else if let point {
-            let p: CGPoint
-            if inverse {
-                guard let c = space.convertFromScreen(point, to: view) else { throw noInverse() }
-                p = c
-            } else {
-                p = space.convertToScreen(point, from: view)
-            }
+            let p = try converted(point, space.convertToScreen, space.convertFromScreen)
             line = "{\"point\":\(JSONText.point(p.x, p.y))}"
-        } else if let path {
-            let converted: BezierPath
-            if inverse {
-                guard let c = space.convertFromScreen(path, to: view) else { throw noInverse() }
-                converted = c
-            } else {
-                converted = space.convertToScreen(path, from: view)
-            }
-            line = "{\"d\":\(JSONText.string(converted.svgPathData))}"
         } else {
-            throw UsageError("give exactly one of --rect, --point, --path")
+            // Exactly one operand was given (checked above): the path.
+            guard let path else { throw UsageError("give exactly one of --rect, --point, --path") }
+            let d = try converted(path, space.convertToScreen, space.convertFromScreen)
+            line = "{\"d\":\(JSONText.string(d.svgPathData))}"
         }
         print(line)
     }

@@ -492,15 +492,23 @@ public struct ElementTree: Sendable {
     /// The map from a view's bounds space to the screen (for an element
     /// node, its container's), composed from the root down. O(depth).
     func toScreen(of id: NodeID) -> CGAffineTransform {
-        var chain: [NodeID] = []
-        var n = id
-        while !n.isNone {
-            if isView(n) { chain.append(n) }
-            n = parents[n.index]
-        }
         var t = CGAffineTransform.identity
-        for v in chain.reversed() { t = boundsToParent(v).concatenating(t) }
+        for v in ancestorViews(of: id) { t = boundsToParent(v).concatenating(t) }
+        if isView(id) { t = boundsToParent(id).concatenating(t) }
         return t
+    }
+
+    /// The proper ancestors of `id` that are views, root first: the views
+    /// whose bounds cut its region, and whose maps compose its transform.
+    /// O(depth).
+    func ancestorViews(of id: NodeID) -> [NodeID] {
+        var chain: [NodeID] = []
+        var a = parents[id.index]
+        while !a.isNone {
+            if isView(a) { chain.append(a) }
+            a = parents[a.index]
+        }
+        return chain.reversed()
     }
 
     @inline(__always) func extrasOf(_ id: NodeID) -> NodeExtras? {

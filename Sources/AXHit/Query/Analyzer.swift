@@ -16,14 +16,7 @@ struct Analyzer {
     func analyze(_ e: NodeID) throws(GeometryError) -> ElementAnalysis {
         let isView = tree.isView(e)
         let view = isView ? e : tree.container(of: e)
-        // Proper ancestor views, root first.
-        var chain: [NodeID] = []
-        var a = tree.parent(of: e)
-        while !a.isNone {
-            if tree.isView(a) { chain.append(a) }
-            a = tree.parent(of: a)
-        }
-        chain.reverse()
+        let chain = tree.ancestorViews(of: e)
 
         let activation = space.activationPoint(of: e)
         let receiver = tester.touch(activation)

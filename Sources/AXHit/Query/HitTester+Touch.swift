@@ -98,16 +98,9 @@ extension HitTester {
     ///
     /// - Complexity: O(depth).
     func shapeRegionContains(_ e: NodeID, _ p: CGPoint) -> Bool {
-        // Proper ancestor views, root first.
-        var chain: [NodeID] = []
-        var a = tree.parent(of: e)
-        while !a.isNone {
-            if tree.isView(a) { chain.append(a) }
-            a = tree.parent(of: a)
-        }
         var q = p
         var toScreen = CGAffineTransform.identity
-        for v in chain.reversed() {
+        for v in tree.ancestorViews(of: e) {
             let toParent = tree.boundsToParent(v)
             guard let local = Self.inverseApply(toParent, q), tree.bounds(of: v).containsClosedOpen(local) else {
                 return false
