@@ -4,6 +4,7 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// A usage error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 

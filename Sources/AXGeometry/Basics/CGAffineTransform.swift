@@ -9,11 +9,17 @@ import Foundation
 /// `[x y 1]` times the matrix `[a b 0; c d 0; tx ty 1]`. Foundation on Linux
 /// has no `CGAffineTransform`; on Apple platforms CoreGraphics' own is used.
 public struct CGAffineTransform: Equatable, Hashable, Sendable {
+    /// The linear part, row by row: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
     public var a: CGFloat
+    /// See `a`.
     public var b: CGFloat
+    /// See `a`.
     public var c: CGFloat
+    /// See `a`.
     public var d: CGFloat
+    /// The translation in x, applied after the linear part.
     public var tx: CGFloat
+    /// The translation in y, applied after the linear part.
     public var ty: CGFloat
 
     /// A transform from its six coefficients.

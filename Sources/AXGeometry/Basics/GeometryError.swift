@@ -17,6 +17,7 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// GEOS reported an error (its own message, captured, never printed).
     case geos(operation: String, message: String)
 
+    /// The error in words, with its offset or operation.
     public var description: String {
         switch self {
         case let .pathSyntax(offset, expected, found):

@@ -215,11 +215,14 @@ public struct PolygonSet: Sendable, Hashable {
         return PolygonSet(polygons: polygons)
     }
 
+    /// The same rings, vertex for vertex (a ring given the other way round
+    /// or from another start is a different value, though the same region).
     public static func == (lhs: PolygonSet, rhs: PolygonSet) -> Bool {
         lhs.vertices == rhs.vertices && lhs.ringStarts == rhs.ringStarts
             && lhs.polygonStarts == rhs.polygonStarts
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(vertices)
         hasher.combine(ringStarts)

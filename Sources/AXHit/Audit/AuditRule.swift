@@ -5,6 +5,7 @@ public enum AuditSeverity: String, Sendable, Hashable, CaseIterable, Comparable 
     /// The element works, but poorly or surprisingly.
     case warning
 
+    /// Errors sort before warnings.
     public static func < (a: AuditSeverity, b: AuditSeverity) -> Bool { a == .error && b == .warning }
 }
 

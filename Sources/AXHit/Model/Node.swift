@@ -35,11 +35,17 @@ public struct Node: Sendable, Hashable {
 
     /// Defaults to false for views, true for elements.
     public var isAccessibilityElement: Bool
+    /// Carried and reported; never used for geometry.
     public var accessibilityLabel: String?
+    /// Carried and reported; never used for geometry.
     public var accessibilityValue: String?
+    /// Carried and reported; never used for geometry.
     public var accessibilityHint: String?
+    /// Carried and reported; never used for geometry.
     public var accessibilityIdentifier: String?
+    /// Carried and reported; never used for geometry.
     public var accessibilityLanguage: String?
+    /// UIKit's trait bits, unknown ones kept; no effect on geometry.
     public var accessibilityTraits: AccessibilityTraits
     /// An explicit accessibility frame in screen coordinates; nil means the
     /// default (a view's bounds on the screen, an element's CGRectZero).

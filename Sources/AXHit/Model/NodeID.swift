@@ -26,6 +26,8 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible {
     @inline(__always)
     public var isNone: Bool { rawValue < 0 }
 
+    /// Slot order (pre-order for a tree read from a file).
     public static func < (a: NodeID, b: NodeID) -> Bool { a.rawValue < b.rawValue }
+    /// `#slot`, for debugging (users see the node's `id` string instead).
     public var description: String { "#\(rawValue)" }
 }

@@ -36,6 +36,7 @@ public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The facts joined on one line. Control characters (which ids, file
     /// names and quoted values may hold) are escaped, so that the command
     /// line's error stays one line.
+    /// The facts that apply, joined as the command line prints them.
     public var description: String {
         var parts: [String] = []
         if let file { parts.append(file) }
