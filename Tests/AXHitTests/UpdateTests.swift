@@ -124,7 +124,7 @@ import Testing
         #expect(serial > 5 && engine.tree.count != nodesBefore)
         // The engine after updates is the engine built afresh from the same tree.
         let fresh = try HitTester(engine.tree)
-        #expect(fresh.hot[fresh.tree.root.index].exposedCount == engine.hot[engine.tree.root.index].exposedCount)
+        #expect(fresh.exposedCounts[fresh.tree.root.index] == engine.exposedCounts[engine.tree.root.index])
     }
 
     @Test func scrollingAViewWithAViewSpacePathRefitsItsBox() throws {

@@ -239,7 +239,7 @@ public struct PackedRTree: Sendable {
 
     /// `box` rounded outward to `Float` in stored form
     /// `(minX, minY, -maxX, -maxY)`, or all-NaN when empty.
-    static func storedBox(_ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> SIMD4<Float> {
+    package static func storedBox(_ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> SIMD4<Float> {
         // `!(a <= b)` is also true when either is NaN.
         guard box.minX <= box.maxX, box.minY <= box.maxY else { return SIMD4(repeating: .nan) }
         return SIMD4(roundedDown(box.minX), roundedDown(box.minY), -roundedUp(box.maxX), -roundedUp(box.maxY))
@@ -445,7 +445,7 @@ public struct PackedRTree: Sendable {
     /// rect, `q = (r.maxX, r.maxY, -r.minX, -r.minY)` gives the four
     /// closed-interval overlap tests. NaN in either side fails.
     @inlinable @inline(__always)
-    static func matches(_ node: SIMD4<Float>, _ q: SIMD4<Float>) -> Bool {
+    package static func matches(_ node: SIMD4<Float>, _ q: SIMD4<Float>) -> Bool {
         all(node .<= q)
     }
 

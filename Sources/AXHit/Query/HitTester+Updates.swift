@@ -55,7 +55,7 @@ extension HitTester {
             try refillShape(id)
         }
         if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.parent(of: id).isNone {
-            hot[tree.parent(of: id).index].modalChildren += node.accessibilityViewIsModal ? 1 : -1
+            countModalChildren(of: tree.parent(of: id))
         }
         if exposureChanged {
             let parent = tree.parent(of: id)
@@ -128,7 +128,7 @@ extension HitTester {
         growColumns()
         assignRank(top)
         let parent = tree.parent(of: top)
-        if !parent.isNone && tree.has(.modal, top) { hot[parent.index].modalChildren += 1 }
+        if !parent.isNone && tree.has(.modal, top) { hot[parent.index].state.insert(.hasModalChild) }
         try deriveSubtree(top, structure: true)
         guard !parent.isNone else { return }
         syncHot(parent)
@@ -145,8 +145,10 @@ extension HitTester {
                 let boxes = itemBoxes(top, containerToScreen: indexes[Int(slot)].linear)
                 indexes[Int(slot)].appendOverflow(top, boxes)
                 if indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
-            } else if childCount(of: parent, atLeast: Self.indexThreshold) {
+            } else {
+                // A narrow view: a new block, or its index once it is wide.
                 buildIndex(parent, toScreen: tree.toScreen(of: parent))
+                compactBlocksIfNeeded()
             }
         } else {
             refitItem(containing: parent)
@@ -162,9 +164,9 @@ extension HitTester {
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree") }
         let parent = tree.parent(of: id)
-        let wasModal = tree.has(.modal, id) && !hiddenItself(id)
-        if !parent.isNone && tree.has(.modal, id) { hot[parent.index].modalChildren -= 1 }
-        addExposedCount(-hot[id.index].exposedCount, aboveAndExcluding: id)
+        let hadModalFlag = tree.has(.modal, id)
+        let wasModal = hadModalFlag && !hiddenItself(id)
+        addExposedCount(-exposedCounts[id.index], aboveAndExcluding: id)
         if !parent.isNone && tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
             if slot >= 0 {
@@ -181,8 +183,10 @@ extension HitTester {
         tree.forEachInPreOrder(from: id) { n in
             let i = n.index
             if hot[i].indexSlot >= 0 { dropIndex(of: n) }
+            dropBlock(of: n)
             shapes.set(n, nil)
             hot[i] = HotNode()
+            exposedCounts[i] = 0
             ordinals[i] = -1
         }
         let previous = tree.previousSibling(of: id)
@@ -190,13 +194,15 @@ extension HitTester {
         guard !parent.isNone else { return }
         syncHot(parent)
         syncHot(previous)
+        if hadModalFlag { countModalChildren(of: parent) }
         if wasModal {
             var c = tree.firstChild(of: parent)
             while !c.isNone { try deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
-            if slot >= 0 && indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
+            if slot < 0 || indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
+            compactBlocksIfNeeded()
         } else {
             refitItem(containing: parent)
         }
@@ -224,21 +230,26 @@ extension HitTester {
         }
     }
 
-    private func childCount(of v: NodeID, atLeast limit: Int) -> Bool {
-        var count = 0
-        var c = tree.firstChild(of: v)
-        while !c.isNone && count < limit { count += 1; c = tree.nextSibling(of: c) }
-        return count >= limit
-    }
-
-    /// Recomputes the boxes of the item of a view's index that holds `id`:
-    /// `id` itself when its parent is a view, else the topmost element node
-    /// above it. O(log children) plus the item's element subtree.
+    /// Recomputes the boxes of the item of a view's index or block that
+    /// holds `id`: `id` itself when its parent is a view, else the topmost
+    /// element node above it. O(log children) plus the item's element
+    /// subtree (O(depth) more in a narrow view).
     mutating func refitItem(containing id: NodeID) {
         var item = id
         var parent = tree.parent(of: item)
         while !parent.isNone && !tree.isView(parent) { item = parent; parent = tree.parent(of: parent) }
         guard !parent.isNone else { return }
+        if hot[parent.index].blockStart >= 0 {
+            let boxes = itemBoxes(item, containerToScreen: tree.toScreen(of: parent))
+            if boxes.screen.isNull {
+                blocks.setBox(at: Int(hot[parent.index].blockStart) + Int(ordinals[item.index]), to: boxes.local)
+            } else {
+                // A region fixed in screen space: the children are tried one by one.
+                buildIndex(parent, toScreen: tree.toScreen(of: parent))
+                compactBlocksIfNeeded()
+            }
+            return
+        }
         let slot = hot[parent.index].indexSlot
         guard slot >= 0 else { return }
         let linear = indexes[Int(slot)].linear
@@ -268,8 +279,8 @@ extension HitTester {
     }
 
     /// After the linear part of `top`'s transform changed: rebuilds the
-    /// indexes under it whose frame-policy boxes assumed the old rotation to
-    /// the screen. O(subtree).
+    /// indexes and blocks under it whose frame-policy boxes assumed the old
+    /// rotation to the screen. O(subtree).
     private mutating func rebuildRotationDependentIndexes(under top: NodeID) {
         guard tree.isView(top) else { return }
         var pending: [(NodeID, CGAffineTransform)] = [(top, tree.toScreen(of: top))]
@@ -280,6 +291,9 @@ extension HitTester {
                 if l.a != toScreen.a || l.b != toScreen.b || l.c != toScreen.c || l.d != toScreen.d {
                     buildIndex(v, toScreen: toScreen)
                 }
+            } else if hot[v.index].blockStart >= 0 {
+                // Blocks don't record the rotation they assumed.
+                buildIndex(v, toScreen: toScreen)
             }
             var c = tree.firstChild(of: v)
             while !c.isNone {
@@ -287,5 +301,6 @@ extension HitTester {
                 c = tree.nextSibling(of: c)
             }
         }
+        compactBlocksIfNeeded()
     }
 }

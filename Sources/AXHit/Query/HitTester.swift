@@ -8,33 +8,39 @@ struct EngineState: OptionSet, Sendable {
     /// Accessibility is blocked for the node and its subtree (hidden, alpha,
     /// elementsHidden, suppressed by a modal sibling, or inside an element).
     static let blocked = EngineState(rawValue: 1 << 1)
+    /// Some child has `accessibilityViewIsModal`, visible or not: when
+    /// unset, no sibling scan for the frontmost modal child is needed.
+    static let hasModalChild = EngineState(rawValue: 1 << 2)
+    /// Some node of the subtree, itself included, is exposed (its count in
+    /// `HitTester.exposedCounts` is positive): queries skip the others.
+    static let subtreeExposed = EngineState(rawValue: 1 << 3)
 }
 
-/// What a query reads of one node, packed in one record so that visiting a
-/// node costs one or two cache lines instead of a miss per column: the
-/// engine's own state, and a copy of the tree's fields it needs (kept in
-/// step by `syncHot`).
+/// What a query reads of one node, packed in one 48-byte record so that
+/// visiting a node costs one cache line (rarely two) instead of a miss per
+/// column: the engine's own state, and a copy of the tree's fields it needs
+/// (kept in step by `syncHot`).
 struct HotNode: Sendable {
     /// The tree's frame (views), in the parent's bounds space.
     var frame: CGRect = .zero
     /// The tree's explicit bounds and transform table slots, or -1.
     var boundsSlot: Int32 = -1
     var transformSlot: Int32 = -1
-    var firstChild: NodeID = .none
-    var nextSibling: NodeID = .none
-    /// Exposed nodes in the subtree, itself included: queries skip subtrees
-    /// where it is zero.
-    var exposedCount: Int32 = 0
-    /// The view's slot in `HitTester.indexes`, or -1 when it has none.
-    var indexSlot: Int32 = -1
-    /// Children with `accessibilityViewIsModal`, visible or not: when zero,
-    /// no sibling scan for the frontmost modal child is needed.
-    var modalChildren: Int32 = 0
+    /// How a query finds the view's children: with `blockCount == 0`, its
+    /// slot in `HitTester.indexes` (a wide view), else where its block of
+    /// `blockCount` entries starts in `HitTester.blocks` (a narrow view);
+    /// -1 for neither (the children are tried one by one).
+    var childSlot: Int32 = -1
     /// The tree's flags.
     var flags: NodeFlags = []
     var state: EngineState = []
+    var blockCount: UInt8 = 0
 
     @inline(__always) var isView: Bool { !flags.contains(.element) }
+    /// The view's slot in `HitTester.indexes`, or -1.
+    @inline(__always) var indexSlot: Int32 { blockCount == 0 ? childSlot : -1 }
+    /// Where the view's block starts in `HitTester.blocks`, or -1.
+    @inline(__always) var blockStart: Int32 { blockCount > 0 ? childSlot : -1 }
 }
 
 /// Caller-owned working memory for queries, so that a query allocates
@@ -81,16 +87,21 @@ public struct HitTester: Sendable {
     public internal(set) var tree: ElementTree
     /// Per node: what queries read (see `HotNode`).
     var hot: [HotNode] = []
+    /// Per node: the exposed nodes in its subtree, itself included (queries
+    /// read only whether it is positive: `EngineState.subtreeExposed`).
+    var exposedCounts: [Int32] = []
     /// Z-order among siblings (larger is in front), with gaps for inserts.
     var ranks: [Int64] = []
-    /// A child's item number in its parent's `ContainerIndex`, or -1.
+    /// A child's item number in its parent's `ContainerIndex`, or its
+    /// position in its parent's block of `blocks`, or -1.
     var ordinals: [Int32] = []
     var indexes: [ContainerIndex] = []
     var freeIndexSlots: [Int32] = []
+    var blocks = ChildBlocks()
     var shapes: ElementShapes
 
     /// Views with at least this many children get a `ContainerIndex`; fewer
-    /// are tried one by one, which is faster for a handful.
+    /// get a block of boxes scanned one by one, which is faster for a handful.
     static let indexThreshold = 16
     /// The rank step between consecutive siblings: room for inserts between.
     static let rankGap: Int64 = 1 << 20
@@ -109,6 +120,9 @@ public struct HitTester: Sendable {
         self.tree = tree
         shapes = ElementShapes(capacity: tree.capacity)
         growColumns()
+        // Every node but the root sits in at most one block.
+        blocks.boxes.reserveCapacity(tree.count)
+        blocks.nodes.reserveCapacity(tree.count)
         guard !tree.root.isNone else { return }
         ranks[tree.root.index] = Self.rankGap
         try deriveSubtree(tree.root, structure: true)
@@ -119,6 +133,7 @@ public struct HitTester: Sendable {
         guard hot.count < n else { return }
         let extra = n - hot.count
         hot.append(contentsOf: repeatElement(HotNode(), count: extra))
+        exposedCounts.append(contentsOf: repeatElement(0, count: extra))
         ranks.append(contentsOf: repeatElement(0, count: extra))
         ordinals.append(contentsOf: repeatElement(-1, count: extra))
         shapes.grow(to: n)
@@ -133,8 +148,6 @@ public struct HitTester: Sendable {
         hot[i].frame = tree.frames[i]
         hot[i].boundsSlot = tree.boundsSlots[i]
         hot[i].transformSlot = tree.transformSlots[i]
-        hot[i].firstChild = tree.firstChild(of: id)
-        hot[i].nextSibling = tree.nextSibling(of: id)
         hot[i].flags = tree.flags[i]
     }
 
@@ -165,20 +178,29 @@ public struct HitTester: Sendable {
 
     /// What the nodes of one sibling list inherit from their parent.
     struct Inherited {
-        /// The parent's map to the screen (its container's, for an element node).
-        var toScreen: CGAffineTransform
+        /// The linear part of the parent's map to the screen (its
+        /// container's, for an element node): all that boxes under a
+        /// rotation and flattening tolerances depend on.
+        var linear: CGAffineTransform
         /// Accessibility is blocked for every child: the parent is blocked or
         /// is itself an accessibility element.
         var blocked: Bool
         /// The parent's frontmost visible modal child, which suppresses the others.
         var modal: NodeID
+        /// The rank of the next child visited (children are visited in order).
+        var nextRank: Int64 = HitTester.rankGap
     }
 
     /// What `node`'s children inherit, given what `node` inherited.
     func inherited(by node: NodeID, from parent: Inherited) -> Inherited {
-        let toScreen = tree.isView(node) ? tree.boundsToParent(node).concatenating(parent.toScreen) : parent.toScreen
+        var linear = parent.linear
+        let slot = tree.transformSlots[node.index]
+        if slot >= 0 && tree.isView(node) {
+            let t = tree.transformTable[Int(slot)]
+            linear = CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0).concatenating(linear)
+        }
         return Inherited(
-            toScreen: toScreen,
+            linear: linear,
             blocked: hot[node.index].state.contains(.blocked) || tree.has(.accessibilityElement, node),
             modal: frontmostModalChild(of: node))
     }
@@ -186,22 +208,18 @@ public struct HitTester: Sendable {
     /// The frontmost visible modal child of `node`, or `.none`: O(1) when no
     /// child is modal (the common case), else O(children).
     func frontmostModalChild(of node: NodeID) -> NodeID {
-        hot[node.index].modalChildren == 0 ? .none : ScreenSpace.frontmostModalChild(of: node, in: tree)
+        hot[node.index].state.contains(.hasModalChild) ? ScreenSpace.frontmostModalChild(of: node, in: tree) : .none
     }
 
-    /// Counts the modal children of `node` afresh. O(children).
+    /// Looks afresh for a modal child of `node`. O(children).
     mutating func countModalChildren(of node: NodeID) {
-        var count: Int32 = 0
         var c = tree.firstChild(of: node)
-        while !c.isNone {
-            if tree.has(.modal, c) { count += 1 }
-            c = tree.nextSibling(of: c)
-        }
-        hot[node.index].modalChildren = count
+        while !c.isNone && !tree.has(.modal, c) { c = tree.nextSibling(of: c) }
+        if c.isNone { hot[node.index].state.remove(.hasModalChild) } else { hot[node.index].state.insert(.hasModalChild) }
     }
 
     /// Whether accessibility hides `id` itself (not counting its ancestors).
-    func hiddenItself(_ id: NodeID) -> Bool { tree.isHiddenItself(id) }
+    @inline(__always) func hiddenItself(_ id: NodeID) -> Bool { tree.isHiddenItself(id) }
 
     /// Derives the engine's state for the subtree at `top` (its ancestors'
     /// state is current): exposure and exposed counts, which it then adds to
@@ -212,7 +230,7 @@ public struct HitTester: Sendable {
     /// Iterative: a chain of any depth is fine. Memory O(depth) besides the
     /// pre-order list. O(subtree).
     mutating func deriveSubtree(_ top: NodeID, structure: Bool) throws(TreeError) {
-        let before = hot[top.index].exposedCount
+        let before = exposedCounts[top.index]
         var frames = [Self.inheritedFromAncestors(of: top, in: self)]
         var order: [NodeID] = []
         var jobs: [ElementShapes.Job] = []
@@ -220,30 +238,38 @@ public struct HitTester: Sendable {
         while true {
             let up = frames[frames.count - 1]
             let i = n.index
+            let flags = tree.flags[i]
             var s: EngineState = []
             if up.blocked || hiddenItself(n) || (!up.modal.isNone && up.modal != n) { s.insert(.blocked) }
-            if !s.contains(.blocked) && tree.has(.accessibilityElement, n) { s.insert(.exposed) }
-            syncHot(n)
-            hot[i].state = s
-            hot[i].exposedCount = 0
+            if !s.contains(.blocked) && flags.contains(.accessibilityElement) { s.insert(.exposed) }
+            // One store of the record (the children's slot and the modal bit
+            // are the engine's own and stay).
+            let kept = hot[i]
+            hot[i] = HotNode(frame: tree.frames[i], boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
+                             childSlot: kept.childSlot, flags: flags, state: s.union(kept.state.intersection(.hasModalChild)),
+                             blockCount: kept.blockCount)
+            exposedCounts[i] = 0
             order.append(n)
-            if structure { countModalChildren(of: n) }
-            let down = inherited(by: n, from: up)
-            if structure {
-                if n != top {
-                    let prev = tree.previousSibling(of: n)
-                    ranks[i] = prev.isNone ? Self.rankGap : ranks[prev.index] + Self.rankGap
-                }
-                if tree.has(.hasPath, n), let path = tree.accessibilityPath(of: n) {
-                    jobs.append(Self.shapeJob(n, path, viewToScreen: down.toScreen))
-                } else {
-                    shapes.set(n, nil)
-                }
-                if tree.isView(n) { buildIndex(n, toScreen: down.toScreen) }
-            }
-
             let child = tree.firstChild(of: n)
-            if !child.isNone { frames.append(down); n = child; continue }
+            if structure {
+                // New nodes: no index, block or shape to drop.
+                if !child.isNone { countModalChildren(of: n) }
+                if n != top {
+                    ranks[i] = frames[frames.count - 1].nextRank
+                    frames[frames.count - 1].nextRank += Self.rankGap
+                }
+            }
+            // Leaves without a path (most nodes) pass nothing down.
+            if !child.isNone || (structure && flags.contains(.hasPath)) {
+                let down = inherited(by: n, from: up)
+                if structure {
+                    if flags.contains(.hasPath), let path = tree.accessibilityPath(of: n) {
+                        jobs.append(Self.shapeJob(n, path, viewToScreen: down.linear))
+                    }
+                    if !child.isNone && !flags.contains(.element) { buildIndex(n, toScreen: down.linear) }
+                }
+                if !child.isNone { frames.append(down); n = child; continue }
+            }
             while n != top && tree.nextSibling(of: n).isNone {
                 n = tree.parent(of: n)
                 frames.removeLast()
@@ -253,19 +279,22 @@ public struct HitTester: Sendable {
         }
         // Children come after their parents in `order`: sum counts upwards.
         for id in order.reversed() {
-            if hot[id.index].state.contains(.exposed) { hot[id.index].exposedCount += 1 }
-            if id != top { hot[tree.parent(of: id).index].exposedCount += hot[id.index].exposedCount }
+            let i = id.index
+            if hot[i].state.contains(.exposed) { exposedCounts[i] += 1 }
+            if exposedCounts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
+            if id != top { exposedCounts[tree.parent(of: id).index] += exposedCounts[i] }
         }
-        addExposedCount(hot[top.index].exposedCount - before, aboveAndExcluding: top)
+        addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
         shapes.fill(jobs)
     }
 
     /// What `top` inherits from its ancestors, computed from their current state.
     static func inheritedFromAncestors(of top: NodeID, in engine: HitTester) -> Inherited {
         let parent = engine.tree.parent(of: top)
-        guard !parent.isNone else { return Inherited(toScreen: .identity, blocked: false, modal: .none) }
+        guard !parent.isNone else { return Inherited(linear: .identity, blocked: false, modal: .none) }
+        let t = engine.tree.toScreen(of: parent)
         return Inherited(
-            toScreen: engine.tree.toScreen(of: parent),
+            linear: CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0),
             blocked: engine.hot[parent.index].state.contains(.blocked) || engine.tree.has(.accessibilityElement, parent),
             modal: engine.frontmostModalChild(of: parent))
     }
@@ -275,7 +304,9 @@ public struct HitTester: Sendable {
         guard delta != 0 else { return }
         var a = tree.parent(of: id)
         while !a.isNone {
-            hot[a.index].exposedCount += delta
+            let i = a.index
+            exposedCounts[i] += delta
+            if exposedCounts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
             a = tree.parent(of: a)
         }
     }
@@ -297,38 +328,98 @@ public struct HitTester: Sendable {
 
     // MARK: Container indexes
 
-    /// Builds (or drops) the index of view `v`, whose map to the screen is
-    /// `toScreen`. O(children + their element subtrees).
+    /// Builds the index of view `v`, whose map to the screen is `toScreen`:
+    /// a `ContainerIndex` when it is wide, else a block of `blocks`.
+    /// O(children + their element subtrees).
     mutating func buildIndex(_ v: NodeID, toScreen: CGAffineTransform) {
-        var items: [NodeID] = []
+        dropBlock(of: v)
+        var count = 0
         var c = tree.firstChild(of: v)
-        while !c.isNone { items.append(c); c = tree.nextSibling(of: c) }
-        let old = hot[v.index].indexSlot
-        guard items.count >= Self.indexThreshold else {
-            if old >= 0 { dropIndex(of: v) }
-            for item in items { ordinals[item.index] = -1 }
+        while !c.isNone && count < Self.indexThreshold { count += 1; c = tree.nextSibling(of: c) }
+        guard count >= Self.indexThreshold else {
+            dropIndex(of: v)
+            buildBlock(v, toScreen: toScreen)
             return
         }
-        var boxes: [ItemBoxes] = []
-        boxes.reserveCapacity(items.count)
+        var items: [NodeID] = []
+        c = tree.firstChild(of: v)
+        while !c.isNone { items.append(c); c = tree.nextSibling(of: c) }
+        let old = hot[v.index].indexSlot
+        var localBoxes: [CGRect] = []
+        localBoxes.reserveCapacity(items.count)
+        // Screen boxes are rare: their array exists only once one is seen.
+        var screenBoxes: [CGRect] = []
         for (k, item) in items.enumerated() {
             ordinals[item.index] = Int32(k)
-            boxes.append(itemBoxes(item, containerToScreen: toScreen))
+            let boxes = itemBoxes(item, containerToScreen: toScreen)
+            localBoxes.append(boxes.local)
+            if !boxes.screen.isNull {
+                if screenBoxes.isEmpty { screenBoxes = Array(repeating: .null, count: items.count) }
+                screenBoxes[k] = boxes.screen
+            }
         }
-        let local = PackedRTree(count: items.count) { k in Self.corners(boxes[k].local) }
-        let hasScreen = boxes.contains { !$0.screen.isNull }
-        let screen = hasScreen ? PackedRTree(count: items.count) { k in Self.corners(boxes[k].screen) } : PackedRTree(boxes: [])
+        let local = PackedRTree(boxes: localBoxes)
+        let screen = screenBoxes.isEmpty ? PackedRTree(boxes: []) : PackedRTree(boxes: screenBoxes)
         let index = ContainerIndex(items: items, local: local, screen: screen,
                                    linear: CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0))
         if old >= 0 {
             indexes[Int(old)] = index
         } else if let free = freeIndexSlots.popLast() {
             indexes[Int(free)] = index
-            hot[v.index].indexSlot = free
+            hot[v.index].childSlot = free
         } else {
-            hot[v.index].indexSlot = Int32(indexes.count)
+            hot[v.index].childSlot = Int32(indexes.count)
             indexes.append(index)
         }
+    }
+
+    /// Builds the block of narrow view `v` (see `ChildBlocks`), unless a
+    /// child has a region fixed in screen space.
+    mutating func buildBlock(_ v: NodeID, toScreen: CGAffineTransform) {
+        let start = blocks.boxes.count
+        var count = 0
+        var c = tree.firstChild(of: v)
+        while !c.isNone {
+            let boxes = itemBoxes(c, containerToScreen: toScreen)
+            guard boxes.screen.isNull else {
+                blocks.truncate(to: start)
+                var c = tree.firstChild(of: v)
+                while !c.isNone { ordinals[c.index] = -1; c = tree.nextSibling(of: c) }
+                return
+            }
+            ordinals[c.index] = Int32(count)
+            blocks.append(c, boxes.local)
+            count += 1
+            c = tree.nextSibling(of: c)
+        }
+        guard count > 0 else { return }
+        hot[v.index].childSlot = Int32(start)
+        hot[v.index].blockCount = UInt8(count)
+    }
+
+    /// Forgets the block of `v`, if any (its entries become garbage).
+    mutating func dropBlock(of v: NodeID) {
+        let h = hot[v.index]
+        guard h.blockStart >= 0 else { return }
+        blocks.garbage += Int(h.blockCount)
+        hot[v.index].childSlot = -1
+        hot[v.index].blockCount = 0
+    }
+
+    /// Copies the live blocks into fresh arrays when dropped ones take half
+    /// the room. O(nodes), once per as many dropped entries as live ones.
+    mutating func compactBlocksIfNeeded() {
+        guard blocks.needsCompaction else { return }
+        var fresh = ChildBlocks()
+        fresh.boxes.reserveCapacity(blocks.boxes.count - blocks.garbage)
+        fresh.nodes.reserveCapacity(blocks.boxes.count - blocks.garbage)
+        for i in hot.indices where hot[i].blockStart >= 0 {
+            let start = Int(hot[i].blockStart), end = start + Int(hot[i].blockCount)
+            hot[i].childSlot = Int32(fresh.boxes.count)
+            fresh.boxes.append(contentsOf: blocks.boxes[start ..< end])
+            fresh.nodes.append(contentsOf: blocks.nodes[start ..< end])
+        }
+        blocks = fresh
     }
 
     mutating func dropIndex(of v: NodeID) {
@@ -336,7 +427,7 @@ public struct HitTester: Sendable {
         guard slot >= 0 else { return }
         indexes[Int(slot)] = ContainerIndex(items: [], local: PackedRTree(boxes: []), screen: PackedRTree(boxes: []), linear: .identity)
         freeIndexSlots.append(slot)
-        hot[v.index].indexSlot = -1
+        hot[v.index].childSlot = -1
     }
 
     static func corners(_ r: CGRect) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
@@ -354,7 +445,22 @@ public struct HitTester: Sendable {
     /// added. An element node adds its frame in container space (with the
     /// same preimage), its explicit screen frame and its path, and those of
     /// its element descendants.
+    @inline(__always)
     func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform) -> ItemBoxes {
+        let flags = tree.flags[item.index]
+        if tree.transformSlots[item.index] < 0 && flags.isDisjoint(with: [.element, .hasAccessibilityFrame, .hasPath])
+            && (t.b == 0 && t.c == 0) {
+            // The common view: its bounds' quad in the parent is its frame
+            // resized about the centre to the bounds' size.
+            let f = tree.frames[item.index], b = tree.bounds(of: item)
+            return ItemBoxes(local: CGRect(x: f.midX - b.width / 2, y: f.midY - b.height / 2, width: b.width, height: b.height))
+        }
+        return Self.itemBoxes(item, containerToScreen: t, in: tree)
+    }
+
+    /// `itemBoxes(_:containerToScreen:)` in general. Static, so that a call
+    /// from a mutating method borrows the tree rather than copying the engine.
+    static func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform, in tree: ElementTree) -> ItemBoxes {
         var boxes = ItemBoxes()
         let linear = CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0)
         let aligned = t.b == 0 && t.c == 0
@@ -440,13 +546,13 @@ public struct HitTester: Sendable {
     @inline(__always)
     func search(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch, _ visit: (NodeID) -> Bool) {
         let root = tree.root
-        guard !root.isNone, hot[root.index].exposedCount > 0 else { return }
+        guard !root.isNone, hot[root.index].state.contains(.subtreeExposed) else { return }
         scratch.stack.removeAll(keepingCapacity: true)
         scratch.stack.append(.init(node: root, point: p, toScreen: .identity))
         while let entry = scratch.stack.popLast() {
             let n = entry.node
             let h = hot[n.index]
-            guard h.exposedCount > 0 else { continue }
+            guard h.state.contains(.subtreeExposed) else { continue }
             let exposed = h.state.contains(.exposed)
             if h.isView {
                 let toParent = boundsToParent(h)
@@ -460,17 +566,17 @@ public struct HitTester: Sendable {
                     continue
                 }
                 guard let q, bounds(h).containsClosedOpen(q) else { continue }
-                pushChildren(of: h, local: q, screen: p, toScreen: toScreen, scratch: &scratch)
+                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, scratch: &scratch)
             } else {
                 if exposed {
                     if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
                        !visit(n) { return }
                     continue
                 }
-                var c = h.firstChild
+                var c = tree.firstChild(of: n)
                 while !c.isNone {
                     scratch.stack.append(.init(node: c, point: entry.point, toScreen: entry.toScreen))
-                    c = hot[c.index].nextSibling
+                    c = tree.nextSibling(of: c)
                 }
             }
         }
@@ -479,15 +585,28 @@ public struct HitTester: Sendable {
     /// Pushes the children of view `h` that may hold the point, backmost
     /// first so that the frontmost is searched first.
     @inline(__always)
-    func pushChildren(of h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
+    func pushChildren(of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
                       scratch: inout HitScratch) {
+        // Children are pushed without reading their records (a cache miss
+        // each): the search checks the exposed count when it pops them.
+        if h.blockStart >= 0 {
+            let qv = ChildBlocks.query(q)
+            let start = Int(h.blockStart), end = start + Int(h.blockCount)
+            blocks.boxes.withUnsafeBufferPointer { boxes in
+                blocks.nodes.withUnsafeBufferPointer { nodes in
+                    for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
+                        scratch.stack.append(.init(node: nodes[k], point: q, toScreen: toScreen))
+                    }
+                }
+            }
+            return
+        }
         let slot = h.indexSlot
         if slot < 0 {
-            var c = h.firstChild
+            var c = tree.firstChild(of: n)
             while !c.isNone {
-                let child = hot[c.index]
-                if child.exposedCount > 0 { scratch.stack.append(.init(node: c, point: q, toScreen: toScreen)) }
-                c = child.nextSibling
+                scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+                c = tree.nextSibling(of: c)
             }
             return
         }
@@ -497,7 +616,7 @@ public struct HitTester: Sendable {
         var last = NodeID.none
         for c in scratch.candidates where c != last {
             last = c
-            if hot[c.index].exposedCount > 0 { scratch.stack.append(.init(node: c, point: q, toScreen: toScreen)) }
+            scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
         }
     }
 
@@ -614,7 +733,7 @@ public struct HitTester: Sendable {
     /// Bytes the engine holds beyond the tree: per-node columns and indexes
     /// (not the flattened paths).
     public var memoryBytes: Int {
-        hot.count * (MemoryLayout<HotNode>.stride + MemoryLayout<Int32>.stride + MemoryLayout<Int64>.stride)
-            + indexes.reduce(0) { $0 + $1.memoryBytes }
+        hot.count * (MemoryLayout<HotNode>.stride + 2 * MemoryLayout<Int32>.stride + MemoryLayout<Int64>.stride)
+            + indexes.reduce(0) { $0 + $1.memoryBytes } + blocks.memoryBytes
     }
 }

@@ -1,0 +1,63 @@
+import AXGeometry
+import Foundation
+
+/// The children of every narrow view (fewer than `HitTester.indexThreshold`
+/// children), as boxes in the view's bounds space: each view's children in
+/// one contiguous block, in z-order, all blocks in two shared arrays.
+///
+/// A query through a narrow view then reads one or two cache lines of boxes
+/// and touches only the children under the point, instead of following the
+/// sibling links through every child's record (a chain of dependent cache
+/// misses on a large tree). One allocation for all views, not one per view.
+///
+/// Boxes are those of `ContainerIndex.local` (`HitTester.itemBoxes`),
+/// rounded outward to `Float` as `PackedRTree` stores them, so the filter
+/// is conservative. A view with a child whose region is fixed in screen
+/// space has no block: its few children are tried one by one.
+struct ChildBlocks: Sendable {
+    /// Boxes in `PackedRTree`'s stored form `(minX, minY, -maxX, -maxY)`.
+    var boxes: [SIMD4<Float>] = []
+    /// The child each box belongs to.
+    var nodes: [NodeID] = []
+    /// Entries of blocks that were dropped or replaced: reclaimed by
+    /// `compacted(starts:)` once they make up half the arrays.
+    var garbage = 0
+
+    /// Whether dropped blocks take enough room to be worth a compaction.
+    var needsCompaction: Bool { garbage > 4096 && garbage * 2 > boxes.count }
+
+    /// Appends one child's box (its local box, `.null` for none).
+    @inline(__always)
+    mutating func append(_ node: NodeID, _ local: CGRect) {
+        boxes.append(Self.stored(local))
+        nodes.append(node)
+    }
+
+    /// Replaces the box at `position`.
+    mutating func setBox(at position: Int, to local: CGRect) {
+        boxes[position] = Self.stored(local)
+    }
+
+    /// Forgets the last entries back to `count` (a block abandoned while built).
+    mutating func truncate(to count: Int) {
+        boxes.removeSubrange(count...)
+        nodes.removeSubrange(count...)
+    }
+
+    static func stored(_ r: CGRect) -> SIMD4<Float> {
+        r.isNull ? SIMD4(repeating: .nan)
+            : PackedRTree.storedBox((Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY)))
+    }
+
+    /// The query form of point `q` for `PackedRTree.matches`.
+    @inline(__always)
+    static func query(_ q: CGPoint) -> SIMD4<Float> {
+        let x = Float(q.x), y = Float(q.y)  // nearest rounding is conservative here
+        return SIMD4(x, y, -x, -y)
+    }
+
+    /// Bytes held.
+    var memoryBytes: Int {
+        boxes.count * MemoryLayout<SIMD4<Float>>.stride + nodes.count * MemoryLayout<NodeID>.stride
+    }
+}
