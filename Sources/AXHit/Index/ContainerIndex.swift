@@ -12,12 +12,22 @@ import Foundation
 /// children's order at build time; a child with no box in one space has an
 /// empty box there.
 struct ContainerIndex: Sendable {
-    /// Item number → child, in z-order at build time.
+    /// Item number → child, in z-order at build time; `.none` once removed.
     var items: [NodeID]
-    /// Boxes in the view's bounds space.
+    /// Boxes in the view's bounds space: a uniform grid when they suit one
+    /// and no child has a screen box (it answers in z-order, with no tree to
+    /// descend), else an R-tree; the other is empty.
+    var grid: CellGrid
     var local: PackedRTree
     /// Boxes in screen space; an empty tree when no child has one.
     var screen: PackedRTree
+    /// Whether the grid's keys are the children's node ids (when they
+    /// increase in z-order, as in a tree built in order: the grid then hands
+    /// out nodes with no lookup in `items`) rather than item numbers.
+    var gridKeysAreNodes = false
+    /// With node keys: the ids of children removed since the build, sorted
+    /// (the grid's stale entries still name them, and an id may be reused).
+    var removedNodes: [Int32] = []
     /// Children added since the build, with their boxes: not in the trees,
     /// their boxes are scanned one by one (contiguous, so cheaply); past
     /// `overflowLimit` the index is rebuilt.
@@ -31,14 +41,110 @@ struct ContainerIndex: Sendable {
     /// it (a new ancestor transform) rebuilds the index.
     var linear: CGAffineTransform
 
+    /// An index over `items` with their local and (when any) screen boxes.
+    init(items: [NodeID], local localBoxes: [CGRect], screen screenBoxes: [CGRect], linear: CGAffineTransform) {
+        self.items = items
+        self.linear = linear
+        screen = screenBoxes.isEmpty ? PackedRTree(boxes: []) : PackedRTree(boxes: screenBoxes)
+        var increasing = true
+        for k in items.indices.dropFirst() where items[k].rawValue <= items[k - 1].rawValue { increasing = false; break }
+        let fitted = screenBoxes.isEmpty ? CellGrid(boxes: localBoxes, keys: increasing ? items.map(\.rawValue) : nil) : nil
+        grid = fitted ?? CellGrid()
+        gridKeysAreNodes = fitted != nil && increasing
+        local = fitted == nil ? PackedRTree(boxes: localBoxes) : PackedRTree(boxes: [])
+    }
+
+    /// An empty index.
+    init() {
+        self.init(items: [], local: [], screen: [], linear: .identity)
+    }
+
     /// Children added after a build whose boxes a query scans before the
     /// index is rebuilt: 256, or √n for n items. The scan costs O(√n) per
     /// query through this view; the rebuild, O(n), then comes once per √n
     /// inserts, so an insert costs O(√n) amortized rather than O(n).
     var overflowLimit: Int { max(256, Int(Double(items.count).squareRoot())) }
 
-    /// Whether the index should be rebuilt: too many unindexed or removed children.
-    var isStale: Bool { overflow.count > overflowLimit || removed > max(64, items.count / 2) }
+    /// Whether the index should be rebuilt: too many unindexed, moved or removed children.
+    var isStale: Bool {
+        overflow.count > overflowLimit || removed > max(64, items.count / 2) || grid.movedCount > overflowLimit
+    }
+
+    /// Calls `body` with the indexed children (not the overflow) whose local
+    /// box holds `q`, each once: in z-order from a grid, in any order from a
+    /// tree. Removed children are skipped.
+    @inline(__always)
+    func forEachChild(containing q: CGPoint, _ body: (NodeID) -> Bool) {
+        if grid.count > 0 {
+            forEachGridChild(q, body)
+        } else {
+            items.withUnsafeBufferPointer { items in
+                local.forEach(containing: q) { k in items[Int(k)].isNone || body(items[Int(k)]) }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func forEachGridChild(_ q: CGPoint, _ body: (NodeID) -> Bool) {
+        if gridKeysAreNodes {
+            if removedNodes.isEmpty {
+                grid.forEach(containing: q) { body(NodeID($0)) }
+            } else {
+                grid.forEach(containing: q) { key in Self.holds(removedNodes, key) || body(NodeID(key)) }
+            }
+        } else {
+            items.withUnsafeBufferPointer { items in
+                grid.forEach(containing: q) { k in items[Int(k)].isNone || body(items[Int(k)]) }
+            }
+        }
+    }
+
+    /// Calls `body` with the indexed children whose local box meets `rect`, each once.
+    func forEachChild(intersecting rect: CGRect, _ body: (NodeID) -> Bool) {
+        let visit = { (key: Int32) -> Bool in
+            if self.gridKeysAreNodes {
+                return Self.holds(self.removedNodes, key) || body(NodeID(key))
+            }
+            let c = self.items[Int(key)]
+            return c.isNone || body(c)
+        }
+        if grid.count > 0 { grid.forEach(intersecting: rect, visit) } else {
+            local.forEach(intersecting: rect) { k in items[Int(k)].isNone || body(items[Int(k)]) }
+        }
+    }
+
+    /// Whether sorted `list` holds `key`. O(log n).
+    static func holds(_ list: [Int32], _ key: Int32) -> Bool {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < list.count && list[lo] == key
+    }
+
+    /// Forgets the item of a removed child.
+    mutating func removeItem(_ k: Int32) {
+        setLocalBox(ofItem: k, to: .null)
+        if screen.count > 0 { screen.setBox(ofItem: k, to: .null) }
+        if gridKeysAreNodes {
+            let key = items[Int(k)].rawValue
+            var at = removedNodes.count
+            while at > 0 && removedNodes[at - 1] > key { at -= 1 }
+            removedNodes.insert(key, at: at)
+        }
+        items[Int(k)] = .none
+        removed += 1
+    }
+
+    /// Replaces an item's local box (`.null` empties it).
+    mutating func setLocalBox(ofItem k: Int32, to box: CGRect) {
+        if grid.count > 0 {
+            grid.setBox(ofItem: gridKeysAreNodes ? items[Int(k)].rawValue : k, to: box)
+        } else {
+            local.setBox(ofItem: k, to: box)
+        }
+    }
 
     /// Adds a child created after the build.
     mutating func appendOverflow(_ child: NodeID, _ boxes: ItemBoxes) {
@@ -62,7 +168,7 @@ struct ContainerIndex: Sendable {
 
     /// Memory held, in bytes.
     var memoryBytes: Int {
-        local.memoryBytes + screen.memoryBytes
+        grid.memoryBytes + local.memoryBytes + screen.memoryBytes
             + (items.count + overflow.count) * MemoryLayout<NodeID>.stride
             + overflowBoxes.count * MemoryLayout<ItemBoxes>.stride
     }

@@ -127,8 +127,7 @@ struct Analyzer {
                 let index = tester.indexes[Int(slot)]
                 let rank = tester.ranks[child.index]
                 let local = box.applying(fromScreen)
-                index.local.forEach(intersecting: local) { k in
-                    let s = index.items[Int(k)]
+                index.forEachChild(intersecting: local) { s in
                     if tree.contains(s), tree.parent(of: s) == parent, tester.ranks[s.index] > rank { consider(s) }
                     return true
                 }

@@ -84,8 +84,8 @@ extension HitTester {
             bestRank = ranks[c.index]
             bestPoint = cq
         }
-        index.local.forEach(containing: q) { k in
-            consider(index.items[Int(k)])
+        index.forEachChild(containing: q) { c in
+            consider(c)
             return true
         }
         for c in index.overflow { consider(c) }

@@ -172,9 +172,7 @@ extension HitTester {
             if slot >= 0 {
                 let ordinal = ordinals[id.index]
                 if ordinal >= 0 {
-                    indexes[Int(slot)].local.setBox(ofItem: ordinal, to: .null)
-                    if indexes[Int(slot)].screen.count > 0 { indexes[Int(slot)].screen.setBox(ofItem: ordinal, to: .null) }
-                    indexes[Int(slot)].removed += 1
+                    indexes[Int(slot)].removeItem(ordinal)
                 } else {
                     indexes[Int(slot)].removeOverflow(id)
                 }
@@ -265,7 +263,7 @@ extension HitTester {
             buildIndex(parent, toScreen: tree.toScreen(of: parent))
             return
         }
-        indexes[Int(slot)].local.setBox(ofItem: ordinal, to: boxes.local)
+        indexes[Int(slot)].setLocalBox(ofItem: ordinal, to: boxes.local)
         if indexes[Int(slot)].screen.count > 0 { indexes[Int(slot)].screen.setBox(ofItem: ordinal, to: boxes.screen) }
     }
 

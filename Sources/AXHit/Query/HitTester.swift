@@ -21,7 +21,9 @@ struct EngineState: OptionSet, Sendable {
 /// column: the engine's own state, and a copy of the tree's fields it needs
 /// (kept in step by `syncHot`).
 struct HotNode: Sendable {
-    /// The tree's frame (views), in the parent's bounds space.
+    /// A view's frame, in its parent's bounds space; an element node's
+    /// `accessibilityFrameInContainerSpace` when it has one (its frame is
+    /// unused), so that testing it reads no side table.
     var frame: CGRect = .zero
     /// The tree's explicit bounds and transform table slots, or -1.
     var boundsSlot: Int32 = -1
@@ -145,10 +147,16 @@ public struct HitTester: Sendable {
     mutating func syncHot(_ id: NodeID) {
         guard !id.isNone else { return }
         let i = id.index
-        hot[i].frame = tree.frames[i]
+        hot[i].frame = recordFrame(id)
         hot[i].boundsSlot = tree.boundsSlots[i]
         hot[i].transformSlot = tree.transformSlots[i]
         hot[i].flags = tree.flags[i]
+    }
+
+    /// What `HotNode.frame` holds for `id`.
+    @inline(__always)
+    func recordFrame(_ id: NodeID) -> CGRect {
+        tree.has(.hasFrameInContainerSpace, id) ? (tree.frameInContainerSpace(of: id) ?? .zero) : tree.frames[id.index]
     }
 
     /// `tree.boundsToParent(n)` from the packed record: the map from a
@@ -245,7 +253,7 @@ public struct HitTester: Sendable {
             // One store of the record (the children's slot and the modal bit
             // are the engine's own and stay).
             let kept = hot[i]
-            hot[i] = HotNode(frame: tree.frames[i], boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
+            hot[i] = HotNode(frame: recordFrame(n), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
                              childSlot: kept.childSlot, flags: flags, state: s.union(kept.state.intersection(.hasModalChild)),
                              blockCount: kept.blockCount)
             exposedCounts[i] = 0
@@ -358,9 +366,7 @@ public struct HitTester: Sendable {
                 screenBoxes[k] = boxes.screen
             }
         }
-        let local = PackedRTree(boxes: localBoxes)
-        let screen = screenBoxes.isEmpty ? PackedRTree(boxes: []) : PackedRTree(boxes: screenBoxes)
-        let index = ContainerIndex(items: items, local: local, screen: screen,
+        let index = ContainerIndex(items: items, local: localBoxes, screen: screenBoxes,
                                    linear: CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0))
         if old >= 0 {
             indexes[Int(old)] = index
@@ -425,7 +431,7 @@ public struct HitTester: Sendable {
     mutating func dropIndex(of v: NodeID) {
         let slot = hot[v.index].indexSlot
         guard slot >= 0 else { return }
-        indexes[Int(slot)] = ContainerIndex(items: [], local: PackedRTree(boxes: []), screen: PackedRTree(boxes: []), linear: .identity)
+        indexes[Int(slot)] = ContainerIndex()
         freeIndexSlots.append(slot)
         hot[v.index].childSlot = -1
     }
@@ -630,10 +636,31 @@ public struct HitTester: Sendable {
     static func collectCandidates(_ index: borrowing ContainerIndex, local q: CGPoint, screen p: CGPoint,
                                   into candidates: inout [NodeID]) -> Bool {
         let start = candidates.count
-        index.local.forEach(containing: q) { k in
-            candidates.append(NodeID(k))
-            return true
+        if index.grid.count > 0 {
+            // Already in z-order, each once (a grid implies no screen boxes).
+            index.forEachChild(containing: q) { c in
+                candidates.append(c)
+                return true
+            }
+        } else {
+            index.local.forEach(containing: q) { k in
+                candidates.append(NodeID(k))
+                return true
+            }
+            mapToNodes(index, screen: p, &candidates, from: start)
         }
+        if index.overflow.isEmpty { return false }
+        for (k, boxes) in index.overflowBoxes.enumerated() where boxes.mayHold(local: q, screen: p) {
+            candidates.append(index.overflow[k])
+        }
+        return true
+    }
+
+    /// Adds the items of the screen tree that hold `p` to the item numbers
+    /// in `candidates[start...]`, then sorts them, drops duplicates and maps
+    /// them to nodes.
+    @inline(__always)
+    static func mapToNodes(_ index: borrowing ContainerIndex, screen p: CGPoint, _ candidates: inout [NodeID], from start: Int) {
         if index.screen.count > 0 {
             index.screen.forEach(containing: p) { k in
                 candidates.append(NodeID(k))
@@ -649,18 +676,13 @@ public struct HitTester: Sendable {
             var last = Int32(-1)
             for read in start ..< candidates.count {
                 let k = candidates[read].rawValue
-                if k == last { continue }
+                if k == last || items[Int(k)].isNone { continue }
                 last = k
                 candidates[write] = items[Int(k)]
                 write += 1
             }
             candidates.removeSubrange(write...)
         }
-        if index.overflow.isEmpty { return false }
-        for (k, boxes) in index.overflowBoxes.enumerated() where boxes.mayHold(local: q, screen: p) {
-            candidates.append(index.overflow[k])
-        }
-        return true
     }
 
     /// Sorts nodes back to front by rank: insertion sort, since a point
@@ -719,13 +741,13 @@ public struct HitTester: Sendable {
                                containerToScreen: CGAffineTransform) -> Bool {
         switch policy {
         case .frame:
-            if let fic = tree.frameInContainerSpace(of: n) { return fic.applying(containerToScreen).containsClosedOpen(p) }
+            if h.flags.contains(.hasFrameInContainerSpace) { return h.frame.applying(containerToScreen).containsClosedOpen(p) }
             return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
         case .shape:
             if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
                 return shape.region.contains(shape.inScreenSpace ? p : pc)
             }
-            if let fic = tree.frameInContainerSpace(of: n) { return fic.containsClosedOpen(pc) }
+            if h.flags.contains(.hasFrameInContainerSpace) { return h.frame.containsClosedOpen(pc) }
             return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
         }
     }

@@ -1,0 +1,306 @@
+import Foundation
+
+/// A uniform grid over axis-aligned boxes of similar size: a point query
+/// reads the one cell under the point, a short contiguous list, instead of
+/// descending a tree. Built whole, queried without allocation.
+///
+/// **When.** `init?(boxes:)` declines (returns nil) when the boxes don't suit
+/// a grid (too few, too uneven in size, too clustered); the caller then uses
+/// a `PackedRTree`, which has no bad case.
+///
+/// **Cells.** Squares about twice the side of the mean box, so a box meets
+/// two to four cells. A cell lists, for every box that meets it, the part of
+/// the box inside the cell, quantized to 16 bits per axis relative to the
+/// cell and rounded outward, with its item: 12 bytes, so the list is read
+/// as one short sequential stream and no box is fetched from elsewhere.
+///
+/// **Order.** A point query reports matching items in increasing item
+/// number, each once, so items numbered in z-order come back back-to-front
+/// with no sort.
+///
+/// **Conservative.** Like `PackedRTree`, a query returns every box that holds
+/// the point (boxes closed) and possibly some whose box misses it by less
+/// than a quantization step; an exact check is the caller's. Empty boxes
+/// (NaN, `min > max`) never match.
+///
+/// **Loose items.** A box spanning more than `maxCellsPerItem` cells, or with
+/// an infinite coordinate, is kept in a short list every query scans. So is a
+/// box given to `setBox`: its old cell entries stay (a query may still
+/// report the item where its old box was, which the exact check rejects)
+/// and its new box is scanned by every query until the caller rebuilds
+/// (see `movedCount`).
+///
+/// **Complexity.** Building is O(n + cells); a point query O(entries in the
+/// cell + loose items). Memory about 12 bytes per cell entry (two to four per
+/// item) plus 4 per cell (at most one per item).
+public struct CellGrid: Sendable {
+    /// One box's part inside one cell, quantized: `0` is the cell's low edge
+    /// and `65535` its high edge on each axis.
+    @usableFromInline struct Entry: Sendable {
+        @usableFromInline var minX, minY, maxX, maxY: UInt16
+        @usableFromInline var item: Int32
+    }
+
+    @usableFromInline let originX: Double
+    @usableFromInline let originY: Double
+    @usableFromInline let side: Double
+    @usableFromInline let inverseSide: Double
+    @usableFromInline let columns: Int
+    @usableFromInline let rows: Int
+    /// Cell `c` (row-major) is `entries[cellStarts[c] ..< cellStarts[c + 1]]`, by item.
+    @usableFromInline let cellStarts: [Int32]
+    @usableFromInline let entries: [Entry]
+    /// Items scanned by every query, ascending, with their boxes in
+    /// `PackedRTree`'s stored form.
+    @usableFromInline var loose: [Int32]
+    @usableFromInline var looseBoxes: [SIMD4<Float>]
+    /// The number of items. O(1).
+    public let count: Int
+    /// How many items `setBox` made loose since the build.
+    public private(set) var movedCount = 0
+
+    /// A box spanning more cells than this is loose.
+    static let maxCellsPerItem = 16
+    /// The grid declines sets smaller than this (a tree of a few levels is as fast).
+    public static let minimumCount = 256
+    /// The grid declines when more items than this would be loose at build.
+    static let maxLoose = 64
+    /// The grid declines when a cell would list more entries than this (clustered boxes).
+    static let maxPerCell = 128
+    /// Quantization steps per cell side.
+    @usableFromInline static let steps = 65535.0
+
+    /// Bytes held by the grid's arrays.
+    public var memoryBytes: Int {
+        entries.count * MemoryLayout<Entry>.stride + cellStarts.count * MemoryLayout<Int32>.stride
+            + loose.count * (MemoryLayout<Int32>.stride + MemoryLayout<SIMD4<Float>>.stride)
+    }
+
+    /// An empty grid: no items, no cells.
+    public init() {
+        originX = 0; originY = 0; side = 1; inverseSide = 1; columns = 0; rows = 0
+        cellStarts = [0]; entries = []; loose = []; looseBoxes = []; count = 0
+    }
+
+    /// A grid over `boxes`, or nil when they don't suit one (see the type's
+    /// notes). Item `i` is `boxes[i]`, reported as `keys[i]` (as `i` when
+    /// `keys` is nil); keys must increase with `i` and not be negative.
+    ///
+    /// - Complexity: O(n + cells) time; no sort.
+    public init?(boxes: [CGRect], keys: [Int32]? = nil) {
+        let n = boxes.count
+        guard n >= Self.minimumCount, n <= Int(Int32.max), keys == nil || keys!.count == n else { return nil }
+        func key(_ k: Int) -> Int32 { keys?[k] ?? Int32(k) }
+        var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+        var sides = 0.0, finite = 0
+        for r in boxes where !r.isNull {
+            let minX = Double(r.minX), minY = Double(r.minY), maxX = Double(r.maxX), maxY = Double(r.maxY)
+            guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { continue }
+            lo = (Swift.min(lo.x, minX), Swift.min(lo.y, minY))
+            hi = (Swift.max(hi.x, maxX), Swift.max(hi.y, maxY))
+            sides += ((maxX - minX) * (maxY - minY)).squareRoot()
+            finite += 1
+        }
+        let width = hi.x - lo.x, height = hi.y - lo.y
+        guard finite > 0, width > 0, height > 0, (width * height).isFinite else { return nil }
+        let side = Swift.max(2 * sides / Double(finite), (width * height / Double(n)).squareRoot())
+        guard side > 0, side.isFinite else { return nil }
+        let inverse = 1 / side
+        let columns = Int(width * inverse) + 1, rows = Int(height * inverse) + 1
+        guard columns <= 2 * n, rows <= 2 * n, columns * rows <= 2 * n else { return nil }
+
+        // The cells a box spans, or nil when it is empty or loose.
+        func span(_ r: CGRect) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
+            let minX = Double(r.minX), minY = Double(r.minY), maxX = Double(r.maxX), maxY = Double(r.maxY)
+            guard !r.isNull, minX <= maxX, minY <= maxY,
+                  minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
+            let x0 = Int((minX - lo.x) * inverse), x1 = Swift.min(Int((maxX - lo.x) * inverse), columns - 1)
+            let y0 = Int((minY - lo.y) * inverse), y1 = Swift.min(Int((maxY - lo.y) * inverse), rows - 1)
+            guard (x1 - x0 + 1) * (y1 - y0 + 1) <= Self.maxCellsPerItem else { return nil }
+            return (x0, x1, y0, y1)
+        }
+        var starts = [Int32](repeating: 0, count: columns * rows + 1)
+        var loose: [Int32] = [], looseBoxes: [SIMD4<Float>] = []
+        for (k, r) in boxes.enumerated() {
+            guard let s = span(r) else {
+                // Empty boxes match nothing and go nowhere; wide or infinite ones are loose.
+                if !r.isNull && r.minX <= r.maxX && r.minY <= r.maxY {
+                    loose.append(key(k))
+                    looseBoxes.append(Self.stored(r))
+                }
+                continue
+            }
+            for y in s.y0 ... s.y1 { for x in s.x0 ... s.x1 { starts[y * columns + x + 1] += 1 } }
+        }
+        guard loose.count <= Self.maxLoose else { return nil }
+        var most: Int32 = 0
+        for c in 0 ..< columns * rows {
+            most = Swift.max(most, starts[c + 1])
+            starts[c + 1] += starts[c]
+        }
+        guard most <= Int32(Self.maxPerCell) else { return nil }
+        var cursor = starts
+        var entries = [Entry](repeating: Entry(minX: 0, minY: 0, maxX: 0, maxY: 0, item: 0), count: Int(starts[columns * rows]))
+        for (k, r) in boxes.enumerated() {
+            guard let s = span(r) else { continue }
+            for y in s.y0 ... s.y1 {
+                let cellY = lo.y + Double(y) * side
+                for x in s.x0 ... s.x1 {
+                    let cellX = lo.x + Double(x) * side
+                    entries[Int(cursor[y * columns + x])] = Entry(
+                        minX: Self.quantizedDown(Double(r.minX), cellX, inverse), minY: Self.quantizedDown(Double(r.minY), cellY, inverse),
+                        maxX: Self.quantizedUp(Double(r.maxX), cellX, inverse), maxY: Self.quantizedUp(Double(r.maxY), cellY, inverse),
+                        item: key(k))
+                    cursor[y * columns + x] += 1
+                }
+            }
+        }
+        originX = lo.x; originY = lo.y; self.side = side; inverseSide = inverse
+        self.columns = columns; self.rows = rows
+        cellStarts = starts; self.entries = entries
+        self.loose = loose; self.looseBoxes = looseBoxes
+        count = n
+    }
+
+    /// `(v - cell) / side` in steps: the same monotone function for boxes
+    /// and points, so a point inside a box quantizes inside the box's
+    /// outward-rounded quantization.
+    @inlinable @inline(__always)
+    static func steps(_ v: Double, _ cell: Double, _ inverse: Double) -> Double { (v - cell) * inverse * steps }
+
+    @inlinable @inline(__always)
+    static func quantizedDown(_ v: Double, _ cell: Double, _ inverse: Double) -> UInt16 {
+        let t = steps(v, cell, inverse).rounded(.down)
+        return t <= 0 ? 0 : (t >= steps ? UInt16.max : UInt16(t))  // NaN → 0
+    }
+
+    @inlinable @inline(__always)
+    static func quantizedUp(_ v: Double, _ cell: Double, _ inverse: Double) -> UInt16 {
+        let t = steps(v, cell, inverse).rounded(.up)
+        return t <= 0 ? 0 : (t >= steps ? UInt16.max : UInt16(t))
+    }
+
+    static func stored(_ r: CGRect) -> SIMD4<Float> {
+        PackedRTree.storedBox((Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY)))
+    }
+
+    /// Calls `body` with every item whose box holds `p`, in increasing item
+    /// number, each once, until `body` returns false.
+    ///
+    /// - Complexity: O(entries in `p`'s cell + loose items). No allocation.
+    @inlinable
+    public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
+        let px = Double(p.x), py = Double(p.y)
+        var i = 0, end = 0
+        var qx: UInt16 = 0, qy: UInt16 = 0
+        // The cell from the exact point: a box that truly holds `p` is filed there.
+        let cx = (px - originX) * inverseSide, cy = (py - originY) * inverseSide
+        if cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) {
+            let x = Int(cx), y = Int(cy)
+            i = Int(cellStarts[y * columns + x])
+            end = Int(cellStarts[y * columns + x + 1])
+            qx = Self.quantizedDown(px, originX + Double(x) * side, inverseSide)
+            qy = Self.quantizedDown(py, originY + Double(y) * side, inverseSide)
+        }
+        let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
+        let q = SIMD4(f, g, -f, -g)
+        entries.withUnsafeBufferPointer { entries in
+            if loose.isEmpty {
+                // The common case: one sequential scan.
+                while i < end {
+                    let e = entries[i]
+                    i += 1
+                    if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY, !body(e.item) { return }
+                }
+                return
+            }
+            loose.withUnsafeBufferPointer { loose in
+                // Merge the cell's entries and the loose items, both ascending.
+                var j = 0
+                var last: Int32 = -1
+                while i < end || j < loose.count {
+                    let k: Int32
+                    let holds: Bool
+                    if j == loose.count || (i < end && entries[i].item <= loose[j]) {
+                        let e = entries[i]
+                        i += 1
+                        k = e.item
+                        holds = e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY
+                    } else {
+                        k = loose[j]
+                        holds = PackedRTree.matches(looseBoxes[j], q)
+                        j += 1
+                    }
+                    // A moved item is in both lists: its loose box counts, its
+                    // old entry may too (the caller's exact check decides).
+                    guard holds, k != last else { continue }
+                    last = k
+                    if !body(k) { return }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with every item whose box meets `rect` (both closed),
+    /// each once, in increasing item number, until it returns false.
+    ///
+    /// - Complexity: O(entries of the cells the rect meets, log of them to
+    ///   sort, + loose items). Allocates its result list.
+    public func forEach(intersecting rect: CGRect, _ body: (Int32) -> Bool) {
+        guard !rect.isNull, count > 0 else { return }
+        var found: [Int32] = []
+        let q = SIMD4(Float(rect.maxX), Float(rect.maxY), -Float(rect.minX), -Float(rect.minY))
+        for (j, k) in loose.enumerated() where PackedRTree.matches(looseBoxes[j], q) { found.append(k) }
+        func cell(_ v: Double, _ origin: Double, _ n: Int) -> Int {
+            let c = (v - origin) * inverseSide
+            return c.isNaN ? 0 : Int(Swift.min(Swift.max(c, 0), Double(n - 1)))
+        }
+        let x0 = cell(Double(rect.minX), originX, columns), x1 = cell(Double(rect.maxX), originX, columns)
+        let y0 = cell(Double(rect.minY), originY, rows), y1 = cell(Double(rect.maxY), originY, rows)
+        if columns > 0 && Double(rect.maxX) >= originX && Double(rect.maxY) >= originY {
+            for y in y0 ... y1 {
+                let cellY = originY + Double(y) * side
+                let lowY = Self.quantizedDown(Double(rect.minY), cellY, inverseSide)
+                let highY = Self.quantizedUp(Double(rect.maxY), cellY, inverseSide)
+                for x in x0 ... x1 {
+                    let cellX = originX + Double(x) * side
+                    let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseSide)
+                    let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseSide)
+                    let c = y * columns + x
+                    for e in entries[Int(cellStarts[c]) ..< Int(cellStarts[c + 1])]
+                    where e.minX <= highX && lowX <= e.maxX && e.minY <= highY && lowY <= e.maxY {
+                        found.append(e.item)
+                    }
+                }
+            }
+        }
+        found.sort()
+        var last: Int32 = -1
+        for k in found where k != last {
+            last = k
+            if !body(k) { return }
+        }
+    }
+
+    /// Gives the item with key `id` a new box: it becomes loose (see the type's notes);
+    /// `CGRect.null` takes it out of the loose list (its cell entries stay,
+    /// for the caller to ignore).
+    ///
+    /// - Complexity: O(loose items).
+    public mutating func setBox(ofItem id: Int32, to rect: CGRect) {
+        guard id >= 0 else { return }
+        var at = 0
+        while at < loose.count && loose[at] < id { at += 1 }
+        let present = at < loose.count && loose[at] == id
+        let empty = rect.isNull || !(rect.minX <= rect.maxX && rect.minY <= rect.maxY)
+        if empty {
+            if present { loose.remove(at: at); looseBoxes.remove(at: at) }
+        } else if present {
+            looseBoxes[at] = Self.stored(rect)
+        } else {
+            loose.insert(id, at: at)
+            looseBoxes.insert(Self.stored(rect), at: at)
+            movedCount += 1
+        }
+    }
+}
