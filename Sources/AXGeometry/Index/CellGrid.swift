@@ -93,8 +93,8 @@ public struct CellGrid: Sendable {
         func key(_ k: Int) -> Int32 { keys?[k] ?? Int32(k) }
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
         var sides = 0.0, finite = 0
-        for r in boxes where !r.isNull {
-            let minX = Double(r.minX), minY = Double(r.minY), maxX = Double(r.maxX), maxY = Double(r.maxY)
+        for r in boxes {
+            let (minX, minY, maxX, maxY) = Self.edges(r)
             guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { continue }
             lo = (Swift.min(lo.x, minX), Swift.min(lo.y, minY))
             hi = (Swift.max(hi.x, maxX), Swift.max(hi.y, maxY))
@@ -110,10 +110,8 @@ public struct CellGrid: Sendable {
         guard columns <= 2 * n, rows <= 2 * n, columns * rows <= 2 * n else { return nil }
 
         // The cells a box spans, or nil when it is empty or loose.
-        func span(_ r: CGRect) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
-            let minX = Double(r.minX), minY = Double(r.minY), maxX = Double(r.maxX), maxY = Double(r.maxY)
-            guard !r.isNull, minX <= maxX, minY <= maxY,
-                  minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
+        func span(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
+            guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
             let x0 = Int((minX - lo.x) * inverse), x1 = Swift.min(Int((maxX - lo.x) * inverse), columns - 1)
             let y0 = Int((minY - lo.y) * inverse), y1 = Swift.min(Int((maxY - lo.y) * inverse), rows - 1)
             guard (x1 - x0 + 1) * (y1 - y0 + 1) <= Self.maxCellsPerItem else { return nil }
@@ -122,11 +120,13 @@ public struct CellGrid: Sendable {
         var starts = [Int32](repeating: 0, count: columns * rows + 1)
         var loose: [Int32] = [], looseBoxes: [SIMD4<Float>] = []
         for (k, r) in boxes.enumerated() {
-            guard let s = span(r) else {
-                // Empty boxes match nothing and go nowhere; wide or infinite ones are loose.
-                if !r.isNull && r.minX <= r.maxX && r.minY <= r.maxY {
+            let (minX, minY, maxX, maxY) = Self.edges(r)
+            guard let s = span(minX, minY, maxX, maxY) else {
+                // Empty boxes (NaN edges) match nothing and go nowhere; wide
+                // or infinite ones are loose.
+                if minX <= maxX && minY <= maxY {
                     loose.append(key(k))
-                    looseBoxes.append(Self.stored(r))
+                    looseBoxes.append(PackedRTree.storedBox((minX, minY, maxX, maxY)))
                 }
                 continue
             }
@@ -140,20 +140,27 @@ public struct CellGrid: Sendable {
         }
         guard most <= Int32(Self.maxPerCell) else { return nil }
         var cursor = starts
-        var entries = [Entry](repeating: Entry(minX: 0, minY: 0, maxX: 0, maxY: 0, item: 0), count: Int(starts[columns * rows]))
-        for (k, r) in boxes.enumerated() {
-            guard let s = span(r) else { continue }
-            for y in s.y0 ... s.y1 {
-                let cellY = lo.y + Double(y) * side
-                for x in s.x0 ... s.x1 {
-                    let cellX = lo.x + Double(x) * side
-                    entries[Int(cursor[y * columns + x])] = Entry(
-                        minX: Self.quantizedDown(Double(r.minX), cellX, inverse), minY: Self.quantizedDown(Double(r.minY), cellY, inverse),
-                        maxX: Self.quantizedUp(Double(r.maxX), cellX, inverse), maxY: Self.quantizedUp(Double(r.maxY), cellY, inverse),
-                        item: key(k))
-                    cursor[y * columns + x] += 1
+        let total = Int(starts[columns * rows])
+        let entries = [Entry](unsafeUninitializedCapacity: total) { entries, initialized in
+            cursor.withUnsafeMutableBufferPointer { cursor in
+                for (k, r) in boxes.enumerated() {
+                    let (minX, minY, maxX, maxY) = Self.edges(r)
+                    guard let s = span(minX, minY, maxX, maxY) else { continue }
+                    let item = key(k)
+                    for y in s.y0 ... s.y1 {
+                        let cellY = lo.y + Double(y) * side
+                        let qy0 = Self.quantizedDown(minY, cellY, inverse), qy1 = Self.quantizedUp(maxY, cellY, inverse)
+                        for x in s.x0 ... s.x1 {
+                            let cellX = lo.x + Double(x) * side
+                            let c = y * columns + x
+                            entries[Int(cursor[c])] = Entry(minX: Self.quantizedDown(minX, cellX, inverse), minY: qy0,
+                                                            maxX: Self.quantizedUp(maxX, cellX, inverse), maxY: qy1, item: item)
+                            cursor[c] += 1
+                        }
+                    }
                 }
             }
+            initialized = total
         }
         originX = lo.x; originY = lo.y; self.side = side; inverseSide = inverse
         self.columns = columns; self.rows = rows
@@ -178,6 +185,15 @@ public struct CellGrid: Sendable {
     static func quantizedUp(_ v: Double, _ cell: Double, _ inverse: Double) -> UInt16 {
         let t = steps(v, cell, inverse).rounded(.up)
         return t <= 0 ? 0 : (t >= steps ? UInt16.max : UInt16(t))
+    }
+
+    /// The edges of `r` as `CGRect.minX` etc. give them (standardized), read
+    /// from its stored fields; all NaN for `CGRect.null`.
+    @inline(__always)
+    static func edges(_ r: CGRect) -> (Double, Double, Double, Double) {
+        let x = Double(r.origin.x), y = Double(r.origin.y), w = Double(r.size.width), h = Double(r.size.height)
+        if x == .infinity || y == .infinity { return (.nan, .nan, .nan, .nan) }  // CGRect.null
+        return (w < 0 ? x + w : x, h < 0 ? y + h : y, w < 0 ? x : x + w, h < 0 ? y : y + h)
     }
 
     static func stored(_ r: CGRect) -> SIMD4<Float> {

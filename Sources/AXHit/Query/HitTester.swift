@@ -134,6 +134,13 @@ public struct HitTester: Sendable {
         let n = tree.capacity
         guard hot.count < n else { return }
         let extra = n - hot.count
+        if hot.isEmpty {
+            // The first build: room for every node, in huge pages when large.
+            hot.reserveCapacityAdvisingHugePages(n)
+            exposedCounts.reserveCapacity(n)
+            ranks.reserveCapacity(n)
+            ordinals.reserveCapacity(n)
+        }
         hot.append(contentsOf: repeatElement(HotNode(), count: extra))
         exposedCounts.append(contentsOf: repeatElement(0, count: extra))
         ranks.append(contentsOf: repeatElement(0, count: extra))
@@ -242,6 +249,11 @@ public struct HitTester: Sendable {
         var frames = [Self.inheritedFromAncestors(of: top, in: self)]
         var order: [NodeID] = []
         var jobs: [ElementShapes.Job] = []
+        // Views whose index or block is built once every record below is
+        // written (boxes then come from the children's records), with the
+        // linear part of their map to the screen, stored once per run of equals.
+        var pending: [(view: NodeID, linear: Int32)] = []
+        var linears: [CGAffineTransform] = []
         var n = top
         while true {
             let up = frames[frames.count - 1]
@@ -274,7 +286,10 @@ public struct HitTester: Sendable {
                     if flags.contains(.hasPath), let path = tree.accessibilityPath(of: n) {
                         jobs.append(Self.shapeJob(n, path, viewToScreen: down.linear))
                     }
-                    if !child.isNone && !flags.contains(.element) { buildIndex(n, toScreen: down.linear) }
+                    if !child.isNone && !flags.contains(.element) {
+                        if linears.last != down.linear { linears.append(down.linear) }
+                        pending.append((n, Int32(linears.count - 1)))
+                    }
                 }
                 if !child.isNone { frames.append(down); n = child; continue }
             }
@@ -293,6 +308,7 @@ public struct HitTester: Sendable {
             if id != top { exposedCounts[tree.parent(of: id).index] += exposedCounts[i] }
         }
         addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
+        for (view, linear) in pending { buildIndex(view, toScreen: linears[Int(linear)]) }
         shapes.fill(jobs)
     }
 
@@ -453,13 +469,20 @@ public struct HitTester: Sendable {
     /// its element descendants.
     @inline(__always)
     func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform) -> ItemBoxes {
-        let flags = tree.flags[item.index]
-        if tree.transformSlots[item.index] < 0 && flags.isDisjoint(with: [.element, .hasAccessibilityFrame, .hasPath])
-            && (t.b == 0 && t.c == 0) {
-            // The common view: its bounds' quad in the parent is its frame
-            // resized about the centre to the bounds' size.
-            let f = tree.frames[item.index], b = tree.bounds(of: item)
-            return ItemBoxes(local: CGRect(x: f.midX - b.width / 2, y: f.midY - b.height / 2, width: b.width, height: b.height))
+        // The common cases from the item's record (current: it is written
+        // before any index that holds the item is built or refitted).
+        let h = hot[item.index]
+        if h.transformSlot < 0 && h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]) && t.b == 0 && t.c == 0 {
+            if h.isView {
+                // Its bounds' quad in the parent: its frame resized about the
+                // centre to the bounds' size.
+                let f = h.frame, b = bounds(h)
+                return ItemBoxes(local: CGRect(x: f.midX - b.width / 2, y: f.midY - b.height / 2, width: b.width, height: b.height))
+            }
+            if tree.firstChild(of: item).isNone {
+                // An element leaf: its frame in container space, if any.
+                return ItemBoxes(local: h.flags.contains(.hasFrameInContainerSpace) ? h.frame : .null)
+            }
         }
         return Self.itemBoxes(item, containerToScreen: t, in: tree)
     }
