@@ -206,8 +206,9 @@ public struct HitTester: Sendable {
         var nextRank: Int64 = HitTester.rankGap
     }
 
-    /// What `node`'s children inherit, given what `node` inherited.
-    func inherited(by node: NodeID, from parent: Inherited) -> Inherited {
+    /// What the children of `node` (whose state is `state`) inherit, given
+    /// what `node` inherited.
+    static func inherited(by node: NodeID, state: EngineState, from parent: Inherited, in tree: ElementTree) -> Inherited {
         var linear = parent.linear
         let slot = tree.transformSlots[node.index]
         if slot >= 0 && tree.isView(node) {
@@ -216,8 +217,8 @@ public struct HitTester: Sendable {
         }
         return Inherited(
             linear: linear,
-            blocked: hot[node.index].state.contains(.blocked) || tree.has(.accessibilityElement, node),
-            modal: frontmostModalChild(of: node))
+            blocked: state.contains(.blocked) || tree.has(.accessibilityElement, node),
+            modal: state.contains(.hasModalChild) ? ScreenSpace.frontmostModalChild(of: node, in: tree) : .none)
     }
 
     /// The frontmost visible modal child of `node`, or `.none`: O(1) when no
@@ -246,70 +247,97 @@ public struct HitTester: Sendable {
     /// pre-order list. O(subtree).
     mutating func deriveSubtree(_ top: NodeID, structure: Bool) throws(TreeError) {
         let before = exposedCounts[top.index]
-        var frames = [Self.inheritedFromAncestors(of: top, in: self)]
-        var order: [NodeID] = []
+        let start = Self.inheritedFromAncestors(of: top, in: self)
+        var work = DeriveWork()
+        // The walk writes the columns through pointers (no uniqueness check
+        // per store) and reads a reference to the same tree.
+        let tree = self.tree
+        hot.withUnsafeMutableBufferPointer { hot in
+            exposedCounts.withUnsafeMutableBufferPointer { counts in
+                ranks.withUnsafeMutableBufferPointer { ranks in
+                    Self.derive(top, structure: structure, start, tree, hot, counts, ranks, &work)
+                }
+            }
+        }
+        addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
+        for (view, linear) in work.pending { buildIndex(view, toScreen: work.linears[Int(linear)]) }
+        shapes.fill(work.jobs)
+    }
+
+    /// What a walk of `derive` leaves to do once every record is written.
+    struct DeriveWork {
+        /// Paths to fill.
         var jobs: [ElementShapes.Job] = []
-        // Views whose index or block is built once every record below is
-        // written (boxes then come from the children's records), with the
-        // linear part of their map to the screen, stored once per run of equals.
+        /// Views whose index or block to build (boxes come from the
+        /// children's records), with the linear part of their map to the
+        /// screen, stored once per run of equal ones.
         var pending: [(view: NodeID, linear: Int32)] = []
         var linears: [CGAffineTransform] = []
+    }
+
+    /// The walk of `deriveSubtree`, in pre-order without recursion: each
+    /// node's record on the way down, exposed counts on the way up.
+    static func derive(_ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree,
+                       _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: UnsafeMutableBufferPointer<Int32>,
+                       _ ranks: UnsafeMutableBufferPointer<Int64>, _ work: inout DeriveWork) {
+        /// Children are done: the node's count is final, and goes to its parent.
+        func finish(_ n: NodeID) {
+            let i = n.index
+            if hot[i].state.contains(.exposed) { counts[i] += 1 }
+            if counts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
+            if n != top { counts[tree.parent(of: n).index] += counts[i] }
+        }
+        var frames = [start]
         var n = top
         while true {
             let up = frames[frames.count - 1]
             let i = n.index
             let flags = tree.flags[i]
-            var s: EngineState = []
-            if up.blocked || hiddenItself(n) || (!up.modal.isNone && up.modal != n) { s.insert(.blocked) }
-            if !s.contains(.blocked) && flags.contains(.accessibilityElement) { s.insert(.exposed) }
-            // One store of the record (the children's slot and the modal bit
-            // are the engine's own and stay).
-            let kept = hot[i]
-            hot[i] = HotNode(frame: recordFrame(n), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
-                             childSlot: kept.childSlot, flags: flags, state: s.union(kept.state.intersection(.hasModalChild)),
-                             blockCount: kept.blockCount)
-            exposedCounts[i] = 0
-            order.append(n)
             let child = tree.firstChild(of: n)
+            var state: EngineState = []
+            if up.blocked || tree.isHiddenItself(n) || (!up.modal.isNone && up.modal != n) { state.insert(.blocked) }
+            if !state.contains(.blocked) && flags.contains(.accessibilityElement) { state.insert(.exposed) }
+            // The children's slot and the modal bit are the engine's own and
+            // stay, but a new node (with `structure`) looks for a modal child.
+            let kept = hot[i]
+            var modal = kept.state.contains(.hasModalChild)
             if structure {
-                // New nodes: no index, block or shape to drop.
-                if !child.isNone { countModalChildren(of: n) }
-                if n != top {
-                    ranks[i] = frames[frames.count - 1].nextRank
-                    frames[frames.count - 1].nextRank += Self.rankGap
-                }
+                var c = child
+                while !c.isNone && !tree.has(.modal, c) { c = tree.nextSibling(of: c) }
+                modal = !c.isNone
+            }
+            if modal { state.insert(.hasModalChild) }
+            let frame = flags.contains(.hasFrameInContainerSpace) ? (tree.frameInContainerSpace(of: n) ?? .zero) : tree.frames[i]
+            hot[i] = HotNode(frame: frame, boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
+                             childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
+            counts[i] = 0
+            if structure && n != top {
+                ranks[i] = frames[frames.count - 1].nextRank
+                frames[frames.count - 1].nextRank += rankGap
             }
             // Leaves without a path (most nodes) pass nothing down.
             if !child.isNone || (structure && flags.contains(.hasPath)) {
-                let down = inherited(by: n, from: up)
+                let down = inherited(by: n, state: state, from: up, in: tree)
                 if structure {
                     if flags.contains(.hasPath), let path = tree.accessibilityPath(of: n) {
-                        jobs.append(Self.shapeJob(n, path, viewToScreen: down.linear))
+                        work.jobs.append(shapeJob(n, path, viewToScreen: down.linear))
                     }
                     if !child.isNone && !flags.contains(.element) {
-                        if linears.last != down.linear { linears.append(down.linear) }
-                        pending.append((n, Int32(linears.count - 1)))
+                        if work.linears.last != down.linear { work.linears.append(down.linear) }
+                        work.pending.append((n, Int32(work.linears.count - 1)))
                     }
                 }
                 if !child.isNone { frames.append(down); n = child; continue }
             }
+            finish(n)
             while n != top && tree.nextSibling(of: n).isNone {
                 n = tree.parent(of: n)
                 frames.removeLast()
+                finish(n)
             }
             if n == top { break }
             n = tree.nextSibling(of: n)
         }
-        // Children come after their parents in `order`: sum counts upwards.
-        for id in order.reversed() {
-            let i = id.index
-            if hot[i].state.contains(.exposed) { exposedCounts[i] += 1 }
-            if exposedCounts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
-            if id != top { exposedCounts[tree.parent(of: id).index] += exposedCounts[i] }
-        }
-        addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
-        for (view, linear) in pending { buildIndex(view, toScreen: linears[Int(linear)]) }
-        shapes.fill(jobs)
     }
 
     /// What `top` inherits from its ancestors, computed from their current state.
