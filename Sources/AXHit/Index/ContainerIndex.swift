@@ -28,11 +28,9 @@ struct ContainerIndex: Sendable {
     /// With node keys: the ids of children removed since the build, sorted
     /// (the grid's stale entries still name them, and an id may be reused).
     var removedNodes: [Int32] = []
-    /// Children added since the build, with their boxes: not in the trees,
-    /// their boxes are scanned one by one (contiguous, so cheaply); past
-    /// `overflowLimit` the index is rebuilt.
-    var overflow: [NodeID] = []
-    var overflowBoxes: [ItemBoxes] = []
+    /// Children added since the build, with their boxes, in levels of small
+    /// trees (see `OverflowLevels`); past `overflowLimit` the index is rebuilt.
+    var overflow = OverflowLevels()
     /// Items emptied (removed children) since the build.
     var removed = 0
     /// The linear part of the view's map to the screen that the local boxes
@@ -59,11 +57,10 @@ struct ContainerIndex: Sendable {
         self.init(items: [], local: [], screen: [], linear: .identity)
     }
 
-    /// Children added after a build whose boxes a query scans before the
-    /// index is rebuilt: 256, or √n for n items. The scan costs O(√n) per
-    /// query through this view; the rebuild, O(n), then comes once per √n
-    /// inserts, so an insert costs O(√n) amortized rather than O(n).
-    var overflowLimit: Int { max(256, Int(Double(items.count).squareRoot())) }
+    /// Children added after a build before the index is rebuilt: as many
+    /// as it holds (at least 256), so the O(n) rebuild costs O(1) per
+    /// insert amortized, and the overflow's levels O(log n).
+    var overflowLimit: Int { max(256, items.count) }
 
     /// Whether the index should be rebuilt: too many unindexed, moved or removed children.
     var isStale: Bool {
@@ -146,37 +143,17 @@ struct ContainerIndex: Sendable {
         }
     }
 
-    /// Adds a child created after the build.
-    mutating func appendOverflow(_ child: NodeID, _ boxes: ItemBoxes) {
-        overflow.append(child)
-        overflowBoxes.append(boxes)
-    }
-
-    /// Forgets a child of the overflow list; returns whether it was there.
-    @discardableResult
-    mutating func removeOverflow(_ child: NodeID) -> Bool {
-        guard let k = overflow.firstIndex(of: child) else { return false }
-        overflow.remove(at: k)
-        overflowBoxes.remove(at: k)
-        return true
-    }
-
-    /// Replaces the boxes of a child in the overflow list.
-    mutating func setOverflowBoxes(of child: NodeID, to boxes: ItemBoxes) {
-        if let k = overflow.firstIndex(of: child) { overflowBoxes[k] = boxes }
-    }
-
     /// Memory held, in bytes.
     var memoryBytes: Int {
         grid.memoryBytes + local.memoryBytes + screen.memoryBytes
-            + (items.count + overflow.count) * MemoryLayout<NodeID>.stride
-            + overflowBoxes.count * MemoryLayout<ItemBoxes>.stride
+            + items.count * MemoryLayout<NodeID>.stride + removedNodes.count * MemoryLayout<Int32>.stride
+            + overflow.memoryBytes
     }
 }
 
 /// Where a point can hit an item of a `ContainerIndex`: a box in the
 /// container's bounds space and one in screen space, each `.null` when none.
-struct ItemBoxes {
+struct ItemBoxes: Sendable {
     var local = CGRect.null
     var screen = CGRect.null
 

@@ -131,8 +131,9 @@ struct Analyzer {
                     if tree.contains(s), tree.parent(of: s) == parent, tester.ranks[s.index] > rank { consider(s) }
                     return true
                 }
-                for s in index.overflow where tree.contains(s) && tree.parent(of: s) == parent
-                    && tester.ranks[s.index] > rank { consider(s) }
+                index.overflow.forEachChild { s in
+                    if tree.contains(s) && tree.parent(of: s) == parent && tester.ranks[s.index] > rank { consider(s) }
+                }
             } else {
                 var s = tree.nextSibling(of: child)
                 while !s.isNone { consider(s); s = tree.nextSibling(of: s) }

@@ -88,7 +88,7 @@ extension HitTester {
             consider(c)
             return true
         }
-        for c in index.overflow { consider(c) }
+        index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { consider($0) }
         return (best, bestPoint)
     }
 

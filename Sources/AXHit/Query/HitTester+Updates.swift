@@ -74,12 +74,12 @@ extension HitTester {
     /// Inserts one node (with no children) under `parent`, just behind
     /// `sibling` (frontmost when `.none`).
     ///
-    /// - Complexity: O(1) amortized plus O(depth) to update exposed counts;
-    ///   O(parent's subtree) when the node is a visible modal view. In a wide
-    ///   view the node waits in the index's overflow list (its boxes scanned
-    ///   by queries) until the index is rebuilt, after
-    ///   `ContainerIndex.overflowLimit` (max(256, √children)) inserts: O(√n)
-    ///   amortized.
+    /// - Complexity: O(depth) to update exposed counts, plus O(siblings)
+    ///   in a narrow view (its block is rebuilt; fewer than 16) or O(log n)
+    ///   amortized in a wide one (the node joins the index's overflow levels,
+    ///   `OverflowLevels`; the index itself is rebuilt once as many children
+    ///   were added as it holds); O(parent's subtree) when the node is a
+    ///   visible modal view.
     /// - Throws: `TreeError` as `ElementTree.insert(_:under:before:)`.
     @discardableResult
     public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
@@ -143,7 +143,7 @@ extension HitTester {
             if slot >= 0 {
                 ordinals[top.index] = -1
                 let boxes = itemBoxes(top, containerToScreen: indexes[Int(slot)].linear)
-                indexes[Int(slot)].appendOverflow(top, boxes)
+                indexes[Int(slot)].overflow.insert(top, boxes)
                 if indexes[Int(slot)].isStale { buildIndex(parent, toScreen: tree.toScreen(of: parent)) }
             } else {
                 // A narrow view: a new block, or its index once it is wide.
@@ -174,7 +174,7 @@ extension HitTester {
                 if ordinal >= 0 {
                     indexes[Int(slot)].removeItem(ordinal)
                 } else {
-                    indexes[Int(slot)].removeOverflow(id)
+                    indexes[Int(slot)].overflow.remove(id)
                 }
             }
         }
@@ -254,7 +254,7 @@ extension HitTester {
         let boxes = itemBoxes(item, containerToScreen: linear)
         let ordinal = ordinals[item.index]
         guard ordinal >= 0 else {
-            indexes[Int(slot)].setOverflowBoxes(of: item, to: boxes)
+            indexes[Int(slot)].overflow.setBoxes(of: item, to: boxes)
             return
         }
         if !boxes.screen.isNull && indexes[Int(slot)].screen.count == 0 {

@@ -701,9 +701,7 @@ public struct HitTester: Sendable {
             mapToNodes(index, screen: p, &candidates, from: start)
         }
         if index.overflow.isEmpty { return false }
-        for (k, boxes) in index.overflowBoxes.enumerated() where boxes.mayHold(local: q, screen: p) {
-            candidates.append(index.overflow[k])
-        }
+        index.overflow.forEach(local: q, screen: p) { candidates.append($0) }
         return true
     }
 

@@ -1,0 +1,166 @@
+import AXGeometry
+import Foundation
+
+/// The children added to a wide view since its `ContainerIndex` was built:
+/// the logarithmic method (Bentley and Saxe) over small static R-trees, so
+/// that an insert costs O(log n) amortized and a query O(log² n), and the
+/// view's own index is rebuilt only once as many children were added as it
+/// holds (O(1) amortized per insert).
+///
+/// The newest children wait in a short list scanned one by one. When it
+/// fills, it is merged with the levels 0, 1, … that are in use, up to the
+/// first free one, which receives them all as one new R-tree pair (local and
+/// screen boxes, as the index has): a binary counter, so each child is
+/// rebuilt into O(log n) levels over its life.
+struct OverflowLevels: Sendable {
+    /// One level: children with their boxes, and trees over those boxes.
+    struct Level: Sendable {
+        /// Item → child; `.none` once removed.
+        var items: [NodeID] = []
+        var boxes: [ItemBoxes] = []
+        var local = PackedRTree(boxes: [])
+        var screen = PackedRTree(boxes: [])
+        /// Children not removed.
+        var live = 0
+
+        init() {}
+
+        init(items: [NodeID], boxes: [ItemBoxes]) {
+            self.items = items
+            self.boxes = boxes
+            live = items.count
+            local = PackedRTree(count: boxes.count) { HitTester.corners(boxes[$0].local) }
+            rebuildScreen()
+        }
+
+        mutating func rebuildScreen() {
+            let boxes = self.boxes
+            screen = boxes.contains { !$0.screen.isNull }
+                ? PackedRTree(count: boxes.count) { HitTester.corners(boxes[$0].screen) } : PackedRTree(boxes: [])
+        }
+    }
+
+    /// Where a child is: `level == -1` for the list.
+    struct Place: Sendable {
+        var level: Int32
+        var k: Int32
+    }
+
+    /// The newest children and their boxes, scanned one by one.
+    var list: [NodeID] = []
+    var listBoxes: [ItemBoxes] = []
+    var levels: [Level] = []
+    var places: [NodeID: Place] = [:]
+
+    /// The list's length that triggers a merge into the levels.
+    static let listLimit = 64
+
+    /// Children held. O(1).
+    var count: Int { places.count }
+    var isEmpty: Bool { places.isEmpty }
+
+    /// Adds a child. O(log n) amortized.
+    mutating func insert(_ child: NodeID, _ boxes: ItemBoxes) {
+        places[child] = Place(level: -1, k: Int32(list.count))
+        list.append(child)
+        listBoxes.append(boxes)
+        if list.count >= Self.listLimit { carry() }
+    }
+
+    /// Merges the list and the levels in use below the first free one into
+    /// that one. O(size of the merged level).
+    private mutating func carry() {
+        var items = list, boxes = listBoxes
+        list.removeAll(keepingCapacity: true)
+        listBoxes.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < levels.count && levels[i].live > 0 {
+            for (k, c) in levels[i].items.enumerated() where !c.isNone {
+                items.append(c)
+                boxes.append(levels[i].boxes[k])
+            }
+            levels[i] = Level()
+            i += 1
+        }
+        if i == levels.count { levels.append(Level()) }
+        levels[i] = Level(items: items, boxes: boxes)
+        for (k, c) in items.enumerated() { places[c] = Place(level: Int32(i), k: Int32(k)) }
+    }
+
+    /// Forgets a child; returns whether it was here. O(1) expected.
+    @discardableResult
+    mutating func remove(_ child: NodeID) -> Bool {
+        guard let place = places.removeValue(forKey: child) else { return false }
+        let k = Int(place.k)
+        if place.level < 0 {
+            // Swap-remove: the list has no order.
+            let last = list.removeLast(), lastBoxes = listBoxes.removeLast()
+            if k < list.count {
+                list[k] = last
+                listBoxes[k] = lastBoxes
+                places[last] = place
+            }
+            return true
+        }
+        let l = Int(place.level)
+        levels[l].items[k] = .none
+        levels[l].boxes[k] = ItemBoxes()
+        levels[l].local.setBox(ofItem: Int32(k), to: .null)
+        if levels[l].screen.count > 0 { levels[l].screen.setBox(ofItem: Int32(k), to: .null) }
+        levels[l].live -= 1
+        return true
+    }
+
+    /// Replaces the boxes of a child held here. O(log n), or O(level) when
+    /// its level gains its first screen box.
+    mutating func setBoxes(of child: NodeID, to boxes: ItemBoxes) {
+        guard let place = places[child] else { return }
+        let k = Int(place.k)
+        if place.level < 0 {
+            listBoxes[k] = boxes
+            return
+        }
+        let l = Int(place.level)
+        levels[l].boxes[k] = boxes
+        levels[l].local.setBox(ofItem: Int32(k), to: boxes.local)
+        if levels[l].screen.count > 0 {
+            levels[l].screen.setBox(ofItem: Int32(k), to: boxes.screen)
+        } else if !boxes.screen.isNull {
+            levels[l].rebuildScreen()
+        }
+    }
+
+    /// Calls `body` with every child whose boxes may hold the point (`q` in
+    /// the view's space, `p` on the screen), in no order, possibly twice.
+    @inline(__always)
+    func forEach(local q: CGPoint, screen p: CGPoint, _ body: (NodeID) -> Void) {
+        for (k, boxes) in listBoxes.enumerated() where boxes.mayHold(local: q, screen: p) { body(list[k]) }
+        for level in levels where level.live > 0 {
+            level.local.forEach(containing: q) { k in
+                if !level.items[Int(k)].isNone { body(level.items[Int(k)]) }
+                return true
+            }
+            if level.screen.count > 0 {
+                level.screen.forEach(containing: p) { k in
+                    if !level.items[Int(k)].isNone { body(level.items[Int(k)]) }
+                    return true
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with every child held.
+    func forEachChild(_ body: (NodeID) -> Void) {
+        list.forEach(body)
+        for level in levels where level.live > 0 {
+            for c in level.items where !c.isNone { body(c) }
+        }
+    }
+
+    /// Memory held, in bytes (the place table at its entries' size).
+    var memoryBytes: Int {
+        let perItem = MemoryLayout<NodeID>.stride + MemoryLayout<ItemBoxes>.stride
+        return list.count * perItem + places.count * (MemoryLayout<NodeID>.stride + MemoryLayout<Place>.stride)
+            + levels.reduce(0) { $0 + $1.items.count * perItem + $1.local.memoryBytes + $1.screen.memoryBytes }
+    }
+}

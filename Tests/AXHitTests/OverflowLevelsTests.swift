@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import AXHit
+
+@Suite struct OverflowLevelsTests {
+    static func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> ItemBoxes {
+        ItemBoxes(local: CGRect(x: x, y: y, width: w, height: h))
+    }
+
+    static func found(_ o: OverflowLevels, _ p: CGPoint) -> Set<NodeID> {
+        var out = Set<NodeID>()
+        o.forEach(local: p, screen: p) { out.insert($0) }
+        return out
+    }
+
+    @Test func levelsFollowABinaryCounter() {
+        var o = OverflowLevels()
+        for k in 0 ..< 64 * 5 { o.insert(NodeID(Int32(k)), Self.box(Double(k), 0, 1, 1)) }
+        // 5 merges of 64: levels hold 64 (the fifth) and 256 (the first four).
+        #expect(o.list.isEmpty)
+        #expect(o.levels.map(\.live) == [64, 0, 256])
+        #expect(o.count == 320)
+        // Every child is found at its own box, and only there.
+        for k in stride(from: 0, to: 320, by: 7) {
+            #expect(Self.found(o, CGPoint(x: Double(k) + 0.5, y: 0.5)) == [NodeID(Int32(k))])
+        }
+    }
+
+    @Test func agreesWithABruteForceScanThroughInsertsRemovalsAndMoves() {
+        var rng = SeededRandom(seed: 21)
+        var o = OverflowLevels()
+        var truth: [NodeID: ItemBoxes] = [:]
+        var next: Int32 = 0
+        for step in 0 ..< 3000 {
+            let roll = Int.random(in: 0 ..< 10, using: &rng)
+            if roll < 6 || truth.isEmpty {
+                let b = Self.box(rng.number(0...500), rng.number(0...500), rng.number(1...40), rng.number(1...40))
+                o.insert(NodeID(next), b)
+                truth[NodeID(next)] = b
+                next += 1
+            } else if roll < 8 {
+                let c = truth.keys.randomElement(using: &rng)!
+                let removed = o.remove(c)
+                #expect(removed)
+                truth[c] = nil
+            } else {
+                let c = truth.keys.randomElement(using: &rng)!
+                var b = Self.box(rng.number(0...500), rng.number(0...500), rng.number(1...40), rng.number(1...40))
+                // Now and then a screen box, which a level's screen tree must take up.
+                if roll == 9 { b.screen = CGRect(x: rng.number(0...500), y: rng.number(0...500), width: 10, height: 10) }
+                o.setBoxes(of: c, to: b)
+                truth[c] = b
+            }
+            if step % 100 == 0 {
+                #expect(o.count == truth.count)
+                for _ in 0 ..< 50 {
+                    let p = CGPoint(x: rng.number(0...540), y: rng.number(0...540))
+                    let expected = Set(truth.filter { $0.value.mayHold(local: p, screen: p) }.keys)
+                    #expect(Self.found(o, p) == expected)
+                }
+            }
+        }
+        let removedUnknown = o.remove(NodeID(next + 5))
+        #expect(!removedUnknown)
+        var all = Set<NodeID>()
+        o.forEachChild { all.insert($0) }
+        #expect(all == Set(truth.keys))
+    }
+}
