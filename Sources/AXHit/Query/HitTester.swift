@@ -243,8 +243,8 @@ public struct HitTester: Sendable {
     /// indexes and shapes (for a new subtree); without, exposure only (after
     /// a change of hidden, alpha, modal or element flags).
     ///
-    /// Iterative: a chain of any depth is fine. Memory O(depth) besides the
-    /// pre-order list. O(subtree).
+    /// Iterative: a chain of any depth is fine. Memory O(depth) plus the
+    /// views whose index waits for the walk to end. O(subtree).
     mutating func deriveSubtree(_ top: NodeID, structure: Bool) throws(TreeError) {
         let before = exposedCounts[top.index]
         let start = Self.inheritedFromAncestors(of: top, in: self)
