@@ -1,9 +1,15 @@
+import AXGeometry
 import Foundation
 
 /// The `accessibilityPath` of every element that has one, flattened once
-/// into winding regions (`WindingRegion`), so that a query tests a point by
-/// its winding number without GEOS or allocation. (Whole-screen analysis,
-/// which needs valid polygons, resolves paths through GEOS itself.)
+/// into winding regions, so that a query tests a point by its winding
+/// number without GEOS or allocation. (Whole-screen analysis, which needs
+/// valid polygons, resolves paths through GEOS itself.)
+///
+/// The regions are `WindingRecord`s packed into a `WindingRegionStore`: a
+/// query reads a node's slot and summary, and near the path a few cache
+/// lines of one record, rather than copying a struct of arrays (a retain and
+/// release each) and chasing an edge index into vertices.
 ///
 /// A path written in screen space is kept in screen space. A path written in
 /// view space is kept in that view's bounds space (its own for a view node,
@@ -12,11 +18,12 @@ import Foundation
 /// the tolerance divided by the view's largest stretch to the screen at fill
 /// time, so that it stays within the tolerance on screen.
 struct ElementShapes: Sendable {
-    struct Shape: Sendable {
-        var region: WindingRegion
+    /// A node's filled path, borrowed from the store.
+    struct Shape {
+        let region: WindingRegionStore.Region
         /// Whether `region` is in screen space (else in the view space the
         /// path was written in).
-        var inScreenSpace: Bool
+        @inline(__always) var inScreenSpace: Bool { region.tag }
     }
 
     /// One path to fill: the node, the path in its own space, and the
@@ -28,51 +35,40 @@ struct ElementShapes: Sendable {
         var tolerance: CGFloat
     }
 
-    private var slots: [Int32] = []
-    private var shapes: [Shape] = []
-    private var freeShapes: [Int32] = []
+    private var store: WindingRegionStore
 
-    init(capacity: Int) { slots = Array(repeating: -1, count: capacity) }
+    /// Jobs filled between two copies into the store.
+    static let jobsPerRound = 4096
 
-    mutating func grow(to capacity: Int) {
-        if slots.count < capacity { slots.append(contentsOf: repeatElement(-1, count: capacity - slots.count)) }
-    }
+    init(capacity: Int) { store = WindingRegionStore(capacity: capacity) }
+
+    mutating func grow(to capacity: Int) { store.grow(to: capacity) }
 
     /// The filled path of `id`, or nil when it has none.
     @inline(__always)
     func shape(of id: NodeID) -> Shape? {
-        let s = slots[id.index]
-        return s >= 0 ? shapes[Int(s)] : nil
+        store.region(id.index).map { Shape(region: $0) }
     }
 
-    /// Sets or clears the shape of `id`.
-    mutating func set(_ id: NodeID, _ shape: Shape?) {
-        let old = slots[id.index]
-        if let shape {
-            if old >= 0 { shapes[Int(old)] = shape; return }
-            if let free = freeShapes.popLast() {
-                shapes[Int(free)] = shape
-                slots[id.index] = free
-            } else {
-                slots[id.index] = Int32(shapes.count)
-                shapes.append(shape)
-            }
-        } else if old >= 0 {
-            shapes[Int(old)] = Shape(region: WindingRegion(rings: [], rule: .nonZero), inScreenSpace: true)
-            freeShapes.append(old)
-            slots[id.index] = -1
-        }
+    /// Clears the shape of `id`: `set(id, nil)`, as callers wrote it when a
+    /// shape could be set here too (now that goes through `fill`).
+    mutating func set(_ id: NodeID, _ shape: Never?) {
+        store.set(id.index, nil)
     }
 
     /// Flattens every job's path into its region, on all cores, and stores
-    /// the results. O(points) per path; no GEOS.
+    /// the results. O(points) per path; no GEOS. Jobs go in rounds, so that
+    /// only a round's records wait, unpacked, to be copied into the store.
     mutating func fill(_ jobs: [Job]) {
-        guard !jobs.isEmpty else { return }
-        let regions = parallelMap(jobs.count, minimumChunk: 64, makeWorker: {}) { _, i in
-            WindingRegion(rings: jobs[i].path.flattened(tolerance: jobs[i].tolerance), rule: jobs[i].path.fillRule)
-        }
-        for (job, region) in zip(jobs, regions) {
-            set(job.node, Shape(region: region, inScreenSpace: job.inScreenSpace))
+        let round = Self.jobsPerRound
+        for start in stride(from: 0, to: jobs.count, by: round) {
+            let end = min(jobs.count, start + round)
+            let records = parallelMap(end - start, minimumChunk: 16, makeWorker: {}) { _, i in
+                let job = jobs[start + i]
+                return WindingRecord.make(rings: job.path.flattened(tolerance: job.tolerance), rule: job.path.fillRule,
+                                          tag: job.inScreenSpace)
+            }
+            store.set(jobs[start ..< end].map(\.node.index), records)
         }
     }
 }
