@@ -134,13 +134,6 @@ public struct HitTester: Sendable {
         let n = tree.capacity
         guard hot.count < n else { return }
         let extra = n - hot.count
-        if hot.isEmpty {
-            // The first build: room for every node, in huge pages when large.
-            hot.reserveCapacityAdvisingHugePages(n)
-            exposedCounts.reserveCapacity(n)
-            ranks.reserveCapacity(n)
-            ordinals.reserveCapacity(n)
-        }
         hot.append(contentsOf: repeatElement(HotNode(), count: extra))
         exposedCounts.append(contentsOf: repeatElement(0, count: extra))
         ranks.append(contentsOf: repeatElement(0, count: extra))
