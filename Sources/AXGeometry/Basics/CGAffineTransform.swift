@@ -116,8 +116,8 @@ extension CGRect {
     /// returned unchanged. Allocation-free: hit-testing calls it per element.
     @inlinable
     public func applying(_ t: CGAffineTransform) -> CGRect {
-        if isNull || isInfinite { return self }
-        let x0 = minX, x1 = maxX, y0 = minY, y1 = maxY
+        if isNullFast || isInfiniteFast { return self }
+        let (x0, y0, x1, y1) = edges
         // Each corner as CGPoint.applying computes it: a*x + c*y + tx.
         let px0 = t.a * x0 + t.c * y0 + t.tx, px1 = t.a * x1 + t.c * y0 + t.tx
         let px2 = t.a * x1 + t.c * y1 + t.tx, px3 = t.a * x0 + t.c * y1 + t.tx
@@ -174,7 +174,33 @@ extension CGRect {
     /// An empty rect contains no point.
     @inlinable @inline(__always)
     public func containsClosedOpen(_ p: CGPoint) -> Bool {
-        // minX/maxX/minY/maxY are already those of the standardized rect.
-        p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
+        // The edges of the standardized rect; a null rect's are NaN.
+        let (minX, minY, maxX, maxY) = edges
+        return p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
+    }
+
+    // Foundation's `minX`, `isNull`, … are calls into Foundation on Linux
+    // (tens of instructions each); queries test rects millions of times, so
+    // these read the stored fields inline.
+
+    /// `(minX, minY, maxX, maxY)` as Foundation gives them for a finite
+    /// rect (standardized), read from the stored fields; all NaN for
+    /// `CGRect.null`.
+    @inlinable
+    package var edges: (minX: CGFloat, minY: CGFloat, maxX: CGFloat, maxY: CGFloat) {
+        let x = origin.x, y = origin.y, w = size.width, h = size.height
+        if isNullFast { return (.nan, .nan, .nan, .nan) }
+        return (w < 0 ? x + w : x, h < 0 ? y + h : y, w < 0 ? x : x + w, h < 0 ? y : y + h)
+    }
+
+    /// `isNull`, from the stored fields: the null rect's origin is infinite.
+    @inlinable
+    package var isNullFast: Bool { origin.x == .infinity || origin.y == .infinity }
+
+    /// `isInfinite`, from the stored fields.
+    @inlinable
+    package var isInfiniteFast: Bool {
+        origin.x == -CGFloat.greatestFiniteMagnitude / 2 && origin.y == -CGFloat.greatestFiniteMagnitude / 2
+            && size.width == .greatestFiniteMagnitude && size.height == .greatestFiniteMagnitude
     }
 }

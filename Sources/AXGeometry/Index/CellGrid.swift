@@ -218,41 +218,44 @@ public struct CellGrid: Sendable {
             qx = Self.quantizedDown(px, originX + Double(x) * side, inverseSide)
             qy = Self.quantizedDown(py, originY + Double(y) * side, inverseSide)
         }
-        let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
-        let q = SIMD4(f, g, -f, -g)
-        entries.withUnsafeBufferPointer { entries in
-            if loose.isEmpty {
-                // The common case: one sequential scan.
+        // Closures below capture locals only: capturing `self` would copy
+        // the grid (a retain of each of its arrays) per query.
+        if loose.isEmpty {
+            // The common case: one sequential scan.
+            entries.withUnsafeBufferPointer { entries in
                 while i < end {
                     let e = entries[i]
                     i += 1
                     if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY, !body(e.item) { return }
                 }
-                return
             }
-            loose.withUnsafeBufferPointer { loose in
-                // Merge the cell's entries and the loose items, both ascending.
-                var j = 0
-                var last: Int32 = -1
-                while i < end || j < loose.count {
-                    let k: Int32
-                    let holds: Bool
-                    if j == loose.count || (i < end && entries[i].item <= loose[j]) {
-                        let e = entries[i]
-                        i += 1
-                        k = e.item
-                        holds = e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY
-                    } else {
-                        k = loose[j]
-                        holds = PackedRTree.matches(looseBoxes[j], q)
-                        j += 1
-                    }
-                    // A moved item is in both lists: its loose box counts, its
-                    // old entry may too (the caller's exact check decides).
-                    guard holds, k != last else { continue }
-                    last = k
-                    if !body(k) { return }
+            return
+        }
+        let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
+        let q = SIMD4(f, g, -f, -g)
+        let loose = self.loose, looseBoxes = self.looseBoxes
+        entries.withUnsafeBufferPointer { entries in
+            // Merge the cell's entries and the loose items, both ascending.
+            var j = 0
+            var last: Int32 = -1
+            while i < end || j < loose.count {
+                let k: Int32
+                let holds: Bool
+                if j == loose.count || (i < end && entries[i].item <= loose[j]) {
+                    let e = entries[i]
+                    i += 1
+                    k = e.item
+                    holds = e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY
+                } else {
+                    k = loose[j]
+                    holds = PackedRTree.matches(looseBoxes[j], q)
+                    j += 1
                 }
+                // A moved item is in both lists: its loose box counts, its
+                // old entry may too (the caller's exact check decides).
+                guard holds, k != last else { continue }
+                last = k
+                if !body(k) { return }
             }
         }
     }

@@ -70,44 +70,30 @@ struct ContainerIndex: Sendable {
     /// Calls `body` with the indexed children (not the overflow) whose local
     /// box holds `q`, each once: in z-order from a grid, in any order from a
     /// tree. Removed children are skipped.
-    @inline(__always)
+    ///
+    /// Closures here capture locals only: capturing `self` would copy the
+    /// index (a retain of each of its arrays) on every call.
     func forEachChild(containing q: CGPoint, _ body: (NodeID) -> Bool) {
-        if grid.count > 0 {
-            forEachGridChild(q, body)
-        } else {
-            items.withUnsafeBufferPointer { items in
-                local.forEach(containing: q) { k in items[Int(k)].isNone || body(items[Int(k)]) }
-            }
-        }
-    }
-
-    @inline(__always)
-    private func forEachGridChild(_ q: CGPoint, _ body: (NodeID) -> Bool) {
-        if gridKeysAreNodes {
-            if removedNodes.isEmpty {
-                grid.forEach(containing: q) { body(NodeID($0)) }
-            } else {
-                grid.forEach(containing: q) { key in Self.holds(removedNodes, key) || body(NodeID(key)) }
-            }
-        } else {
-            items.withUnsafeBufferPointer { items in
-                grid.forEach(containing: q) { k in items[Int(k)].isNone || body(items[Int(k)]) }
-            }
-        }
+        let items = self.items, removed = removedNodes, keysAreNodes = gridKeysAreNodes
+        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, body) }
+        if grid.count > 0 { grid.forEach(containing: q, visit) } else { local.forEach(containing: q, visit) }
     }
 
     /// Calls `body` with the indexed children whose local box meets `rect`, each once.
     func forEachChild(intersecting rect: CGRect, _ body: (NodeID) -> Bool) {
-        let visit = { (key: Int32) -> Bool in
-            if self.gridKeysAreNodes {
-                return Self.holds(self.removedNodes, key) || body(NodeID(key))
-            }
-            let c = self.items[Int(key)]
-            return c.isNone || body(c)
-        }
-        if grid.count > 0 { grid.forEach(intersecting: rect, visit) } else {
-            local.forEach(intersecting: rect) { k in items[Int(k)].isNone || body(items[Int(k)]) }
-        }
+        let items = self.items, removed = removedNodes, keysAreNodes = gridKeysAreNodes
+        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, body) }
+        if grid.count > 0 { grid.forEach(intersecting: rect, visit) } else { local.forEach(intersecting: rect, visit) }
+    }
+
+    /// Calls `body` with the child a tree or grid key names, unless it was
+    /// removed; returns whether to go on.
+    @inline(__always)
+    private static func visit(_ key: Int32, _ keysAreNodes: Bool, _ items: [NodeID], _ removed: [Int32],
+                              _ body: (NodeID) -> Bool) -> Bool {
+        if keysAreNodes { return holds(removed, key) || body(NodeID(key)) }
+        let c = items[Int(key)]
+        return c.isNone || body(c)
     }
 
     /// Whether sorted `list` holds `key`. O(log n).

@@ -132,20 +132,18 @@ struct OverflowLevels: Sendable {
 
     /// Calls `body` with every child whose boxes may hold the point (`q` in
     /// the view's space, `p` on the screen), in no order, possibly twice.
+    /// (Closures capture locals only: capturing `self` would copy it.)
     @inline(__always)
     func forEach(local q: CGPoint, screen p: CGPoint, _ body: (NodeID) -> Void) {
         for (k, boxes) in listBoxes.enumerated() where boxes.mayHold(local: q, screen: p) { body(list[k]) }
-        for level in levels where level.live > 0 {
-            level.local.forEach(containing: q) { k in
-                if !level.items[Int(k)].isNone { body(level.items[Int(k)]) }
+        for l in levels.indices where levels[l].live > 0 {
+            let items = levels[l].items
+            let visit = { (k: Int32) -> Bool in
+                if !items[Int(k)].isNone { body(items[Int(k)]) }
                 return true
             }
-            if level.screen.count > 0 {
-                level.screen.forEach(containing: p) { k in
-                    if !level.items[Int(k)].isNone { body(level.items[Int(k)]) }
-                    return true
-                }
-            }
+            levels[l].local.forEach(containing: q, visit)
+            if levels[l].screen.count > 0 { levels[l].screen.forEach(containing: p, visit) }
         }
     }
 

@@ -661,7 +661,11 @@ public struct HitTester: Sendable {
             return
         }
         scratch.candidates.removeAll(keepingCapacity: true)
-        let overflow = Self.collectCandidates(indexes[Int(slot)], local: q, screen: p, into: &scratch.candidates)
+        // Through a pointer: the array's subscript would copy the index
+        // (a retain of each of its arrays) for every query.
+        let overflow = indexes.withUnsafeBufferPointer { indexes in
+            Self.collectCandidates(indexes.baseAddress! + Int(slot), local: q, screen: p, into: &scratch.candidates)
+        }
         if overflow { sortByRank(&scratch.candidates) }
         var last = NodeID.none
         for c in scratch.candidates where c != last {
@@ -677,24 +681,33 @@ public struct HitTester: Sendable {
     /// numbers orders them without touching the nodes' memory. Borrows the
     /// index: copying it would retain each of its arrays.
     @inline(__always)
-    static func collectCandidates(_ index: borrowing ContainerIndex, local q: CGPoint, screen p: CGPoint,
+    static func collectCandidates(_ index: UnsafePointer<ContainerIndex>, local q: CGPoint, screen p: CGPoint,
                                   into candidates: inout [NodeID]) -> Bool {
         let start = candidates.count
-        if index.grid.count > 0 {
+        if index.pointee.grid.count > 0 {
             // Already in z-order, each once (a grid implies no screen boxes).
-            index.forEachChild(containing: q) { c in
-                candidates.append(c)
-                return true
+            // (No `&&`: its autoclosure would capture, and copy, the index.)
+            let keysAreNodes = index.pointee.gridKeysAreNodes, noRemovals = index.pointee.removedNodes.isEmpty
+            if keysAreNodes && noRemovals {
+                index.pointee.grid.forEach(containing: q) { key in
+                    candidates.append(NodeID(key))
+                    return true
+                }
+            } else {
+                index.pointee.forEachChild(containing: q) { c in
+                    candidates.append(c)
+                    return true
+                }
             }
         } else {
-            index.local.forEach(containing: q) { k in
+            index.pointee.local.forEach(containing: q) { k in
                 candidates.append(NodeID(k))
                 return true
             }
             mapToNodes(index, screen: p, &candidates, from: start)
         }
-        if index.overflow.isEmpty { return false }
-        index.overflow.forEach(local: q, screen: p) { candidates.append($0) }
+        if index.pointee.overflow.isEmpty { return false }
+        index.pointee.overflow.forEach(local: q, screen: p) { candidates.append($0) }
         return true
     }
 
@@ -702,9 +715,9 @@ public struct HitTester: Sendable {
     /// in `candidates[start...]`, then sorts them, drops duplicates and maps
     /// them to nodes.
     @inline(__always)
-    static func mapToNodes(_ index: borrowing ContainerIndex, screen p: CGPoint, _ candidates: inout [NodeID], from start: Int) {
-        if index.screen.count > 0 {
-            index.screen.forEach(containing: p) { k in
+    static func mapToNodes(_ index: UnsafePointer<ContainerIndex>, screen p: CGPoint, _ candidates: inout [NodeID], from start: Int) {
+        if index.pointee.screen.count > 0 {
+            index.pointee.screen.forEach(containing: p) { k in
                 candidates.append(NodeID(k))
                 return true
             }
@@ -713,7 +726,7 @@ public struct HitTester: Sendable {
         if candidates.count - start > 1 {
             candidates[start...].sort()
         }
-        index.items.withUnsafeBufferPointer { items in
+        index.pointee.items.withUnsafeBufferPointer { items in
             var write = start
             var last = Int32(-1)
             for read in start ..< candidates.count {
