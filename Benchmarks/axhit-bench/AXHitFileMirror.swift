@@ -16,6 +16,21 @@ struct AXHitFileMirror: Decodable {
         var usesEvenOddFillRule: Bool?
         var coordinateSpace: String?
     }
+    /// `accessibilityTraits`: an array of trait names (what the library
+    /// writes) or an integer bit mask; tree-format.md allows both.
+    enum TraitsMirror: Decodable {
+        case names([String])
+        case mask(UInt64)
+
+        init(from decoder: Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let mask = try? value.decode(UInt64.self) {
+                self = .mask(mask)
+            } else {
+                self = .names(try value.decode([String].self))
+            }
+        }
+    }
     struct NodeMirror: Decodable {
         var id: String
         var kind: String?
@@ -30,7 +45,7 @@ struct AXHitFileMirror: Decodable {
         var accessibilityLabel: String?
         var accessibilityValue: String?
         var accessibilityIdentifier: String?
-        var accessibilityTraits: UInt64?
+        var accessibilityTraits: TraitsMirror?
         var accessibilityFrame: [Double]?
         var accessibilityFrameInContainerSpace: [Double]?
         var accessibilityPath: PathMirror?
