@@ -4,13 +4,14 @@ import Foundation
 /// each child or its subtree, so that a query visits only the children under
 /// the point instead of all of them.
 ///
-/// Boxes live in the view's own bounds space (`local`), so scrolling the view
-/// or moving any ancestor changes nothing here: a scroll changes one number.
-/// Regions fixed in screen space (an explicit `accessibilityFrame`, a path in
-/// screen coordinates) don't move with the view, so they have their own tree
-/// of screen boxes (`screen`). Both trees hold the same items, numbered by the
+/// Boxes live in the view's own bounds space (`grid` or `local`), so
+/// scrolling the view or moving any ancestor changes nothing here: a scroll
+/// changes one number. Regions fixed in screen space (an explicit
+/// `accessibilityFrame`, a path in screen coordinates) don't move with the
+/// view, so they have their own tree of screen boxes (`screen`; a view with
+/// any uses R-trees only). The trees hold the same items, numbered by the
 /// children's order at build time; a child with no box in one space has an
-/// empty box there.
+/// empty box there. Children added later wait in `overflow`.
 struct ContainerIndex: Sendable {
     /// Item number → child, in z-order at build time; `.none` once removed.
     var items: [NodeID]

@@ -71,10 +71,12 @@ public struct HitScratch: Sendable {
 /// own transform (so nothing in screen space is stored per view, and a
 /// scroll changes one number). A view whose bounds (closed-open) miss the
 /// point is skipped with its subtree, as UIKit prunes; so is any subtree with
-/// no exposed element. A view with many children keeps a packed R-tree over
-/// them in its own bounds space (`ContainerIndex`), so only the children under
-/// the point are visited, frontmost first; the first exposed element whose
-/// region holds the point is the answer (the last in pre-order).
+/// no exposed element. Each view knows where its children can be hit, in its
+/// own bounds space: a narrow view in a block of boxes (`ChildBlocks`), a
+/// wide one in a uniform grid or a packed R-tree (`ContainerIndex`), so only
+/// the children under the point are visited, frontmost first; the first
+/// exposed element whose region holds the point is the answer (the last in
+/// pre-order).
 ///
 /// **Snapshots.** A value type: a copy is a consistent snapshot that other
 /// threads may query while the owner updates its own copy (copy-on-write:
@@ -676,10 +678,11 @@ public struct HitTester: Sendable {
 
     /// Appends the children of an indexed view whose boxes hold the point
     /// (`q` in the view's space, `p` on the screen), back to front, then its
-    /// overflow list; returns whether there was one (then the caller must
-    /// sort by rank). Items are numbered in z-order, so sorting their
-    /// numbers orders them without touching the nodes' memory. Borrows the
-    /// index: copying it would retain each of its arrays.
+    /// overflow; returns whether there was any (then the caller must sort by
+    /// rank). A grid answers in z-order; a tree's item numbers are in
+    /// z-order, so sorting them orders the children without touching the
+    /// nodes' memory. Takes the index by pointer: a copy would retain each
+    /// of its arrays.
     @inline(__always)
     static func collectCandidates(_ index: UnsafePointer<ContainerIndex>, local q: CGPoint, screen p: CGPoint,
                                   into candidates: inout [NodeID]) -> Bool {
