@@ -662,9 +662,23 @@ public struct HitTester: Sendable {
             }
             return
         }
-        scratch.candidates.removeAll(keepingCapacity: true)
         // Through a pointer: the array's subscript would copy the index
         // (a retain of each of its arrays) for every query.
+        let pushed = indexes.withUnsafeBufferPointer { indexes -> Bool in
+            let index = indexes.baseAddress! + Int(slot)
+            let grid = index.pointee.grid.count > 0, keysAreNodes = index.pointee.gridKeysAreNodes
+            let clean = index.pointee.removedNodes.isEmpty && index.pointee.overflow.isEmpty
+            guard grid && keysAreNodes && clean else { return false }
+            // The common wide view: the grid's answers are the children
+            // themselves, back to front, straight onto the stack.
+            index.pointee.grid.forEach(containing: q) { key in
+                scratch.stack.append(.init(node: NodeID(key), point: q, toScreen: toScreen))
+                return true
+            }
+            return true
+        }
+        if pushed { return }
+        scratch.candidates.removeAll(keepingCapacity: true)
         let overflow = indexes.withUnsafeBufferPointer { indexes in
             Self.collectCandidates(indexes.baseAddress! + Int(slot), local: q, screen: p, into: &scratch.candidates)
         }
