@@ -80,16 +80,12 @@ import Testing
         var engine = try HitTester(try Self.wideTree(seed: seed, children: 1500))
         #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes }, "the wide view must get a grid keyed by node")
         var rng = SeededRandom(seed: seed &* 977)
-        var (mismatches, hits) = UpdateTests.agree(engine, &rng, points: 1500, context: "seed \(seed), built")
-        var serial = 0
-        for round in 0..<20 {
-            for _ in 0..<15 { try Self.randomGridUpdate(&engine, &rng, serial: &serial) }
-            let (m, h) = UpdateTests.agree(engine, &rng, points: 150, context: "seed \(seed), round \(round)")
-            mismatches += m
-            hits += h
-        }
-        #expect(mismatches == 0)
-        #expect(hits > 1000)
+        let built = UpdateTests.agree(engine, &rng, points: 1500, context: "seed \(seed), built")
+        let updated = try UpdateTests.agreeThroughUpdates(
+            &engine, &rng, rounds: 20, updatesPerRound: 15, points: 150, context: "seed \(seed)"
+        ) { engine, rng, serial in try Self.randomGridUpdate(&engine, &rng, serial: &serial) }
+        #expect(built.0 + updated.mismatches == 0)
+        #expect(built.1 + updated.hits > 1000)
         // The updates must have taken the grid off its fast path: moved,
         // removed or added children.
         #expect(engine.indexes.contains { $0.grid.movedCount > 0 })

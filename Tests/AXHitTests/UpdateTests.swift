@@ -27,6 +27,24 @@ import Testing
         return (mismatches, hits)
     }
 
+    /// Runs `rounds` rounds of `updatesPerRound` calls of `update`, each
+    /// round followed by `agree` on `points` points; returns the summed
+    /// mismatches and hits, and the serial number `update` got to (it names
+    /// inserted nodes with it).
+    static func agreeThroughUpdates(
+        _ engine: inout HitTester, _ rng: inout SeededRandom, rounds: Int, updatesPerRound: Int, points: Int,
+        context: String, update: (inout HitTester, inout SeededRandom, inout Int) throws -> Void
+    ) rethrows -> (mismatches: Int, hits: Int, serial: Int) {
+        var serial = 0, mismatches = 0, hits = 0
+        for round in 0..<rounds {
+            for _ in 0..<updatesPerRound { try update(&engine, &rng, &serial) }
+            let (m, h) = agree(engine, &rng, points: points, context: "\(context), round \(round)")
+            mismatches += m
+            hits += h
+        }
+        return (mismatches, hits, serial)
+    }
+
     /// One random update of a random live node; returns what it did.
     @discardableResult
     static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws -> String {
@@ -109,15 +127,10 @@ import Testing
     func randomUpdateSequencesKeepTheEngineExact(seed: UInt64) throws {
         var engine = try HitTester(try RandomTrees.make(seed: seed, nodes: 250, wide: seed % 2 == 0))
         var rng = SeededRandom(seed: seed &* 31)
-        var serial = 0
-        var mismatches = 0, hits = 0
         let nodesBefore = engine.tree.count
-        for round in 0..<30 {
-            for _ in 0..<5 { try Self.randomUpdate(&engine, &rng, serial: &serial) }
-            let (m, h) = Self.agree(engine, &rng, points: 150, context: "seed \(seed), round \(round)")
-            mismatches += m
-            hits += h
-        }
+        let (mismatches, hits, serial) = try Self.agreeThroughUpdates(
+            &engine, &rng, rounds: 30, updatesPerRound: 5, points: 150, context: "seed \(seed)"
+        ) { engine, rng, serial in try Self.randomUpdate(&engine, &rng, serial: &serial) }
         #expect(mismatches == 0)
         // The sequence must have hit things and changed the tree's shape.
         #expect(hits > 500)

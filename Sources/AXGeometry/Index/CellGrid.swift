@@ -196,10 +196,6 @@ public struct CellGrid: Sendable {
         return (w < 0 ? x + w : x, h < 0 ? y + h : y, w < 0 ? x : x + w, h < 0 ? y : y + h)
     }
 
-    static func stored(_ r: CGRect) -> SIMD4<Float> {
-        PackedRTree.storedBox((Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY)))
-    }
-
     /// Calls `body` with every item whose box holds `p`, in increasing item
     /// number, each once, until `body` returns false.
     ///
@@ -315,10 +311,10 @@ public struct CellGrid: Sendable {
         if empty {
             if present { loose.remove(at: at); looseBoxes.remove(at: at) }
         } else if present {
-            looseBoxes[at] = Self.stored(rect)
+            looseBoxes[at] = PackedRTree.storedBox(rect)
         } else {
             loose.insert(id, at: at)
-            looseBoxes.insert(Self.stored(rect), at: at)
+            looseBoxes.insert(PackedRTree.storedBox(rect), at: at)
             movedCount += 1
         }
     }

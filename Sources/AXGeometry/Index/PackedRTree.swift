@@ -219,8 +219,7 @@ public struct PackedRTree: Sendable {
     public mutating func setBox(ofItem id: Int32, to box: CGRect) {
         guard id >= 0, Int(id) < leaves.count else { return }
         var pos = Int(leaves[Int(id)])
-        nodes[pos] = box.isNull ? SIMD4(repeating: .nan)
-            : Self.storedBox((Double(box.minX), Double(box.minY), Double(box.maxX), Double(box.maxY)))
+        nodes[pos] = Self.storedBox(box)
         var level = 0
         while level + 2 < levelStart.count {
             let k = (pos - levelStart[level]) / nodeSize
@@ -243,6 +242,13 @@ public struct PackedRTree: Sendable {
         // `!(a <= b)` is also true when either is NaN.
         guard box.minX <= box.maxX, box.minY <= box.maxY else { return SIMD4(repeating: .nan) }
         return SIMD4(roundedDown(box.minX), roundedDown(box.minY), -roundedUp(box.maxX), -roundedUp(box.maxY))
+    }
+
+    /// `rect` in stored form; all-NaN for `CGRect.null` (whose edges
+    /// Foundation reports as infinite) and rects with NaN components.
+    package static func storedBox(_ rect: CGRect) -> SIMD4<Float> {
+        let e = rect.edges
+        return storedBox((Double(e.minX), Double(e.minY), Double(e.maxX), Double(e.maxY)))
     }
 
     /// The largest `Float` not above `x` (`-inf` below `Float`'s range).

@@ -29,24 +29,19 @@ struct ChildBlocks: Sendable {
     /// Appends one child's box (its local box, `.null` for none).
     @inline(__always)
     mutating func append(_ node: NodeID, _ local: CGRect) {
-        boxes.append(Self.stored(local))
+        boxes.append(PackedRTree.storedBox(local))
         nodes.append(node)
     }
 
     /// Replaces the box at `position`.
     mutating func setBox(at position: Int, to local: CGRect) {
-        boxes[position] = Self.stored(local)
+        boxes[position] = PackedRTree.storedBox(local)
     }
 
     /// Forgets the last entries back to `count` (a block abandoned while built).
     mutating func truncate(to count: Int) {
         boxes.removeSubrange(count...)
         nodes.removeSubrange(count...)
-    }
-
-    static func stored(_ r: CGRect) -> SIMD4<Float> {
-        r.isNull ? SIMD4(repeating: .nan)
-            : PackedRTree.storedBox((Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY)))
     }
 
     /// The query form of point `q` for `PackedRTree.matches`.

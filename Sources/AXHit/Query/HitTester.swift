@@ -149,7 +149,7 @@ public struct HitTester: Sendable {
     mutating func syncHot(_ id: NodeID) {
         guard !id.isNone else { return }
         let i = id.index
-        hot[i].frame = recordFrame(id)
+        hot[i].frame = Self.recordFrame(id, in: tree)
         hot[i].boundsSlot = tree.boundsSlots[i]
         hot[i].transformSlot = tree.transformSlots[i]
         hot[i].flags = tree.flags[i]
@@ -157,7 +157,7 @@ public struct HitTester: Sendable {
 
     /// What `HotNode.frame` holds for `id`.
     @inline(__always)
-    func recordFrame(_ id: NodeID) -> CGRect {
+    static func recordFrame(_ id: NodeID, in tree: ElementTree) -> CGRect {
         tree.has(.hasFrameInContainerSpace, id) ? (tree.frameInContainerSpace(of: id) ?? .zero) : tree.frames[id.index]
     }
 
@@ -224,9 +224,18 @@ public struct HitTester: Sendable {
 
     /// Looks afresh for a modal child of `node`. O(children).
     mutating func countModalChildren(of node: NodeID) {
+        if Self.hasModalChild(node, in: tree) {
+            hot[node.index].state.insert(.hasModalChild)
+        } else {
+            hot[node.index].state.remove(.hasModalChild)
+        }
+    }
+
+    /// Whether some child of `node` has `accessibilityViewIsModal`, visible or not. O(children).
+    static func hasModalChild(_ node: NodeID, in tree: ElementTree) -> Bool {
         var c = tree.firstChild(of: node)
         while !c.isNone && !tree.has(.modal, c) { c = tree.nextSibling(of: c) }
-        if c.isNone { hot[node.index].state.remove(.hasModalChild) } else { hot[node.index].state.insert(.hasModalChild) }
+        return !c.isNone
     }
 
     /// Whether accessibility hides `id` itself (not counting its ancestors).
@@ -295,15 +304,9 @@ public struct HitTester: Sendable {
             // The children's slot and the modal bit are the engine's own and
             // stay, but a new node (with `structure`) looks for a modal child.
             let kept = hot[i]
-            var modal = kept.state.contains(.hasModalChild)
-            if structure {
-                var c = child
-                while !c.isNone && !tree.has(.modal, c) { c = tree.nextSibling(of: c) }
-                modal = !c.isNone
-            }
+            let modal = structure ? !child.isNone && hasModalChild(n, in: tree) : kept.state.contains(.hasModalChild)
             if modal { state.insert(.hasModalChild) }
-            let frame = flags.contains(.hasFrameInContainerSpace) ? (tree.frameInContainerSpace(of: n) ?? .zero) : tree.frames[i]
-            hot[i] = HotNode(frame: frame, boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
+            hot[i] = HotNode(frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
                              childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
             counts[i] = 0
             if structure && n != top {
@@ -666,9 +669,11 @@ public struct HitTester: Sendable {
         // (a retain of each of its arrays) for every query.
         let pushed = indexes.withUnsafeBufferPointer { indexes -> Bool in
             let index = indexes.baseAddress! + Int(slot)
+            // (No `&&` on the index itself: its autoclosure would capture,
+            // and copy, the index.)
             let grid = index.pointee.grid.count > 0, keysAreNodes = index.pointee.gridKeysAreNodes
-            let clean = index.pointee.removedNodes.isEmpty && index.pointee.overflow.isEmpty
-            guard grid && keysAreNodes && clean else { return false }
+            let noRemovals = index.pointee.removedNodes.isEmpty, noOverflow = index.pointee.overflow.isEmpty
+            guard grid && keysAreNodes && noRemovals && noOverflow else { return false }
             // The common wide view: the grid's answers are the children
             // themselves, back to front, straight onto the stack.
             index.pointee.grid.forEach(containing: q) { key in
@@ -703,18 +708,11 @@ public struct HitTester: Sendable {
         let start = candidates.count
         if index.pointee.grid.count > 0 {
             // Already in z-order, each once (a grid implies no screen boxes).
-            // (No `&&`: its autoclosure would capture, and copy, the index.)
-            let keysAreNodes = index.pointee.gridKeysAreNodes, noRemovals = index.pointee.removedNodes.isEmpty
-            if keysAreNodes && noRemovals {
-                index.pointee.grid.forEach(containing: q) { key in
-                    candidates.append(NodeID(key))
-                    return true
-                }
-            } else {
-                index.pointee.forEachChild(containing: q) { c in
-                    candidates.append(c)
-                    return true
-                }
+            // The common case, nothing added or removed, never gets here
+            // (see `pushChildren`).
+            index.pointee.forEachChild(containing: q) { c in
+                candidates.append(c)
+                return true
             }
         } else {
             index.pointee.local.forEach(containing: q) { k in
