@@ -41,15 +41,10 @@ public struct CellGrid: Sendable {
         @usableFromInline var item: Int32
     }
 
-    @usableFromInline let originX: Double
-    @usableFromInline let originY: Double
-    @usableFromInline let side: Double
-    @usableFromInline let inverseSide: Double
-    @usableFromInline let columns: Int
-    @usableFromInline let rows: Int
-    /// Cell `c` (row-major) is `entries[cellStarts[c] ..< cellStarts[c + 1]]`, by item.
-    @usableFromInline let cellStarts: [Int32]
-    @usableFromInline let entries: [Entry]
+    /// Owns the cell lists that `cells` points into.
+    let storage: Storage
+    /// The cells' geometry and lists, as plain values (see `Cells`).
+    public private(set) var cells: Cells
     /// Items scanned by every query, ascending, with their boxes in
     /// `PackedRTree`'s stored form.
     @usableFromInline var loose: [Int32]
@@ -58,6 +53,15 @@ public struct CellGrid: Sendable {
     public let count: Int
     /// How many items `setBox` made loose since the build.
     public private(set) var movedCount = 0
+
+    @usableFromInline var originX: Double { cells.originX }
+    @usableFromInline var originY: Double { cells.originY }
+    @usableFromInline var side: Double { cells.side }
+    @usableFromInline var inverseSide: Double { cells.inverseSide }
+    @usableFromInline var columns: Int { cells.columns }
+    @usableFromInline var rows: Int { cells.rows }
+    @usableFromInline var entries: UnsafePointer<Entry> { cells.entries }
+    @usableFromInline var cellStarts: UnsafePointer<Int32> { cells.cellStarts }
 
     /// A box spanning more cells than this is loose.
     static let maxCellsPerItem = 16
@@ -70,16 +74,44 @@ public struct CellGrid: Sendable {
     /// Quantization steps per cell side.
     @usableFromInline static let steps = 65535.0
 
-    /// Bytes held by the grid's arrays.
+    /// The cell lists: written once by the build, then only read, and freed
+    /// with the last grid that shares them.
+    final class Storage: @unchecked Sendable {
+        // Unchecked: the words never change after `init` returns.
+        let cellStarts: UnsafeMutablePointer<Int32>
+        let entries: UnsafeMutablePointer<Entry>
+        let cellCount: Int
+        let entryCount: Int
+
+        /// `cells + 1` starts (all zero) and room for `entries` entries.
+        init(cells: Int, entries: Int) {
+            cellCount = cells
+            entryCount = entries
+            cellStarts = .allocate(capacity: cells + 1)
+            cellStarts.initialize(repeating: 0, count: cells + 1)
+            self.entries = .allocate(capacity: Swift.max(entries, 1))
+        }
+
+        deinit {
+            cellStarts.deallocate()
+            entries.deallocate()
+        }
+    }
+
+    /// Shared by every empty grid (an index with no grid holds one).
+    static let emptyStorage = Storage(cells: 0, entries: 0)
+
+    /// Bytes held by the grid's lists.
     public var memoryBytes: Int {
-        entries.count * MemoryLayout<Entry>.stride + cellStarts.count * MemoryLayout<Int32>.stride
+        storage.entryCount * MemoryLayout<Entry>.stride + (storage.cellCount + 1) * MemoryLayout<Int32>.stride
             + loose.count * (MemoryLayout<Int32>.stride + MemoryLayout<SIMD4<Float>>.stride)
     }
 
     /// An empty grid: no items, no cells.
     public init() {
-        originX = 0; originY = 0; side = 1; inverseSide = 1; columns = 0; rows = 0
-        cellStarts = [0]; entries = []; loose = []; looseBoxes = []; count = 0
+        storage = Self.emptyStorage
+        cells = Cells(originX: 0, originY: 0, side: 1, columns: 0, rows: 0, storage: storage)
+        loose = []; looseBoxes = []; count = 0
     }
 
     /// A grid over `boxes`, or nil when they don't suit one (see the type's
@@ -141,30 +173,31 @@ public struct CellGrid: Sendable {
         guard most <= Int32(Self.maxPerCell) else { return nil }
         var cursor = starts
         let total = Int(starts[columns * rows])
-        let entries = [Entry](unsafeUninitializedCapacity: total) { entries, initialized in
-            cursor.withUnsafeMutableBufferPointer { cursor in
-                for (k, r) in boxes.enumerated() {
-                    let (minX, minY, maxX, maxY) = Self.edges(r)
-                    guard let s = span(minX, minY, maxX, maxY) else { continue }
-                    let item = key(k)
-                    for y in s.y0 ... s.y1 {
-                        let cellY = lo.y + Double(y) * side
-                        let qy0 = Self.quantizedDown(minY, cellY, inverse), qy1 = Self.quantizedUp(maxY, cellY, inverse)
-                        for x in s.x0 ... s.x1 {
-                            let cellX = lo.x + Double(x) * side
-                            let c = y * columns + x
-                            entries[Int(cursor[c])] = Entry(minX: Self.quantizedDown(minX, cellX, inverse), minY: qy0,
-                                                            maxX: Self.quantizedUp(maxX, cellX, inverse), maxY: qy1, item: item)
-                            cursor[c] += 1
-                        }
+        let storage = Storage(cells: columns * rows, entries: total)
+        storage.cellStarts.update(from: starts, count: columns * rows + 1)
+        let entries = storage.entries
+        cursor.withUnsafeMutableBufferPointer { cursor in
+            for (k, r) in boxes.enumerated() {
+                let (minX, minY, maxX, maxY) = Self.edges(r)
+                guard let s = span(minX, minY, maxX, maxY) else { continue }
+                let item = key(k)
+                for y in s.y0 ... s.y1 {
+                    let cellY = lo.y + Double(y) * side
+                    let qy0 = Self.quantizedDown(minY, cellY, inverse), qy1 = Self.quantizedUp(maxY, cellY, inverse)
+                    for x in s.x0 ... s.x1 {
+                        let cellX = lo.x + Double(x) * side
+                        let c = y * columns + x
+                        (entries + Int(cursor[c])).initialize(to: Entry(minX: Self.quantizedDown(minX, cellX, inverse), minY: qy0,
+                                                                        maxX: Self.quantizedUp(maxX, cellX, inverse), maxY: qy1,
+                                                                        item: item))
+                        cursor[c] += 1
                     }
                 }
             }
-            initialized = total
         }
-        originX = lo.x; originY = lo.y; self.side = side; inverseSide = inverse
-        self.columns = columns; self.rows = rows
-        cellStarts = starts; self.entries = entries
+        self.storage = storage
+        cells = Cells(originX: lo.x, originY: lo.y, side: side, columns: columns, rows: rows, storage: storage)
+        cells.looseCount = loose.count
         self.loose = loose; self.looseBoxes = looseBoxes
         count = n
     }
@@ -177,8 +210,10 @@ public struct CellGrid: Sendable {
 
     @inlinable @inline(__always)
     static func quantizedDown(_ v: Double, _ cell: Double, _ inverse: Double) -> UInt16 {
-        let t = steps(v, cell, inverse).rounded(.down)
-        return t <= 0 ? 0 : (t >= steps ? UInt16.max : UInt16(t))  // NaN → 0
+        // For 0 < t < steps, converting truncates, which is the floor (and
+        // needs no call into libm, as `rounded(.down)` does on baseline x86-64).
+        let t = steps(v, cell, inverse)
+        return !(t > 0) ? 0 : (t >= steps ? UInt16.max : UInt16(t))  // NaN → 0
     }
 
     @inlinable @inline(__always)
@@ -202,57 +237,37 @@ public struct CellGrid: Sendable {
     /// - Complexity: O(entries in `p`'s cell + loose items). No allocation.
     @inlinable
     public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
-        let px = Double(p.x), py = Double(p.y)
-        var i = 0, end = 0
-        var qx: UInt16 = 0, qy: UInt16 = 0
-        // The cell from the exact point: a box that truly holds `p` is filed there.
-        let cx = (px - originX) * inverseSide, cy = (py - originY) * inverseSide
-        if cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) {
-            let x = Int(cx), y = Int(cy)
-            i = Int(cellStarts[y * columns + x])
-            end = Int(cellStarts[y * columns + x + 1])
-            qx = Self.quantizedDown(px, originX + Double(x) * side, inverseSide)
-            qy = Self.quantizedDown(py, originY + Double(y) * side, inverseSide)
-        }
-        // Closures below capture locals only: capturing `self` would copy
-        // the grid (a retain of each of its arrays) per query.
-        if loose.isEmpty {
-            // The common case: one sequential scan.
-            entries.withUnsafeBufferPointer { entries in
-                while i < end {
-                    let e = entries[i]
-                    i += 1
-                    if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY, !body(e.item) { return }
-                }
-            }
+        if cells.looseCount == 0 {
+            cells.forEach(containing: p, body)
             return
         }
+        let scan = cells.scan(containing: p)
+        var i = scan.i
+        let end = scan.end, qx = scan.qx, qy = scan.qy
+        let entries = self.entries
         let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
         let q = SIMD4(f, g, -f, -g)
-        let loose = self.loose, looseBoxes = self.looseBoxes
-        entries.withUnsafeBufferPointer { entries in
-            // Merge the cell's entries and the loose items, both ascending.
-            var j = 0
-            var last: Int32 = -1
-            while i < end || j < loose.count {
-                let k: Int32
-                let holds: Bool
-                if j == loose.count || (i < end && entries[i].item <= loose[j]) {
-                    let e = entries[i]
-                    i += 1
-                    k = e.item
-                    holds = e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY
-                } else {
-                    k = loose[j]
-                    holds = PackedRTree.matches(looseBoxes[j], q)
-                    j += 1
-                }
-                // A moved item is in both lists: its loose box counts, its
-                // old entry may too (the caller's exact check decides).
-                guard holds, k != last else { continue }
-                last = k
-                if !body(k) { return }
+        // Merge the cell's entries and the loose items, both ascending.
+        var j = 0
+        var last: Int32 = -1
+        while i < end || j < loose.count {
+            let k: Int32
+            let holds: Bool
+            if j == loose.count || (i < end && entries[i].item <= loose[j]) {
+                let e = entries[i]
+                i += 1
+                k = e.item
+                holds = e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY
+            } else {
+                k = loose[j]
+                holds = PackedRTree.matches(looseBoxes[j], q)
+                j += 1
             }
+            // A moved item is in both lists: its loose box counts, its
+            // old entry may too (the caller's exact check decides).
+            guard holds, k != last else { continue }
+            last = k
+            if !body(k) { return }
         }
     }
 
@@ -282,7 +297,7 @@ public struct CellGrid: Sendable {
                     let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseSide)
                     let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseSide)
                     let c = y * columns + x
-                    for e in entries[Int(cellStarts[c]) ..< Int(cellStarts[c + 1])]
+                    for e in UnsafeBufferPointer(start: entries + Int(cellStarts[c]), count: Int(cellStarts[c + 1] - cellStarts[c]))
                     where e.minX <= highX && lowX <= e.maxX && e.minY <= highY && lowY <= e.maxY {
                         found.append(e.item)
                     }
@@ -309,13 +324,95 @@ public struct CellGrid: Sendable {
         let present = at < loose.count && loose[at] == id
         let empty = rect.isNull || !(rect.minX <= rect.maxX && rect.minY <= rect.maxY)
         if empty {
-            if present { loose.remove(at: at); looseBoxes.remove(at: at) }
+            if present { loose.remove(at: at); looseBoxes.remove(at: at); cells.looseCount -= 1 }
         } else if present {
             looseBoxes[at] = PackedRTree.storedBox(rect)
         } else {
             loose.insert(id, at: at)
+            cells.looseCount += 1
             looseBoxes.insert(PackedRTree.storedBox(rect), at: at)
             movedCount += 1
+        }
+    }
+}
+
+extension CellGrid {
+    /// A grid's cells as plain values, with no reference to its storage:
+    /// a query loop that reads them through a pointer to the grid retains
+    /// nothing (reading the grid's arrays would retain and release each, and
+    /// calling the grid's own methods there can copy it). Valid while the
+    /// grid they came from is alive.
+    @frozen
+    public struct Cells: @unchecked Sendable {
+        // Unchecked: the pointers reach words that never change.
+        @usableFromInline let originX: Double
+        @usableFromInline let originY: Double
+        @usableFromInline let side: Double
+        @usableFromInline let inverseSide: Double
+        @usableFromInline let columns: Int
+        @usableFromInline let rows: Int
+        /// Cell `c` (row-major) is `entries[cellStarts[c] ..< cellStarts[c + 1]]`, by item.
+        @usableFromInline let cellStarts: UnsafePointer<Int32>
+        @usableFromInline let entries: UnsafePointer<Entry>
+        /// How many items are loose: when any, `forEach(containing:_:)` here
+        /// misses them, and the grid's own must be used.
+        public internal(set) var looseCount = 0
+
+        init(originX: Double, originY: Double, side: Double, columns: Int, rows: Int, storage: Storage) {
+            self.originX = originX; self.originY = originY; self.side = side; inverseSide = 1 / side
+            self.columns = columns; self.rows = rows
+            cellStarts = UnsafePointer(storage.cellStarts); entries = UnsafePointer(storage.entries)
+        }
+
+        /// The entries of one cell that hold a point, read one at a time.
+        @frozen @usableFromInline
+        struct Scan {
+            @usableFromInline let entries: UnsafePointer<Entry>
+            @usableFromInline var i: Int
+            @usableFromInline let end: Int
+            @usableFromInline let qx: UInt16, qy: UInt16
+
+            @inlinable
+            init(entries: UnsafePointer<Entry>, i: Int, end: Int, qx: UInt16, qy: UInt16) {
+                self.entries = entries; self.i = i; self.end = end; self.qx = qx; self.qy = qy
+            }
+
+            /// The next item whose entry holds the point, in increasing item number.
+            @inlinable @inline(__always)
+            mutating func next() -> Int32? {
+                while i < end {
+                    let e = entries[i]
+                    i += 1
+                    if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY { return e.item }
+                }
+                return nil
+            }
+        }
+
+        /// The cell entries that hold `p` (loose items are not in them).
+        @inlinable @inline(__always)
+        func scan(containing p: CGPoint) -> Scan {
+            let px = Double(p.x), py = Double(p.y)
+            // The cell from the exact point: a box that truly holds `p` is filed there.
+            let cx = (px - originX) * inverseSide, cy = (py - originY) * inverseSide
+            guard cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) else {
+                return Scan(entries: entries, i: 0, end: 0, qx: 0, qy: 0)
+            }
+            let x = Int(cx), y = Int(cy)
+            return Scan(entries: entries, i: Int(cellStarts[y * columns + x]), end: Int(cellStarts[y * columns + x + 1]),
+                        qx: CellGrid.quantizedDown(px, originX + Double(x) * side, inverseSide),
+                        qy: CellGrid.quantizedDown(py, originY + Double(y) * side, inverseSide))
+        }
+
+        /// Calls `body` with every item of the cells (not the loose ones)
+        /// whose box holds `p`, in increasing item number, until `body`
+        /// returns false.
+        ///
+        /// - Complexity: O(entries in `p`'s cell). No allocation, no retain.
+        @inlinable @inline(__always)
+        public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
+            var scan = scan(containing: p)
+            while let k = scan.next(), body(k) {}
         }
     }
 }

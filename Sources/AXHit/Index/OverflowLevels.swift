@@ -55,13 +55,15 @@ struct OverflowLevels: Sendable {
     /// The list's length that triggers a merge into the levels.
     static let listLimit = 64
 
-    /// Children held. O(1).
-    var count: Int { places.count }
-    var isEmpty: Bool { places.isEmpty }
+    /// Children held (`places.count`, kept apart so that a query reads a
+    /// number rather than the dictionary). O(1).
+    private(set) var count = 0
+    var isEmpty: Bool { count == 0 }
 
     /// Adds a child. O(log n) amortized.
     mutating func insert(_ child: NodeID, _ boxes: ItemBoxes) {
         places[child] = Place(level: -1, k: Int32(list.count))
+        count += 1
         list.append(child)
         listBoxes.append(boxes)
         if list.count >= Self.listLimit { carry() }
@@ -91,6 +93,7 @@ struct OverflowLevels: Sendable {
     @discardableResult
     mutating func remove(_ child: NodeID) -> Bool {
         guard let place = places.removeValue(forKey: child) else { return false }
+        count -= 1
         let k = Int(place.k)
         if place.level < 0 {
             // Swap-remove: the list has no order.

@@ -55,11 +55,63 @@ public struct HitScratch: Sendable {
         /// The container's map to the screen.
         var toScreen: CGAffineTransform
     }
-    var stack: [Entry] = []
+    var stack = SearchStack()
     var candidates: [NodeID] = []
 
     /// Empty scratch space.
     public init() {}
+}
+
+/// A query's stack of entries, in memory it owns: a push is one capacity
+/// test, a store and a count (an Array's append also checks uniqueness on
+/// every call, and `removeAll(keepingCapacity:)` more).
+struct SearchStack: Sendable {
+    final class Buffer: @unchecked Sendable {
+        // Unchecked: only the stack holding the sole reference writes (see `reset`).
+        private(set) var base: UnsafeMutablePointer<HitScratch.Entry>
+        private(set) var capacity: Int
+
+        init(capacity: Int) {
+            base = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        /// Doubles the room, keeping the first `count` entries.
+        func grow(keeping count: Int) {
+            let bigger = UnsafeMutablePointer<HitScratch.Entry>.allocate(capacity: 2 * capacity)
+            bigger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity *= 2
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    private var buffer = Buffer(capacity: 64)
+    private var count = 0
+
+    /// Empties the stack. A copied scratch shares its buffer with the
+    /// original until here, where it takes one of its own: two copies used
+    /// on two threads never write the same memory.
+    mutating func reset() {
+        if !isKnownUniquelyReferenced(&buffer) { buffer = Buffer(capacity: buffer.capacity) }
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func push(_ entry: HitScratch.Entry) {
+        if count == buffer.capacity { buffer.grow(keeping: count) }
+        (buffer.base + count).initialize(to: entry)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func pop() -> HitScratch.Entry? {
+        guard count > 0 else { return nil }
+        count -= 1
+        return buffer.base[count]
+    }
 }
 
 /// The hit-testing engine: which exposed element is under a point, as
@@ -602,9 +654,9 @@ public struct HitTester: Sendable {
     func search(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch, _ visit: (NodeID) -> Bool) {
         let root = tree.root
         guard !root.isNone, hot[root.index].state.contains(.subtreeExposed) else { return }
-        scratch.stack.removeAll(keepingCapacity: true)
-        scratch.stack.append(.init(node: root, point: p, toScreen: .identity))
-        while let entry = scratch.stack.popLast() {
+        scratch.stack.reset()
+        scratch.stack.push(.init(node: root, point: p, toScreen: .identity))
+        while let entry = scratch.stack.pop() {
             let n = entry.node
             let h = hot[n.index]
             guard h.state.contains(.subtreeExposed) else { continue }
@@ -630,7 +682,7 @@ public struct HitTester: Sendable {
                 }
                 var c = tree.firstChild(of: n)
                 while !c.isNone {
-                    scratch.stack.append(.init(node: c, point: entry.point, toScreen: entry.toScreen))
+                    scratch.stack.push(.init(node: c, point: entry.point, toScreen: entry.toScreen))
                     c = tree.nextSibling(of: c)
                 }
             }
@@ -650,7 +702,7 @@ public struct HitTester: Sendable {
             blocks.boxes.withUnsafeBufferPointer { boxes in
                 blocks.nodes.withUnsafeBufferPointer { nodes in
                     for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
-                        scratch.stack.append(.init(node: nodes[k], point: q, toScreen: toScreen))
+                        scratch.stack.push(.init(node: nodes[k], point: q, toScreen: toScreen))
                     }
                 }
             }
@@ -660,7 +712,7 @@ public struct HitTester: Sendable {
         if slot < 0 {
             var c = tree.firstChild(of: n)
             while !c.isNone {
-                scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+                scratch.stack.push(.init(node: c, point: q, toScreen: toScreen))
                 c = tree.nextSibling(of: c)
             }
             return
@@ -671,14 +723,23 @@ public struct HitTester: Sendable {
             let index = indexes.baseAddress! + Int(slot)
             // (No `&&` on the index itself: its autoclosure would capture,
             // and copy, the index.)
+            // Numbers only: reading an array or dictionary through the
+            // pointer would retain and release it.
             let grid = index.pointee.grid.count > 0, keysAreNodes = index.pointee.gridKeysAreNodes
-            let noRemovals = index.pointee.removedNodes.isEmpty, noOverflow = index.pointee.overflow.isEmpty
+            let noRemovals = index.pointee.removed == 0, noOverflow = index.pointee.overflow.count == 0
             guard grid && keysAreNodes && noRemovals && noOverflow else { return false }
             // The common wide view: the grid's answers are the children
             // themselves, back to front, straight onto the stack.
-            index.pointee.grid.forEach(containing: q) { key in
-                scratch.stack.append(.init(node: NodeID(key), point: q, toScreen: toScreen))
+            let push = { (key: Int32) -> Bool in
+                scratch.stack.push(.init(node: NodeID(key), point: q, toScreen: toScreen))
                 return true
+            }
+            // The cells as plain values: no copy of the grid, no retain.
+            let cells = index.pointee.grid.cells
+            if cells.looseCount == 0 {
+                cells.forEach(containing: q, push)
+            } else {
+                index.pointee.grid.forEach(containing: q, push)
             }
             return true
         }
@@ -691,7 +752,7 @@ public struct HitTester: Sendable {
         var last = NodeID.none
         for c in scratch.candidates where c != last {
             last = c
-            scratch.stack.append(.init(node: c, point: q, toScreen: toScreen))
+            scratch.stack.push(.init(node: c, point: q, toScreen: toScreen))
         }
     }
 
