@@ -112,10 +112,12 @@ import Testing
             for k in 0..<(WindingRecord.gridSize * WindingRecord.gridSize) {
                 codes[Int(r.record[s + 3 + k >> 5].bitPattern >> UInt64((k & 31) * 2) & 3)] += 1
             }
-            // Of 144 cells of 6.67 × 6.67 over the 80 × 80 box, the band (and,
-            // non-zero, the hole) leaves dozens settled filled; the corners empty.
-            #expect(codes[Int(WindingRecord.filledCell)] >= (rule == .nonZero ? 50 : 30))
-            #expect(codes[Int(WindingRecord.emptyCell)] >= 12)
+            // Of 400 cells of 4 × 4 over the 80 × 80 box, the disc of radius 40
+            // (non-zero: about 314 cells' area) or the band (even-odd: about
+            // 270) less the ~130 cells the two circles cross leave over a
+            // hundred settled filled; the corners (about 86) dozens empty.
+            #expect(codes[Int(WindingRecord.filledCell)] >= (rule == .nonZero ? 150 : 100))
+            #expect(codes[Int(WindingRecord.emptyCell)] >= 30)
             // On the grid's own lines and just beside them, as every edge says.
             let origin = r.record[s].bitPattern, scale = r.record[s + 1].bitPattern
             let ox = Double(Float(bitPattern: UInt32(truncatingIfNeeded: origin)))

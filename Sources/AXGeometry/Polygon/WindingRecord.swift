@@ -14,7 +14,7 @@ import Foundation
 /// | 6 | bit pattern: the record's length in words |
 /// | 7… | stripe table: `count + 1` point offsets, two `UInt32` a word |
 /// | … | points `(x, y)`, grouped by stripe |
-/// | last 8 | summary: a 12 × 12 grid of settled cells, in one cache line (`writeSummary`) |
+/// | last 16 | summary: a 20 × 20 grid of settled cells, in one 128-byte line pair (`writeSummary`) |
 ///
 /// Stripe `s` (as `EdgeStripes`: equal heights over the box) holds, as
 /// polylines in ring order, every edge whose closed y-span meets it; runs of
@@ -37,11 +37,14 @@ package enum WindingRecord {
     static let longStripeEdges = 32
     /// Records are padded to this many words (128 bytes, a pair of lines).
     static let alignmentWords = 16
-    /// The summary at a record's end, one 64-byte line: the grid's origin
-    /// and scales (as `Float` pairs), flags with 32 bits for the store's use
-    /// (`place`), and the grid's 144 two-bit cells.
-    package static let summaryWords = 8
-    @usableFromInline static let gridSize = 12
+    /// The summary at a record's end, one 128-byte line pair (fetched
+    /// together): the grid's origin and scales (as `Float` pairs), flags
+    /// with 32 bits for the store's use (`place`), and the grid's 400
+    /// two-bit cells. Twenty cells a side rather than the twelve that fit in
+    /// one line: a point lands in a cell the boundary crosses (and reads
+    /// the record, two more misses) 40% less often.
+    package static let summaryWords = 16
+    @usableFromInline static let gridSize = 20
     @usableFromInline static let filledCell: UInt64 = 2
     @usableFromInline static let emptyCell: UInt64 = 1
 
@@ -70,11 +73,12 @@ package enum WindingRecord {
         guard !vertices.isEmpty else {
             // A box no point is in (x >= 0 and x < 0), one empty stripe, and
             // a grid of one cell (scale 0), settled empty.
-            var empty = [Double](repeating: 0, count: alignmentWords)
+            let length = (headerWords + 1 + summaryWords + alignmentWords - 1) / alignmentWords * alignmentWords
+            var empty = [Double](repeating: 0, count: length)
             empty[5] = Double(bitPattern: flags | 1)
-            empty[6] = Double(bitPattern: UInt64(empty.count))
-            empty[alignmentWords - summaryWords + 2] = Double(bitPattern: flags)
-            empty[alignmentWords - summaryWords + 3] = Double(bitPattern: emptyCell)
+            empty[6] = Double(bitPattern: UInt64(length))
+            empty[length - summaryWords + 2] = Double(bitPattern: flags)
+            empty[length - summaryWords + 3] = Double(bitPattern: emptyCell)
             return empty
         }
         let edgeCount = vertices.count - (starts.count - 1)
@@ -137,7 +141,7 @@ package enum WindingRecord {
     }
 
     /// Writes the summary (the record's last `summaryWords` words, which a
-    /// store copies out to keep apart): a 12 × 12 grid over the box, whose
+    /// store copies out to keep apart): a 20 × 20 grid over the box, whose
     /// cells the rings' edges keep away from are each marked filled or not.
     ///
     /// A cell is every point whose `cell(of:)` in x and in y is that cell's
@@ -151,7 +155,7 @@ package enum WindingRecord {
     /// (connected, and never meeting the rings): one exact test at a centre
     /// settles the whole run. The rest are left undecided. The grid's origin
     /// and scales are `Float`s, exact as `Double`s, so that query and build
-    /// compute cells alike and the summary fits one cache line.
+    /// compute cells alike and the summary fits one line pair.
     private static func writeSummary(_ w: UnsafeMutablePointer<Double>, length: Int, vertices: [CGPoint], starts: [Int],
                                      rule: FillRule, flags: UInt64) {
         let minX = w[0], maxX = w[1], minY = w[2], maxY = w[3]
@@ -175,7 +179,7 @@ package enum WindingRecord {
                 }
             }
         }
-        var grid = [UInt64](repeating: 0, count: 5)
+        var grid = [UInt64](repeating: 0, count: summaryWords - 3)
         for cy in 0..<gridSize {
             let py = y0 + (Double(cy) + 0.5) / sy
             var cx = 0

@@ -3,7 +3,7 @@ import Foundation
 /// Many winding regions (`WindingRecord`s) keyed by small integers, packed
 /// back to back in a few large buffers instead of several arrays each. A
 /// point test reads the key's slot and entry (a copy of the record's summary:
-/// a settled grid, one cache line), which answer most points; only a point
+/// a settled grid, one 128-byte line pair), which answer most points; only a point
 /// near the rings reads the record too (its header, then its stripe's
 /// points). No reference count is touched.
 ///
@@ -37,7 +37,7 @@ package struct WindingRegionStore: Sendable {
     /// Per key: its entry's number, or `none`. Four bytes per key, whatever
     /// the regions.
     @usableFromInline var slots: [UInt32] = []
-    /// Per entry, `summaryWords` words (one cache line): a copy of the
+    /// Per entry, `summaryWords` words (one line pair): a copy of the
     /// record's summary (its settled grid answers most points without the
     /// record), the low half of word 2 holding the record's place (`place`).
     /// Dense, so that the summaries of a screen's paths stay close.
