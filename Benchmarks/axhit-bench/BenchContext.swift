@@ -49,7 +49,8 @@ final class BenchContext {
 
     var sampler: LatencySampler {
         LatencySampler(points: points, budget: settings.latencyBudget, minSamples: settings.minSamples,
-                       maxSamples: settings.maxSamples, sink: sink)
+                       maxSamples: settings.maxSamples, warmUpTime: settings.warmUpTime,
+                       firstMeasured: settings.guardPoints, sink: sink)
     }
 
     /// The engine over this tree (built now if `build` did not run).

@@ -4,24 +4,56 @@ import Foundation
 /// batches (up to `maxBatch`), each batch is one sample, and a sample's
 /// value is the batch time divided by its size. Percentiles are over
 /// batches, so p99 is "the slowest 1% of batches", not of single queries.
+///
+/// **Steady state, the same for every implementation.** A query latency is
+/// measured after `warmUpTime` of queries at the warm-up points (the last
+/// `warmUpPoints`), so that what all queries share (the top of a tree, the
+/// code, the branch predictors) is as warm as in a long run; then at points
+/// no query has seen (from `firstMeasured`, never cycled within one
+/// measurement), so that what each query reaches alone is as cold as in a
+/// long run over a large screen. Without this, the number of queries (and
+/// so their warmth) would follow each implementation's own speed: a slow
+/// one took few samples over a cold structure, a fast one cycled warm points.
 struct LatencySampler {
     static let maxBatch = 64
     /// A batch should last at least this long (ns) so that the clock's own
     /// cost (~20–50 ns) stays under 1%.
     static let minBatchTime = 10_000.0
+    /// The last this many points are the warm-up's.
+    static let warmUpPoints = 16_384
 
     let points: [CGPoint]
     let budget: Double
     let minSamples: Int
     let maxSamples: Int
+    /// Time spent on warm-up queries before a query latency is measured (ns).
+    let warmUpTime: Double
+    /// The first point measured: the ones before are the correctness guards'.
+    let firstMeasured: Int
     let sink: BlackHole
 
     /// Per-query latency samples in ns for `query`, and the mean cost seen
-    /// while calibrating (ns per query).
+    /// while warming up (ns per query). See the type's notes.
     func measure(_ query: (CGPoint) -> Int) -> (samples: [Double], estimate: Double) {
         let points = self.points
-        let m = measure(cycle: points.count) { query(points[$0]) }
-        return (m.samples, m.estimate)
+        let warmStart = points.count - Self.warmUpPoints
+        precondition(firstMeasured + Self.maxBatch * maxSamples <= warmStart, "too few query points")
+        var check = 0
+        var k = warmStart, done = 0
+        let t0 = Stopwatch.now()
+        repeat {
+            for _ in 0..<16 {
+                check &+= query(points[k])
+                k += 1
+                if k == points.count { k = warmStart }
+            }
+            done += 16
+        } while Double(Stopwatch.now() - t0) < warmUpTime
+        sink.consume(check)
+        let estimate = max(Double(Stopwatch.now() - t0) / Double(done), 1)
+        let measured = warmStart - firstMeasured
+        let m = sample(cycle: measured, estimate: estimate, batchLimit: Self.maxBatch) { query(points[firstMeasured + $0]) }
+        return (m.samples, estimate)
     }
 
     /// Per-operation latency samples in ns for `operation(k)`, where `k`
@@ -30,7 +62,22 @@ struct LatencySampler {
     /// `next` is where the cycle stopped, for a caller that must finish it.
     func measure(cycle: Int, batchLimit: Int = LatencySampler.maxBatch,
                  _ operation: (Int) -> Int) -> (samples: [Double], estimate: Double, next: Int) {
-        var next = 0
+        // Calibrate (and warm caches) on a few operations.
+        var check = 0
+        let calibration = min(16, cycle)
+        let t0 = Stopwatch.now()
+        for k in 0..<calibration { check &+= operation(k) }
+        sink.consume(check)
+        let estimate = max(Double(Stopwatch.now() - t0) / Double(calibration), 1)
+        let m = sample(cycle: cycle, from: calibration % cycle, estimate: estimate, batchLimit: batchLimit, operation)
+        return (m.samples, estimate, m.next)
+    }
+
+    /// Samples `operation(k)` in batches sized from `estimate`, `k` counting
+    /// up from `from` and wrapping at `cycle`.
+    private func sample(cycle: Int, from start: Int = 0, estimate: Double, batchLimit: Int,
+                        _ operation: (Int) -> Int) -> (samples: [Double], next: Int) {
+        var next = start
         var check = 0
         @inline(__always) func run(_ count: Int) {
             for _ in 0..<count {
@@ -39,11 +86,6 @@ struct LatencySampler {
                 if next == cycle { next = 0 }
             }
         }
-        // Calibrate (and warm caches) on a few operations.
-        let calibration = min(16, cycle)
-        let t0 = Stopwatch.now()
-        run(calibration)
-        let estimate = max(Double(Stopwatch.now() - t0) / Double(calibration), 1)
         let batch = max(1, min(batchLimit, Int((Self.minBatchTime / estimate).rounded(.up))))
         let wanted = max(minSamples, min(maxSamples, Int(budget / (estimate * Double(batch)))))
         var samples: [Double] = []
@@ -57,7 +99,7 @@ struct LatencySampler {
             if samples.count >= minSamples && Double(Stopwatch.now() - started) > 4 * budget { break }
         }
         sink.consume(check)
-        return (samples, estimate, next)
+        return (samples, next)
     }
 
     /// Queries per second on all cores: each round, every core runs its own

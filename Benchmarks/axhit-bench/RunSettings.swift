@@ -13,8 +13,11 @@ struct RunSettings {
     static let defaultSizes = [1_000, 10_000, 100_000, 1_000_000]
     static let quickSizes = [1_000, 10_000]
 
-    /// Query points per workload (cycled by the samplers).
-    var pointCount: Int { 4096 }
+    /// Query points per workload: the guards' first, then the measured
+    /// ones, then the warm-up's (see `LatencySampler`).
+    var pointCount: Int { 65_536 }
+    /// Warm-up before each query latency, in nanoseconds.
+    var warmUpTime: Double { quick ? 20e6 : 200e6 }
     /// Points the correctness guard checks (random plus element centres).
     var guardPoints: Int { 300 }
     /// Time to spend on one latency measurement, in nanoseconds.
@@ -70,7 +73,7 @@ struct RunSettings {
          ("latencyBudgetMs", String(Int(latencyBudget / 1e6))),
          ("minSamples", String(minSamples)), ("maxSamples", String(maxSamples)),
          ("queryBatchMax", String(LatencySampler.maxBatch)),
-         ("points", String(pointCount))]
+         ("points", String(pointCount)), ("warmUpMs", String(Int(warmUpTime / 1e6)))]
     }
 }
 
