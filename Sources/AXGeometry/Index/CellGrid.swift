@@ -238,7 +238,7 @@ public struct CellGrid: Sendable {
     @inlinable
     public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
         if cells.looseCount == 0 {
-            cells.forEach(containing: p, body)
+            cells.forEach(containing: p) { k, _ in body(k) }
             return
         }
         let scan = cells.scan(containing: p)
@@ -377,17 +377,26 @@ extension CellGrid {
                 self.entries = entries; self.i = i; self.end = end; self.qx = qx; self.qy = qy
             }
 
-            /// The next item whose entry holds the point, in increasing item number.
+            /// The next item whose entry holds the point, in increasing item
+            /// number, and whether it holds it with room (see
+            /// `forEach(containing:_:)`).
             @inlinable @inline(__always)
-            mutating func next() -> Int32? {
+            mutating func next() -> (item: Int32, withRoom: Bool)? {
                 while i < end {
                     let e = entries[i]
                     i += 1
-                    if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY { return e.item }
+                    if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY {
+                        let room = e.minX < qx && Int(qx) + 2 <= Int(e.maxX) && e.minY < qy && Int(qy) + 2 <= Int(e.maxY)
+                        return (e.item, room)
+                    }
                 }
                 return nil
             }
         }
+
+        /// The side of a quantization step (a cell's side over 65535): the
+        /// room `forEach(containing:_:)` reports.
+        @inlinable public var quantizationStep: Double { side / CellGrid.steps }
 
         /// The cell entries that hold `p` (loose items are not in them).
         @inlinable @inline(__always)
@@ -405,14 +414,19 @@ extension CellGrid {
         }
 
         /// Calls `body` with every item of the cells (not the loose ones)
-        /// whose box holds `p`, in increasing item number, until `body`
-        /// returns false.
+        /// whose box holds `p` (as `CellGrid.forEach(containing:_:)`), in
+        /// increasing item number, until `body` returns false; and with
+        /// whether `p` lies inside the box with room: more than one
+        /// quantization step from every edge, so strictly inside the exact
+        /// box (`minX < x < maxX`, same in y), whatever the rounding of the
+        /// quantization. (The step arithmetic is monotone in the coordinate,
+        /// and the box's edges are rounded outward by less than a step.)
         ///
         /// - Complexity: O(entries in `p`'s cell). No allocation, no retain.
         @inlinable @inline(__always)
-        public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
+        public func forEach(containing p: CGPoint, _ body: (_ item: Int32, _ withRoom: Bool) -> Bool) {
             var scan = scan(containing: p)
-            while let k = scan.next(), body(k) {}
+            while let (k, room) = scan.next(), body(k, room) {}
         }
     }
 }

@@ -51,6 +51,19 @@ struct ChildBlocks: Sendable {
         return SIMD4(x, y, -x, -y)
     }
 
+    /// Whether `q` lies inside stored box `b` with room to spare: by more
+    /// than four `Float` steps of the box's edges (their outward rounding is
+    /// at most one) plus 2^-14, so inside the exact box, with the same room
+    /// for rounding elsewhere (see `HitTester.boxHitsAllowed`). NaN and
+    /// infinite edges never have room.
+    @inline(__always)
+    static func holdsWithRoom(_ b: SIMD4<Float>, _ q: CGPoint) -> Bool {
+        let minX = Double(b.x), minY = Double(b.y), maxX = -Double(b.z), maxY = -Double(b.w)
+        let rx = (abs(minX) + abs(maxX)) * 0x1p-21 + 0x1p-14, ry = (abs(minY) + abs(maxY)) * 0x1p-21 + 0x1p-14
+        let x = Double(q.x), y = Double(q.y)
+        return minX + rx < x && x < maxX - rx && minY + ry < y && y < maxY - ry
+    }
+
     /// Bytes held.
     var memoryBytes: Int {
         boxes.count * MemoryLayout<SIMD4<Float>>.stride + nodes.count * MemoryLayout<NodeID>.stride

@@ -184,6 +184,7 @@ extension HitTester {
             dropBlock(of: n)
             shapes.set(n, nil)
             hot[i] = HotNode()
+            boxHits[i] = false
             exposedCounts[i] = 0
             ordinals[i] = -1
         }

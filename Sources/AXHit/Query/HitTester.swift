@@ -50,6 +50,10 @@ struct HotNode: Sendable {
 public struct HitScratch: Sendable {
     struct Entry: Sendable {
         var node: NodeID
+        /// Whether the node is the answer with no further test: a box hit
+        /// (`HitTester.boxHits`) whose box holds the point with room to
+        /// spare (`HitTester.boxHitsAllowed`).
+        var isHit = false
         /// The query point in the bounds space of the node's container.
         var point: CGPoint
         /// The container's map to the screen.
@@ -155,6 +159,14 @@ public struct HitTester: Sendable {
     var freeIndexSlots: [Int32] = []
     var blocks = ChildBlocks()
     var shapes: ElementShapes
+    /// Per node: whether it is a *box hit*, an exposed element whose
+    /// frame-policy region is exactly its box in its parent's block or
+    /// grid: a view with no transform, explicit frame or path, or an element
+    /// node with a frame in container space, no explicit frame or path, and
+    /// no children. A frame query that finds the point well inside such a
+    /// box has its answer without reading the node's record (a cache miss
+    /// on a large tree). Kept with `hot` by `syncHot` and `derive`.
+    var boxHits = NodeBits()
 
     /// Views with at least this many children get a `ContainerIndex`; fewer
     /// get a block of boxes scanned one by one, which is faster for a handful.
@@ -192,7 +204,15 @@ public struct HitTester: Sendable {
         exposedCounts.append(contentsOf: repeatElement(0, count: extra))
         ranks.append(contentsOf: repeatElement(0, count: extra))
         ordinals.append(contentsOf: repeatElement(-1, count: extra))
+        boxHits.grow(to: n)
         shapes.grow(to: n)
+    }
+
+    /// Whether a node with record `h` is a box hit (see `boxHits`).
+    @inline(__always)
+    static func isBoxHit(_ h: HotNode, hasChildren: Bool) -> Bool {
+        guard h.state.contains(.exposed), h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]) else { return false }
+        return h.isView ? h.transformSlot < 0 : h.flags.contains(.hasFrameInContainerSpace) && !hasChildren
     }
 
     /// Copies into `hot` the tree's fields of `id` that queries read. O(1);
@@ -205,6 +225,7 @@ public struct HitTester: Sendable {
         hot[i].boundsSlot = tree.boundsSlots[i]
         hot[i].transformSlot = tree.transformSlots[i]
         hot[i].flags = tree.flags[i]
+        boxHits[i] = Self.isBoxHit(hot[i], hasChildren: !tree.firstChild(of: id).isNone)
     }
 
     /// What `HotNode.frame` holds for `id`.
@@ -229,6 +250,26 @@ public struct HitTester: Sendable {
             tx: cx + t.tx - (t.a * bx + t.c * by),
             ty: cy + t.ty - (t.b * bx + t.d * by))
     }
+
+    /// Whether box hits (`boxHits`) may answer among the children of a view
+    /// whose map to the screen is `t`, for screen point `p`. The map must be
+    /// axis-aligned, so that a box hit's region is its box; and of moderate
+    /// scale and translation, at moderate coordinates, so that the rounding
+    /// on either way to the answer (through the boxes, or through the exact
+    /// screen-space test) stays far below the room a box hit needs
+    /// (`ChildBlocks.holdsWithRoom`, `minimumGridStep`). Anything else
+    /// takes the exact test.
+    @inline(__always)
+    static func boxHitsAllowed(_ t: CGAffineTransform, _ p: CGPoint) -> Bool {
+        guard t.b == 0 && t.c == 0 else { return false }
+        let a = abs(Double(t.a)), d = abs(Double(t.d))
+        return a >= 0.25 && a <= 4 && d >= 0.25 && d <= 4
+            && abs(Double(p.x)) + abs(Double(p.y)) + abs(Double(t.tx)) + abs(Double(t.ty)) < 0x1p26
+    }
+
+    /// Grids whose quantization step (the room a box hit needs there) is
+    /// smaller than this don't answer box hits.
+    static let minimumGridStep = 0x1p-13
 
     /// The view's bounds from the packed record.
     @inline(__always)
@@ -311,7 +352,9 @@ public struct HitTester: Sendable {
         hot.withUnsafeMutableBufferPointer { hot in
             exposedCounts.withUnsafeMutableBufferPointer { counts in
                 ranks.withUnsafeMutableBufferPointer { ranks in
-                    Self.derive(top, structure: structure, start, tree, hot, counts, ranks, &work)
+                    boxHits.withUnsafeMutableWords { boxHits in
+                        Self.derive(top, structure: structure, start, tree, hot, counts, ranks, boxHits, &work)
+                    }
                 }
             }
         }
@@ -335,7 +378,8 @@ public struct HitTester: Sendable {
     /// node's record on the way down, exposed counts on the way up.
     static func derive(_ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree,
                        _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: UnsafeMutableBufferPointer<Int32>,
-                       _ ranks: UnsafeMutableBufferPointer<Int64>, _ work: inout DeriveWork) {
+                       _ ranks: UnsafeMutableBufferPointer<Int64>, _ boxHits: UnsafeMutableBufferPointer<UInt64>,
+                       _ work: inout DeriveWork) {
         /// Children are done: the node's count is final, and goes to its parent.
         func finish(_ n: NodeID) {
             let i = n.index
@@ -360,6 +404,7 @@ public struct HitTester: Sendable {
             if modal { state.insert(.hasModalChild) }
             hot[i] = HotNode(frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
                              childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
+            NodeBits.set(boxHits, i, isBoxHit(hot[i], hasChildren: !child.isNone))
             counts[i] = 0
             if structure && n != top {
                 ranks[i] = frames[frames.count - 1].nextRank
@@ -658,6 +703,10 @@ public struct HitTester: Sendable {
         scratch.stack.push(.init(node: root, point: p, toScreen: .identity))
         while let entry = scratch.stack.pop() {
             let n = entry.node
+            if entry.isHit {
+                if !visit(n) { return }
+                continue
+            }
             let h = hot[n.index]
             guard h.state.contains(.subtreeExposed) else { continue }
             let exposed = h.state.contains(.exposed)
@@ -673,7 +722,7 @@ public struct HitTester: Sendable {
                     continue
                 }
                 guard let q, bounds(h).containsClosedOpen(q) else { continue }
-                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, scratch: &scratch)
+                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, policy: policy, scratch: &scratch)
             } else {
                 if exposed {
                     if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
@@ -693,16 +742,22 @@ public struct HitTester: Sendable {
     /// first so that the frontmost is searched first.
     @inline(__always)
     func pushChildren(of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
-                      scratch: inout HitScratch) {
+                      policy: HitPolicy, scratch: inout HitScratch) {
         // Children are pushed without reading their records (a cache miss
-        // each): the search checks the exposed count when it pops them.
+        // each): the search checks the exposed count when it pops them,
+        // unless the child is a box hit with the point well inside its box.
+        let hitsAllowed = policy == .frame && Self.boxHitsAllowed(toScreen, p)
         if h.blockStart >= 0 {
             let qv = ChildBlocks.query(q)
             let start = Int(h.blockStart), end = start + Int(h.blockCount)
             blocks.boxes.withUnsafeBufferPointer { boxes in
                 blocks.nodes.withUnsafeBufferPointer { nodes in
-                    for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
-                        scratch.stack.push(.init(node: nodes[k], point: q, toScreen: toScreen))
+                    boxHits.withUnsafeWords { boxHits in
+                        for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
+                            let c = nodes[k]
+                            let isHit = hitsAllowed && NodeBits.test(boxHits, c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
+                            scratch.stack.push(.init(node: c, isHit: isHit, point: q, toScreen: toScreen))
+                        }
                     }
                 }
             }
@@ -730,16 +785,22 @@ public struct HitTester: Sendable {
             guard grid && keysAreNodes && noRemovals && noOverflow else { return false }
             // The common wide view: the grid's answers are the children
             // themselves, back to front, straight onto the stack.
-            let push = { (key: Int32) -> Bool in
-                scratch.stack.push(.init(node: NodeID(key), point: q, toScreen: toScreen))
-                return true
-            }
             // The cells as plain values: no copy of the grid, no retain.
             let cells = index.pointee.grid.cells
             if cells.looseCount == 0 {
-                cells.forEach(containing: q, push)
+                let gridHits = hitsAllowed && cells.quantizationStep >= Self.minimumGridStep
+                boxHits.withUnsafeWords { boxHits in
+                    cells.forEach(containing: q) { key, withRoom in
+                        let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
+                        scratch.stack.push(.init(node: NodeID(key), isHit: isHit, point: q, toScreen: toScreen))
+                        return true
+                    }
+                }
             } else {
-                index.pointee.grid.forEach(containing: q, push)
+                index.pointee.grid.forEach(containing: q) { key in
+                    scratch.stack.push(.init(node: NodeID(key), point: q, toScreen: toScreen))
+                    return true
+                }
             }
             return true
         }
@@ -887,6 +948,6 @@ public struct HitTester: Sendable {
     /// (not the flattened paths).
     public var memoryBytes: Int {
         hot.count * (MemoryLayout<HotNode>.stride + 2 * MemoryLayout<Int32>.stride + MemoryLayout<Int64>.stride)
-            + indexes.reduce(0) { $0 + $1.memoryBytes } + blocks.memoryBytes
+            + indexes.reduce(0) { $0 + $1.memoryBytes } + blocks.memoryBytes + boxHits.memoryBytes
     }
 }

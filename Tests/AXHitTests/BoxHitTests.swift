@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import AXHit
+
+/// Box hits (`HitTester.boxHits`: exposed elements whose frame-policy region
+/// is their box, answered without reading their record) must give exactly
+/// the spec's answers, built and after every kind of update that can make a
+/// node stop or start being one. The random trees of `RandomTrees` turn most
+/// subtrees, where box hits don't apply; these trees are axis-aligned.
+@Suite struct BoxHitTests {
+    /// A root holding a wide view (a grid: 300 children of 14–30 points,
+    /// scrolled) and ten narrow cards (blocks of three to six children),
+    /// some scaled; views and element nodes, exposed or not.
+    static func tree(seed: UInt64) throws -> ElementTree {
+        var rng = SeededRandom(seed: seed)
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 200, height: 200)), under: .none)
+        var wideNode = Node.view("wide", frame: CGRect(x: 0, y: 0, width: 200, height: 200))
+        wideNode.bounds = CGRect(x: 7, y: -5, width: 200, height: 200)
+        let wide = try tree.append(wideNode, under: root)
+        for k in 0..<300 { try appendChild(k, under: wide, &tree, &rng) }
+        for c in 0..<10 {
+            var card = Node.view("card\(c)", frame: CGRect(x: rng.number(0...150), y: rng.number(0...150), width: 50, height: 50))
+            if rng.chance(0.3) { card.transform = CGAffineTransform(scaleX: rng.number(0.5...2), y: rng.number(0.5...2)) }
+            let id = try tree.append(card, under: root)
+            for k in 0..<Int.random(in: 3...6, using: &rng) { try appendChild(1000 * (c + 1) + k, under: id, &tree, &rng) }
+        }
+        return tree
+    }
+
+    static func box(_ rng: inout SeededRandom) -> CGRect {
+        CGRect(x: rng.number(-5...185), y: rng.number(-5...185), width: rng.number(14...30), height: rng.number(14...30))
+    }
+
+    static func appendChild(_ k: Int, under parent: NodeID, _ tree: inout ElementTree, _ rng: inout SeededRandom) throws {
+        if rng.chance(0.25) {
+            var e = Node.element("e\(k)")
+            e.isAccessibilityElement = rng.chance(0.8)
+            e.accessibilityFrameInContainerSpace = box(&rng)
+            let id = try tree.append(e, under: parent)
+            if rng.chance(0.1) {
+                var inner = Node.element("e\(k).in")
+                inner.isAccessibilityElement = true
+                inner.accessibilityFrameInContainerSpace = box(&rng)
+                try tree.append(inner, under: id)
+            }
+        } else {
+            var v = Node.view("v\(k)", frame: box(&rng))
+            v.isAccessibilityElement = rng.chance(0.7)
+            if rng.chance(0.05) { v.isHidden = true }
+            try tree.append(v, under: parent)
+        }
+    }
+
+    /// One update of a random node below the root: any change that can
+    /// make a node stop or start being a box hit, or move it.
+    static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws {
+        let nodes = engine.tree.preOrder.dropFirst()
+        let id = nodes[nodes.startIndex + Int.random(in: 0..<nodes.count, using: &rng)]
+        var node = engine.tree[id]
+        switch Int.random(in: 0..<13, using: &rng) {
+        case 0 where node.kind == .view: node.isHidden.toggle()
+        case 1 where node.kind == .view: node.alpha = node.alpha < 0.01 ? 1 : 0.005
+        case 2: node.accessibilityElementsHidden.toggle()
+        case 3: node.isAccessibilityElement.toggle()
+        case 4:
+            // One modal view at a time (a modal card would suppress all the rest).
+            if let modal = engine.tree.preOrder.first(where: { engine.tree[$0].accessibilityViewIsModal }) {
+                var m = engine.tree[modal]
+                m.accessibilityViewIsModal = false
+                try engine.update(modal, to: m)
+                return
+            }
+            node.accessibilityViewIsModal = true
+        case 5: node.accessibilityFrame = node.accessibilityFrame == nil ? box(&rng) : nil
+        case 6:
+            var path = BezierPath()
+            path.move(to: CGPoint(x: 0, y: 0))
+            path.addLine(to: CGPoint(x: 40, y: 5))
+            path.addLine(to: CGPoint(x: 10, y: 30))
+            path.closeSubpath()
+            node.accessibilityPath = node.accessibilityPath == nil ? AccessibilityPath(path, coordinateSpace: .view) : nil
+        case 7 where node.kind == .view:
+            node.transform = node.transform.isIdentity ? CGAffineTransform(rotationAngle: 0.4) : .identity
+        case 8 where node.kind == .view: node.frame = box(&rng)
+        case 8: node.accessibilityFrameInContainerSpace = box(&rng)
+        case 9 where node.kind == .element:
+            // A child makes the element's box larger than its region.
+            serial += 1
+            var inner = Node.element("new\(serial)")
+            inner.isAccessibilityElement = rng.chance(0.5)
+            inner.accessibilityFrameInContainerSpace = box(&rng)
+            try engine.insert(inner, under: id)
+            return
+        case 10 where engine.tree.firstChild(of: id).isNone || engine.tree.kind(of: id) == .element:
+            try engine.removeSubtree(id)
+            return
+        case 11:
+            serial += 1
+            var v = Node.view("new\(serial)", frame: box(&rng))
+            v.isAccessibilityElement = true
+            var parent = id
+            while engine.tree.kind(of: parent) == .element { parent = engine.tree.parent(of: parent) }
+            try engine.insert(v, under: parent)
+            return
+        case 12:
+            try engine.scroll(try #require(engine.tree.node(named: "wide")), to: CGPoint(x: rng.number(-20...20), y: rng.number(-20...20)))
+            return
+        default:
+            return
+        }
+        try engine.update(id, to: node)
+    }
+
+    /// How many of `points` random points the reference answers with a node
+    /// the engine holds as a box hit (the fast path's share).
+    static func boxHitAnswers(_ engine: HitTester, _ rng: inout SeededRandom, points: Int) -> Int {
+        let reference = ReferenceHitTest(engine.tree)
+        var count = 0
+        for _ in 0..<points {
+            let p = CGPoint(x: rng.number(0...200), y: rng.number(0...200))
+            if let name = reference.hit(p, policy: .frame, shapeContains: { _, _ in nil }),
+               let id = engine.tree.node(named: name), engine.boxHits[id.index] { count += 1 }
+        }
+        return count
+    }
+
+    /// Compares engine and reference under the frame policy (the one box
+    /// hits serve; the reference here has no path filling, and the updates
+    /// add paths) on random points; returns (mismatches, hits).
+    static func agree(_ engine: HitTester, _ rng: inout SeededRandom, points: Int, context: String) -> (Int, Int) {
+        let reference = ReferenceHitTest(engine.tree)
+        var mismatches = 0, hits = 0
+        for _ in 0..<points {
+            let p = CGPoint(x: rng.number(-10...210), y: rng.number(-10...210))
+            let expected = reference.hit(p, policy: .frame) { _, _ in nil }
+            let got = engine.hit(p, policy: .frame).map { engine.tree.name(of: $0) }
+            if expected != nil { hits += 1 }
+            if got != expected {
+                mismatches += 1
+                if mismatches <= 3 { Issue.record("\(context): point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")") }
+            }
+        }
+        return (mismatches, hits)
+    }
+
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func boxHitsAgreeWithTheSpecThroughUpdates(seed: UInt64) throws {
+        var engine = try HitTester(try Self.tree(seed: seed))
+        #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes }, "the wide view must get a grid")
+        var rng = SeededRandom(seed: seed &* 7919)
+        // Most answers are box hits: the fast path is what is being checked.
+        #expect(Self.boxHitAnswers(engine, &rng, points: 400) > 200)
+        let built = Self.agree(engine, &rng, points: 1000, context: "seed \(seed), built")
+        var updated = (mismatches: 0, hits: 0)
+        var serial = 0
+        for round in 0..<40 {
+            for _ in 0..<4 { try Self.randomUpdate(&engine, &rng, serial: &serial) }
+            let (m, h) = Self.agree(engine, &rng, points: 150, context: "seed \(seed), round \(round)")
+            updated.mismatches += m
+            updated.hits += h
+        }
+        #expect(built.0 + updated.mismatches == 0)
+        #expect(built.1 + updated.hits > 2000)
+        #expect(Self.boxHitAnswers(engine, &rng, points: 400) > 100)
+        // The bits after updates are those of an engine built afresh.
+        let fresh = try HitTester(engine.tree)
+        for id in engine.tree.preOrder { #expect(engine.boxHits[id.index] == fresh.boxHits[id.index], "\(engine.tree.name(of: id))") }
+    }
+
+    @Test func pointsWithoutRoomTakeTheExactTest() throws {
+        // A child at x 10 ..< 30: points just inside and just outside its
+        // edges answer as the closed-open rule says, box hit or not.
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 100, height: 100)), under: .none)
+        var child = Node.view("child", frame: CGRect(x: 10, y: 10, width: 20, height: 20))
+        child.isAccessibilityElement = true
+        try tree.append(child, under: root)
+        let engine = try HitTester(tree)
+        #expect(engine.boxHits[try #require(engine.tree.node(named: "child")).index])
+        func hit(_ x: Double, _ y: Double) -> String? { engine.hit(CGPoint(x: x, y: y)).map { engine.tree.name(of: $0) } }
+        #expect(hit(10, 10) == "child")
+        #expect(hit(20, 20) == "child")
+        #expect(hit(30, 20) == nil)
+        #expect(hit(30.0.nextDown, 29.999) == "child")
+        #expect(hit(10.0.nextDown, 20) == nil)
+        #expect(hit(20, 30) == nil)
+    }
+}
