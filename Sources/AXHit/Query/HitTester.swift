@@ -132,7 +132,8 @@ struct SearchStack: Sendable {
 /// wide one in a uniform grid or a packed R-tree (`ContainerIndex`), so only
 /// the children under the point are visited, frontmost first; the first
 /// exposed element whose region holds the point is the answer (the last in
-/// pre-order).
+/// pre-order). A frame query that finds the point well inside the box of a
+/// box hit (`boxHits`) has that answer without reading the child's record.
 ///
 /// **Snapshots.** A value type: a copy is a consistent snapshot that other
 /// threads may query while the owner updates its own copy (copy-on-write:
