@@ -76,6 +76,36 @@ import Testing
         }
     }
 
+    @Test func roomMeansMoreThanAStepInsideEveryEdge() throws {
+        // `withRoom` promises the point lies more than one quantization step
+        // inside the exact box on every side: checked on points placed at
+        // and near the edges, where the step matters.
+        var rng = SplitMix64(seed: 11)
+        let boxes = Self.randomBoxes(2000, &rng)
+        let grid = try #require(CellGrid(boxes: boxes))
+        let step = grid.cells.quantizationStep
+        var withRoom = 0, without = 0
+        for k in 0 ..< 4000 {
+            let b = boxes[k % boxes.count]
+            let offsets = [0, step * 0.5, step, step * 1.5, step * 2.5, step * 4, b.width / 2]
+            let p = CGPoint(x: b.minX + offsets[k % offsets.count], y: b.minY + offsets[(k / 7) % offsets.count])
+            grid.cells.forEach(containing: p) { item, room in
+                guard Int(item) == k % boxes.count else { return true }
+                if room {
+                    withRoom += 1
+                    let c = boxes[Int(item)]
+                    #expect(p.x - c.minX > step * 0.999 && c.maxX - p.x > step * 0.999, "x \(p.x) in \(c)")
+                    #expect(p.y - c.minY > step * 0.999 && c.maxY - p.y > step * 0.999, "y \(p.y) in \(c)")
+                } else {
+                    without += 1
+                }
+                return true
+            }
+        }
+        // Both answers occur: the test saw points with and without room.
+        #expect(withRoom > 100 && without > 100)
+    }
+
     @Test func keysAreReportedInsteadOfIndices() throws {
         var rng = SplitMix64(seed: 13)
         let boxes = Self.randomBoxes(1000, &rng)

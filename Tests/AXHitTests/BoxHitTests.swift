@@ -168,6 +168,63 @@ import Testing
         for id in engine.tree.preOrder { #expect(engine.boxHits[id.index] == fresh.boxHits[id.index], "\(engine.tree.name(of: id))") }
     }
 
+    /// The engine's frame answers against the reference's at `points`.
+    static func expectAgreement(_ engine: HitTester, at points: [CGPoint], _ context: String) {
+        let reference = ReferenceHitTest(engine.tree)
+        for p in points {
+            let got = engine.hit(p, policy: .frame).map { engine.tree.name(of: $0) }
+            #expect(got == reference.hit(p, policy: .frame) { _, _ in nil }, "\(context) at \(p)")
+        }
+    }
+
+    @Test func aGridChildMovedOutOfRangeIsNotAnsweredWhereItWas() throws {
+        // 300 exposed tiles of 10 × 10 on a 20-point pitch (a grid). A frame
+        // this far out overflows a tile's box midpoint to infinity: the grid
+        // empties the item, whose old cell entries stay, and the cells may
+        // no longer answer for it without its record.
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        for k in 0 ..< 300 {
+            var tile = Node.view("t\(k)", frame: CGRect(x: Double(k % 20) * 20, y: Double(k / 20) * 20, width: 10, height: 10))
+            tile.isAccessibilityElement = true
+            try tree.append(tile, under: root)
+        }
+        var engine = try HitTester(tree)
+        #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes })
+        let tile = try #require(engine.tree.node(named: "t21"))
+        #expect(engine.hit(CGPoint(x: 25, y: 25)) == tile)
+        var node = engine.tree[tile]
+        node.frame = CGRect(x: 1.7e308, y: 60, width: 1.7e308, height: 20)
+        try engine.update(tile, to: node)
+        let points = (0 ..< 25).map { k in CGPoint(x: 21 + Double(k % 5) * 2, y: 21 + Double(k / 5) * 2) }
+        Self.expectAgreement(engine, at: points, "after the move")
+        #expect(points.allSatisfy { engine.hit($0) == nil })
+    }
+
+    @Test func hugeBoundsOriginsTakeTheExactTest() throws {
+        // Bounds origins of 1e15 round the exact test's coordinates by about
+        // 0.1: such views (and what lies under them) get no box hits, so the
+        // engine answers as the spec's arithmetic does.
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 100, height: 100)), under: .none)
+        var c1 = Node.view("c1", frame: CGRect(x: 10, y: 10, width: 20.03, height: 20))
+        c1.bounds = CGRect(x: 1e15, y: 0, width: 20.03, height: 20)
+        c1.isAccessibilityElement = true
+        try tree.append(c1, under: root)
+        var a = Node.view("a", frame: CGRect(x: 0, y: 40, width: 100, height: 60))
+        a.bounds = CGRect(x: 1e15, y: 0, width: 100, height: 60)
+        let aID = try tree.append(a, under: root)
+        let b = try tree.append(.view("b", frame: CGRect(x: 1e15, y: 0, width: 100, height: 60)), under: aID)
+        var c2 = Node.view("c2", frame: CGRect(x: 9.86, y: 10, width: 20, height: 20))
+        c2.isAccessibilityElement = true
+        try tree.append(c2, under: b)
+        let engine = try HitTester(tree)
+        #expect(!engine.boxHits[try #require(engine.tree.node(named: "c1")).index])
+        var points = [CGPoint(x: 30.01, y: 20), CGPoint(x: 9.84, y: 60), CGPoint(x: 9.85, y: 60)]
+        for k in 0 ..< 200 { points.append(CGPoint(x: 5 + Double(k % 20) * 1.5, y: 5 + Double(k / 20) * 8)) }
+        Self.expectAgreement(engine, at: points, "huge bounds origins")
+    }
+
     @Test func pointsWithoutRoomTakeTheExactTest() throws {
         // A child at x 10 ..< 30: points just inside and just outside its
         // edges answer as the closed-open rule says, box hit or not.

@@ -44,7 +44,7 @@ public struct CellGrid: Sendable {
     /// Owns the cell lists that `cells` points into.
     let storage: Storage
     /// The cells' geometry and lists, as plain values (see `Cells`).
-    public private(set) var cells: Cells
+    @usableFromInline package private(set) var cells: Cells
     /// Items scanned by every query, ascending, with their boxes in
     /// `PackedRTree`'s stored form.
     @usableFromInline var loose: [Int32]
@@ -197,7 +197,7 @@ public struct CellGrid: Sendable {
         }
         self.storage = storage
         cells = Cells(originX: lo.x, originY: lo.y, side: side, columns: columns, rows: rows, storage: storage)
-        cells.looseCount = loose.count
+        cells.outsideCells = loose.count
         self.loose = loose; self.looseBoxes = looseBoxes
         count = n
     }
@@ -237,7 +237,7 @@ public struct CellGrid: Sendable {
     /// - Complexity: O(entries in `p`'s cell + loose items). No allocation.
     @inlinable
     public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
-        if cells.looseCount == 0 {
+        if cells.outsideCells == 0 {
             cells.forEach(containing: p) { k, _ in body(k) }
             return
         }
@@ -319,17 +319,18 @@ public struct CellGrid: Sendable {
     /// - Complexity: O(loose items).
     public mutating func setBox(ofItem id: Int32, to rect: CGRect) {
         guard id >= 0 else { return }
+        // Whatever the new box, the item's entries may now be wrong.
+        cells.outsideCells += 1
         var at = 0
         while at < loose.count && loose[at] < id { at += 1 }
         let present = at < loose.count && loose[at] == id
         let empty = rect.isNull || !(rect.minX <= rect.maxX && rect.minY <= rect.maxY)
         if empty {
-            if present { loose.remove(at: at); looseBoxes.remove(at: at); cells.looseCount -= 1 }
+            if present { loose.remove(at: at); looseBoxes.remove(at: at) }
         } else if present {
             looseBoxes[at] = PackedRTree.storedBox(rect)
         } else {
             loose.insert(id, at: at)
-            cells.looseCount += 1
             looseBoxes.insert(PackedRTree.storedBox(rect), at: at)
             movedCount += 1
         }
@@ -340,10 +341,10 @@ extension CellGrid {
     /// A grid's cells as plain values, with no reference to its storage:
     /// a query loop that reads them through a pointer to the grid retains
     /// nothing (reading the grid's arrays would retain and release each, and
-    /// calling the grid's own methods there can copy it). Valid while the
-    /// grid they came from is alive.
-    @frozen
-    public struct Cells: @unchecked Sendable {
+    /// calling the grid's own methods there can copy it). Valid only while
+    /// the grid they came from is alive (they don't keep its storage):
+    /// hence `package`, for a caller that reads them through its own grid.
+    @usableFromInline package struct Cells: @unchecked Sendable {
         // Unchecked: the pointers reach words that never change.
         @usableFromInline let originX: Double
         @usableFromInline let originY: Double
@@ -354,9 +355,12 @@ extension CellGrid {
         /// Cell `c` (row-major) is `entries[cellStarts[c] ..< cellStarts[c + 1]]`, by item.
         @usableFromInline let cellStarts: UnsafePointer<Int32>
         @usableFromInline let entries: UnsafePointer<Entry>
-        /// How many items are loose: when any, `forEach(containing:_:)` here
-        /// misses them, and the grid's own must be used.
-        public internal(set) var looseCount = 0
+        /// Items the cells don't answer for exactly: the loose ones, and
+        /// every `setBox` since the build (counted whatever the new box: an
+        /// emptied item's old entries stay too). While any, this type's
+        /// `forEach(containing:_:)` may miss items or name them where they
+        /// were, and the grid's own must be used.
+        @usableFromInline package internal(set) var outsideCells = 0
 
         init(originX: Double, originY: Double, side: Double, columns: Int, rows: Int, storage: Storage) {
             self.originX = originX; self.originY = originY; self.side = side; inverseSide = 1 / side
@@ -386,7 +390,9 @@ extension CellGrid {
                     let e = entries[i]
                     i += 1
                     if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY {
-                        let room = e.minX < qx && Int(qx) + 2 <= Int(e.maxX) && e.minY < qy && Int(qy) + 2 <= Int(e.maxY)
+                        // More than a whole step inside every edge (see `forEach`).
+                        let room = Int(e.minX) + 2 <= Int(qx) && Int(qx) + 3 <= Int(e.maxX)
+                            && Int(e.minY) + 2 <= Int(qy) && Int(qy) + 3 <= Int(e.maxY)
                         return (e.item, room)
                     }
                 }
@@ -396,7 +402,7 @@ extension CellGrid {
 
         /// The side of a quantization step (a cell's side over 65535): the
         /// room `forEach(containing:_:)` reports.
-        @inlinable public var quantizationStep: Double { side / CellGrid.steps }
+        @inlinable package var quantizationStep: Double { side / CellGrid.steps }
 
         /// The cell entries that hold `p` (loose items are not in them).
         @inlinable @inline(__always)
@@ -417,14 +423,16 @@ extension CellGrid {
         /// whose box holds `p` (as `CellGrid.forEach(containing:_:)`), in
         /// increasing item number, until `body` returns false; and with
         /// whether `p` lies inside the box with room: more than one
-        /// quantization step from every edge, so strictly inside the exact
-        /// box (`minX < x < maxX`, same in y), whatever the rounding of the
-        /// quantization. (The step arithmetic is monotone in the coordinate,
-        /// and the box's edges are rounded outward by less than a step.)
+        /// quantization step from every edge of the exact box, in the
+        /// grid's step units `s(v) = (v - cell) / side * 65535` (monotone in
+        /// `v`). The box's quantized edges are `floor(s(min))` and
+        /// `ceil(s(max))`, the point's `floor(s(x))`; two steps above the
+        /// first and three below the second leave `s(min) + 1 < s(x) <
+        /// s(max) - 1`, clamped edges included.
         ///
         /// - Complexity: O(entries in `p`'s cell). No allocation, no retain.
         @inlinable @inline(__always)
-        public func forEach(containing p: CGPoint, _ body: (_ item: Int32, _ withRoom: Bool) -> Bool) {
+        package func forEach(containing p: CGPoint, _ body: (_ item: Int32, _ withRoom: Bool) -> Bool) {
             var scan = scan(containing: p)
             while let (k, room) = scan.next(), body(k, room) {}
         }

@@ -52,8 +52,12 @@ public struct HitScratch: Sendable {
         var node: NodeID
         /// Whether the node is the answer with no further test: a box hit
         /// (`HitTester.boxHits`) whose box holds the point with room to
-        /// spare (`HitTester.boxHitsAllowed`).
+        /// spare.
         var isHit = false
+        /// Whether every view above the node keeps moderate values
+        /// (`HitTester.isModerate`), so that rounding on the way down stays
+        /// far below the room a box hit needs.
+        var moderatePath = true
         /// The query point in the bounds space of the node's container.
         var point: CGPoint
         /// The container's map to the screen.
@@ -209,10 +213,13 @@ public struct HitTester: Sendable {
         shapes.grow(to: n)
     }
 
-    /// Whether a node with record `h` is a box hit (see `boxHits`).
+    /// Whether a node with record `h` is a box hit (see `boxHits`). Its own
+    /// frame and bounds must be moderate too: the exact test subtracts the
+    /// bounds' midpoint, and a huge one would round it off.
     @inline(__always)
-    static func isBoxHit(_ h: HotNode, hasChildren: Bool) -> Bool {
-        guard h.state.contains(.exposed), h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]) else { return false }
+    static func isBoxHit(_ h: HotNode, hasChildren: Bool, in tree: ElementTree) -> Bool {
+        guard h.state.contains(.exposed), h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]),
+              isModerate(h.frame), h.boundsSlot < 0 || isModerate(tree.boundsTable[Int(h.boundsSlot)]) else { return false }
         return h.isView ? h.transformSlot < 0 : h.flags.contains(.hasFrameInContainerSpace) && !hasChildren
     }
 
@@ -226,7 +233,7 @@ public struct HitTester: Sendable {
         hot[i].boundsSlot = tree.boundsSlots[i]
         hot[i].transformSlot = tree.transformSlots[i]
         hot[i].flags = tree.flags[i]
-        boxHits[i] = Self.isBoxHit(hot[i], hasChildren: !tree.firstChild(of: id).isNone)
+        boxHits[i] = Self.isBoxHit(hot[i], hasChildren: !tree.firstChild(of: id).isNone, in: tree)
     }
 
     /// What `HotNode.frame` holds for `id`.
@@ -252,20 +259,35 @@ public struct HitTester: Sendable {
             ty: cy + t.ty - (t.b * bx + t.d * by))
     }
 
-    /// Whether box hits (`boxHits`) may answer among the children of a view
-    /// whose map to the screen is `t`, for screen point `p`. The map must be
-    /// axis-aligned, so that a box hit's region is its box; and of moderate
-    /// scale and translation, at moderate coordinates, so that the rounding
-    /// on either way to the answer (through the boxes, or through the exact
-    /// screen-space test) stays far below the room a box hit needs
-    /// (`ChildBlocks.holdsWithRoom`, `minimumGridStep`). Anything else
-    /// takes the exact test.
+    /// Box hits (`boxHits`) answer only where rounding can't matter: every
+    /// view on the way down has a moderate map to the screen (axis-aligned,
+    /// so that a box hit's region is its box; scale within 1/16 ... 16;
+    /// translation under 2^24) and moderate frame and bounds, and the point
+    /// is moderate too. Then every coordinate on either way to the answer
+    /// (through the boxes, or through the exact screen-space test) stays
+    /// under about 2^28, its rounding under 2^-22 a level, far below the
+    /// room a box hit needs (`ChildBlocks.holdsWithRoom`, `minimumGridStep`).
+    /// Anything else takes the exact test.
     @inline(__always)
-    static func boxHitsAllowed(_ t: CGAffineTransform, _ p: CGPoint) -> Bool {
+    static func isModerate(_ t: CGAffineTransform) -> Bool {
         guard t.b == 0 && t.c == 0 else { return false }
         let a = abs(Double(t.a)), d = abs(Double(t.d))
-        return a >= 0.25 && a <= 4 && d >= 0.25 && d <= 4
-            && abs(Double(p.x)) + abs(Double(p.y)) + abs(Double(t.tx)) + abs(Double(t.ty)) < 0x1p26
+        return a >= 0x1p-4 && a <= 0x1p4 && d >= 0x1p-4 && d <= 0x1p4
+            && abs(Double(t.tx)) < 0x1p24 && abs(Double(t.ty)) < 0x1p24
+    }
+
+    /// See `isModerate(_: CGAffineTransform)`. False for null and infinite rects.
+    @inline(__always)
+    static func isModerate(_ r: CGRect) -> Bool {
+        let (minX, minY, maxX, maxY) = r.edges
+        return abs(Double(minX)) < 0x1p24 && abs(Double(maxX)) < 0x1p24
+            && abs(Double(minY)) < 0x1p24 && abs(Double(maxY)) < 0x1p24
+    }
+
+    /// See `isModerate(_: CGAffineTransform)`.
+    @inline(__always)
+    static func isModerate(_ p: CGPoint) -> Bool {
+        abs(Double(p.x)) < 0x1p24 && abs(Double(p.y)) < 0x1p24
     }
 
     /// Grids whose quantization step (the room a box hit needs there) is
@@ -405,7 +427,7 @@ public struct HitTester: Sendable {
             if modal { state.insert(.hasModalChild) }
             hot[i] = HotNode(frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
                              childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
-            NodeBits.set(boxHits, i, isBoxHit(hot[i], hasChildren: !child.isNone))
+            NodeBits.set(boxHits, i, isBoxHit(hot[i], hasChildren: !child.isNone, in: tree))
             counts[i] = 0
             if structure && n != top {
                 ranks[i] = frames[frames.count - 1].nextRank
@@ -722,8 +744,11 @@ public struct HitTester: Sendable {
                     if viewRegionContains(n, h, policy, own: q, screen: p, toScreen: toScreen), !visit(n) { return }
                     continue
                 }
-                guard let q, bounds(h).containsClosedOpen(q) else { continue }
-                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, policy: policy, scratch: &scratch)
+                let b = bounds(h)
+                guard let q, b.containsClosedOpen(q) else { continue }
+                let moderatePath = entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
+                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, policy: policy, moderatePath: moderatePath,
+                             scratch: &scratch)
             } else {
                 if exposed {
                     if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
@@ -732,7 +757,7 @@ public struct HitTester: Sendable {
                 }
                 var c = tree.firstChild(of: n)
                 while !c.isNone {
-                    scratch.stack.push(.init(node: c, point: entry.point, toScreen: entry.toScreen))
+                    scratch.stack.push(.init(node: c, moderatePath: entry.moderatePath, point: entry.point, toScreen: entry.toScreen))
                     c = tree.nextSibling(of: c)
                 }
             }
@@ -743,11 +768,11 @@ public struct HitTester: Sendable {
     /// first so that the frontmost is searched first.
     @inline(__always)
     func pushChildren(of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
-                      policy: HitPolicy, scratch: inout HitScratch) {
+                      policy: HitPolicy, moderatePath: Bool, scratch: inout HitScratch) {
         // Children are pushed without reading their records (a cache miss
         // each): the search checks the exposed count when it pops them,
         // unless the child is a box hit with the point well inside its box.
-        let hitsAllowed = policy == .frame && Self.boxHitsAllowed(toScreen, p)
+        let hitsAllowed = policy == .frame && moderatePath && Self.isModerate(p)
         if h.blockStart >= 0 {
             let qv = ChildBlocks.query(q)
             let start = Int(h.blockStart), end = start + Int(h.blockCount)
@@ -757,7 +782,7 @@ public struct HitTester: Sendable {
                         for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
                             let c = nodes[k]
                             let isHit = hitsAllowed && NodeBits.test(boxHits, c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
-                            scratch.stack.push(.init(node: c, isHit: isHit, point: q, toScreen: toScreen))
+                            scratch.stack.push(.init(node: c, isHit: isHit, moderatePath: moderatePath, point: q, toScreen: toScreen))
                         }
                     }
                 }
@@ -768,7 +793,7 @@ public struct HitTester: Sendable {
         if slot < 0 {
             var c = tree.firstChild(of: n)
             while !c.isNone {
-                scratch.stack.push(.init(node: c, point: q, toScreen: toScreen))
+                scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
                 c = tree.nextSibling(of: c)
             }
             return
@@ -788,18 +813,19 @@ public struct HitTester: Sendable {
             // themselves, back to front, straight onto the stack.
             // The cells as plain values: no copy of the grid, no retain.
             let cells = index.pointee.grid.cells
-            if cells.looseCount == 0 {
+            if cells.outsideCells == 0 {
                 let gridHits = hitsAllowed && cells.quantizationStep >= Self.minimumGridStep
                 boxHits.withUnsafeWords { boxHits in
                     cells.forEach(containing: q) { key, withRoom in
                         let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
-                        scratch.stack.push(.init(node: NodeID(key), isHit: isHit, point: q, toScreen: toScreen))
+                        scratch.stack.push(.init(node: NodeID(key), isHit: isHit, moderatePath: moderatePath, point: q,
+                                                 toScreen: toScreen))
                         return true
                     }
                 }
             } else {
                 index.pointee.grid.forEach(containing: q) { key in
-                    scratch.stack.push(.init(node: NodeID(key), point: q, toScreen: toScreen))
+                    scratch.stack.push(.init(node: NodeID(key), moderatePath: moderatePath, point: q, toScreen: toScreen))
                     return true
                 }
             }
@@ -814,7 +840,7 @@ public struct HitTester: Sendable {
         var last = NodeID.none
         for c in scratch.candidates where c != last {
             last = c
-            scratch.stack.push(.init(node: c, point: q, toScreen: toScreen))
+            scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
         }
     }
 
