@@ -276,12 +276,13 @@ public struct HitTester: Sendable {
             && abs(Double(t.tx)) < 0x1p24 && abs(Double(t.ty)) < 0x1p24
     }
 
-    /// See `isModerate(_: CGAffineTransform)`. False for null and infinite rects.
+    /// See `isModerate(_: CGAffineTransform)`: both edges on each axis
+    /// under 2^24 (bounded by origin and size together). False for null,
+    /// infinite and NaN rects.
     @inline(__always)
     static func isModerate(_ r: CGRect) -> Bool {
-        let (minX, minY, maxX, maxY) = r.edges
-        return abs(Double(minX)) < 0x1p24 && abs(Double(maxX)) < 0x1p24
-            && abs(Double(minY)) < 0x1p24 && abs(Double(maxY)) < 0x1p24
+        abs(Double(r.origin.x)) + abs(Double(r.size.width)) < 0x1p24
+            && abs(Double(r.origin.y)) + abs(Double(r.size.height)) < 0x1p24
     }
 
     /// See `isModerate(_: CGAffineTransform)`.
@@ -746,7 +747,9 @@ public struct HitTester: Sendable {
                 }
                 let b = bounds(h)
                 guard let q, b.containsClosedOpen(q) else { continue }
-                let moderatePath = entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
+                // (Only the frame policy has box hits.)
+                let moderatePath = policy == .frame && entry.moderatePath && Self.isModerate(toScreen)
+                    && Self.isModerate(h.frame) && Self.isModerate(b)
                 pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, policy: policy, moderatePath: moderatePath,
                              scratch: &scratch)
             } else {
@@ -772,7 +775,7 @@ public struct HitTester: Sendable {
         // Children are pushed without reading their records (a cache miss
         // each): the search checks the exposed count when it pops them,
         // unless the child is a box hit with the point well inside its box.
-        let hitsAllowed = policy == .frame && moderatePath && Self.isModerate(p)
+        let hitsAllowed = moderatePath && Self.isModerate(p)
         if h.blockStart >= 0 {
             let qv = ChildBlocks.query(q)
             let start = Int(h.blockStart), end = start + Int(h.blockCount)
