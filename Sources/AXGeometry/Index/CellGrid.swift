@@ -54,15 +54,6 @@ public struct CellGrid: Sendable {
     /// How many items `setBox` made loose since the build.
     public private(set) var movedCount = 0
 
-    @usableFromInline var originX: Double { cells.originX }
-    @usableFromInline var originY: Double { cells.originY }
-    @usableFromInline var side: Double { cells.side }
-    @usableFromInline var inverseSide: Double { cells.inverseSide }
-    @usableFromInline var columns: Int { cells.columns }
-    @usableFromInline var rows: Int { cells.rows }
-    @usableFromInline var entries: UnsafePointer<Entry> { cells.entries }
-    @usableFromInline var cellStarts: UnsafePointer<Int32> { cells.cellStarts }
-
     /// A box spanning more cells than this is loose.
     static let maxCellsPerItem = 16
     /// The grid declines sets smaller than this (a tree of a few levels is as fast).
@@ -244,7 +235,7 @@ public struct CellGrid: Sendable {
         let scan = cells.scan(containing: p)
         var i = scan.i
         let end = scan.end, qx = scan.qx, qy = scan.qy
-        let entries = self.entries
+        let entries = cells.entries
         let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
         let q = SIMD4(f, g, -f, -g)
         // Merge the cell's entries and the loose items, both ascending.
@@ -278,6 +269,8 @@ public struct CellGrid: Sendable {
     ///   sort, + loose items). Allocates its result list.
     public func forEach(intersecting rect: CGRect, _ body: (Int32) -> Bool) {
         guard !rect.isNull, count > 0 else { return }
+        let (originX, originY, side, inverseSide) = (cells.originX, cells.originY, cells.side, cells.inverseSide)
+        let (columns, rows, cellStarts, entries) = (cells.columns, cells.rows, cells.cellStarts, cells.entries)
         var found: [Int32] = []
         let q = SIMD4(Float(rect.maxX), Float(rect.maxY), -Float(rect.minX), -Float(rect.minY))
         for (j, k) in loose.enumerated() where PackedRTree.matches(looseBoxes[j], q) { found.append(k) }

@@ -113,27 +113,18 @@ package enum WindingRecord {
             }
             // The walk of `layout` again, writing the points this time.
             var cursor = offsets
-            var last = [Int](repeating: -2, count: count)
-            vertices.withUnsafeBufferPointer { v in
-                for r in 0..<(starts.count - 1) {
-                    for e in starts[r]..<(starts[r + 1] - 1) {
-                        let (a, b) = span(v[e].y, v[e + 1].y, minY: minY, scale: scale, count: count)
-                        for s in a...b {
-                            var k = pointsBase + 2 * cursor[s]
-                            if last[s] != e - 1 {
-                                if cursor[s] > offsets[s] {
-                                    words[k] = .nan; words[k + 1] = .nan
-                                    k += 2
-                                }
-                                words[k] = Double(v[e].x); words[k + 1] = Double(v[e].y)
-                                k += 2
-                            }
-                            words[k] = Double(v[e + 1].x); words[k + 1] = Double(v[e + 1].y)
-                            cursor[s] = (k + 2 - pointsBase) / 2
-                            last[s] = e
-                        }
+            forEachEdgeInStripes(vertices, starts, minY: minY, scale: scale, count: count) { e, s, continuesRun in
+                var k = pointsBase + 2 * cursor[s]
+                if !continuesRun {
+                    if cursor[s] > offsets[s] {
+                        words[k] = .nan; words[k + 1] = .nan
+                        k += 2
                     }
+                    words[k] = Double(vertices[e].x); words[k + 1] = Double(vertices[e].y)
+                    k += 2
                 }
+                words[k] = Double(vertices[e + 1].x); words[k + 1] = Double(vertices[e + 1].y)
+                cursor[s] = (k + 2 - pointsBase) / 2
             }
             writeSummary(words.baseAddress!, length: length, vertices: vertices, starts: starts, rule: rule, flags: flags)
             initialized = length
@@ -211,30 +202,42 @@ package enum WindingRecord {
     }
 
     /// Where each stripe's points go with `count` stripes: stripe `s` gets
-    /// points `offsets[s] ..< offsets[s + 1]`. Walks every edge `e` (from
-    /// `vertices[e]` to `vertices[e + 1]`, in ring order) over the stripes
-    /// its closed y-span meets; in each stripe a run of edges goes on (one
-    /// more point) or starts (two, after a NaN unless it is the stripe's
-    /// first). Edges `e` and `e + 1` are never in two rings (the closing
-    /// vertex sits between), so `e - 1` before `e` means the same ring.
+    /// points `offsets[s] ..< offsets[s + 1]`: in each stripe a run of edges
+    /// goes on (one more point) or starts (two, after a NaN unless it is the
+    /// stripe's first).
     private static func layout(_ vertices: [CGPoint], _ starts: [Int], minY: Double, height: Double,
                                count: Int) -> [Int] {
         let scale = count > 1 ? Double(count) / height : 0
         var sizes = [Int](repeating: 0, count: count + 1)
+        forEachEdgeInStripes(vertices, starts, minY: minY, scale: scale, count: count) { _, s, continuesRun in
+            sizes[s + 1] += continuesRun ? 1 : (sizes[s + 1] == 0 ? 2 : 3)
+        }
+        for s in 0..<count { sizes[s + 1] += sizes[s] }
+        return sizes
+    }
+
+    /// Calls `body` for every edge `e` (from `vertices[e]` to
+    /// `vertices[e + 1]`, in ring order) and each stripe `s` its closed
+    /// y-span meets, saying whether the edge goes on the stripe's current
+    /// run (the stripe's previous edge was `e - 1`). The one walk behind
+    /// `layout`, which counts, and `make`, which writes. Edges `e` and
+    /// `e + 1` are never in two rings (the closing vertex sits between), so
+    /// `e - 1` before `e` means the same ring.
+    @inline(__always)
+    private static func forEachEdgeInStripes(_ vertices: [CGPoint], _ starts: [Int], minY: Double, scale: Double, count: Int,
+                                             _ body: (_ e: Int, _ s: Int, _ continuesRun: Bool) -> Void) {
         var last = [Int](repeating: -2, count: count)
         vertices.withUnsafeBufferPointer { v in
             for r in 0..<(starts.count - 1) {
                 for e in starts[r]..<(starts[r + 1] - 1) {
                     let (a, b) = span(v[e].y, v[e + 1].y, minY: minY, scale: scale, count: count)
                     for s in a...b {
-                        sizes[s + 1] += last[s] == e - 1 ? 1 : (sizes[s + 1] == 0 ? 2 : 3)
+                        body(e, s, last[s] == e - 1)
                         last[s] = e
                     }
                 }
             }
         }
-        for s in 0..<count { sizes[s + 1] += sizes[s] }
-        return sizes
     }
 
     /// The stripe of `y` (clamped to `0 ..< count`): one monotone formula for

@@ -20,7 +20,7 @@ struct ChildBlocks: Sendable {
     /// The child each box belongs to.
     var nodes: [NodeID] = []
     /// Entries of blocks that were dropped or replaced: reclaimed by
-    /// `compacted(starts:)` once they make up half the arrays.
+    /// `HitTester.compactBlocksIfNeeded()` once they make up half the arrays.
     var garbage = 0
 
     /// Whether dropped blocks take enough room to be worth a compaction.

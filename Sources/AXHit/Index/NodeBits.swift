@@ -9,17 +9,9 @@ struct NodeBits: Sendable {
         if words.count < needed { words.append(contentsOf: repeatElement(0, count: needed - words.count)) }
     }
 
-    @inline(__always)
     subscript(_ i: Int) -> Bool {
-        get { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
-        set {
-            if newValue { words[i >> 6] |= 1 << UInt64(i & 63) } else { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
-        }
-    }
-
-    /// The words, for a walk that writes bits through a pointer.
-    mutating func withUnsafeMutableWords<R>(_ body: (UnsafeMutableBufferPointer<UInt64>) -> R) -> R {
-        words.withUnsafeMutableBufferPointer { body($0) }
+        get { words.withUnsafeBufferPointer { Self.test($0, i) } }
+        set { words.withUnsafeMutableBufferPointer { Self.set($0, i, newValue) } }
     }
 
     /// The words, for a query that reads bits with no copy of the array.
@@ -27,17 +19,25 @@ struct NodeBits: Sendable {
         words.withUnsafeBufferPointer(body)
     }
 
+    /// The words, for a walk that writes bits through a pointer.
+    mutating func withUnsafeMutableWords<R>(_ body: (UnsafeMutableBufferPointer<UInt64>) -> R) -> R {
+        words.withUnsafeMutableBufferPointer { body($0) }
+    }
+
     /// Bit `i` of `words`.
     @inline(__always)
     static func test(_ words: UnsafeBufferPointer<UInt64>, _ i: Int) -> Bool {
-        words[i >> 6] & (1 << UInt64(i & 63)) != 0
+        words[i >> 6] & mask(i) != 0
     }
 
-    /// Sets bit `i` of `words` (as `subscript`'s setter, through a pointer).
+    /// Sets bit `i` of `words` to `value`.
     @inline(__always)
     static func set(_ words: UnsafeMutableBufferPointer<UInt64>, _ i: Int, _ value: Bool) {
-        if value { words[i >> 6] |= 1 << UInt64(i & 63) } else { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
+        if value { words[i >> 6] |= mask(i) } else { words[i >> 6] &= ~mask(i) }
     }
+
+    @inline(__always)
+    private static func mask(_ i: Int) -> UInt64 { 1 << UInt64(i & 63) }
 
     /// Bytes held.
     var memoryBytes: Int { words.count * MemoryLayout<UInt64>.stride }

@@ -54,10 +54,11 @@ public struct HitScratch: Sendable {
         /// (`HitTester.boxHits`) whose box holds the point with room to
         /// spare.
         var isHit = false
-        /// Whether every view above the node keeps moderate values
+        /// Whether box hits may answer below: a frame query at a moderate
+        /// point, through views that all keep moderate values
         /// (`HitTester.isModerate`), so that rounding on the way down stays
         /// far below the room a box hit needs.
-        var moderatePath = true
+        var moderatePath: Bool
         /// The query point in the bounds space of the node's container.
         var point: CGPoint
         /// The container's map to the screen.
@@ -724,7 +725,9 @@ public struct HitTester: Sendable {
         let root = tree.root
         guard !root.isNone, hot[root.index].state.contains(.subtreeExposed) else { return }
         scratch.stack.reset()
-        scratch.stack.push(.init(node: root, point: p, toScreen: .identity))
+        // Box hits serve the frame policy only, at a moderate point (checked
+        // once here; each view on the way down checks its own values).
+        scratch.stack.push(.init(node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity))
         while let entry = scratch.stack.pop() {
             let n = entry.node
             if entry.isHit {
@@ -747,11 +750,8 @@ public struct HitTester: Sendable {
                 }
                 let b = bounds(h)
                 guard let q, b.containsClosedOpen(q) else { continue }
-                // (Only the frame policy has box hits.)
-                let moderatePath = policy == .frame && entry.moderatePath && Self.isModerate(toScreen)
-                    && Self.isModerate(h.frame) && Self.isModerate(b)
-                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, policy: policy, moderatePath: moderatePath,
-                             scratch: &scratch)
+                let moderatePath = entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
+                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath, scratch: &scratch)
             } else {
                 if exposed {
                     if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
@@ -771,11 +771,11 @@ public struct HitTester: Sendable {
     /// first so that the frontmost is searched first.
     @inline(__always)
     func pushChildren(of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
-                      policy: HitPolicy, moderatePath: Bool, scratch: inout HitScratch) {
+                      moderatePath: Bool, scratch: inout HitScratch) {
         // Children are pushed without reading their records (a cache miss
         // each): the search checks the exposed count when it pops them,
-        // unless the child is a box hit with the point well inside its box.
-        let hitsAllowed = moderatePath && Self.isModerate(p)
+        // unless the child is a box hit with the point well inside its box
+        // (on a moderate path only).
         if h.blockStart >= 0 {
             let qv = ChildBlocks.query(q)
             let start = Int(h.blockStart), end = start + Int(h.blockCount)
@@ -784,7 +784,7 @@ public struct HitTester: Sendable {
                     boxHits.withUnsafeWords { boxHits in
                         for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
                             let c = nodes[k]
-                            let isHit = hitsAllowed && NodeBits.test(boxHits, c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
+                            let isHit = moderatePath && NodeBits.test(boxHits, c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
                             scratch.stack.push(.init(node: c, isHit: isHit, moderatePath: moderatePath, point: q, toScreen: toScreen))
                         }
                     }
@@ -817,7 +817,7 @@ public struct HitTester: Sendable {
             // The cells as plain values: no copy of the grid, no retain.
             let cells = index.pointee.grid.cells
             if cells.outsideCells == 0 {
-                let gridHits = hitsAllowed && cells.quantizationStep >= Self.minimumGridStep
+                let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
                 boxHits.withUnsafeWords { boxHits in
                     cells.forEach(containing: q) { key, withRoom in
                         let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
