@@ -111,7 +111,11 @@ def num(s, default=0.0):
 def read_any(path):
     with open(path, "rb") as f:
         data = f.read()
-    text = data.decode("utf-8")
+    return read_text(data.decode("utf-8"), path)
+
+
+def read_text(text, path="<text>"):
+    """Detect the dump's kind from its content and read it."""
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{") or stripped.startswith("["):
         doc = json.loads(text)
@@ -723,6 +727,9 @@ def main(argv):
     os.makedirs(EXPECTATIONS, exist_ok=True)
     problems = []
     for rel in rels:
+        if not os.path.exists(os.path.join(POINTS, stem(rel) + ".json")):
+            print("%-75s no hand-checked points yet: skipped" % rel)
+            continue
         doc, mism = build(rel)
         problems.extend(mism)
         write_json(os.path.join(EXPECTATIONS, stem(rel) + ".json"), doc)
