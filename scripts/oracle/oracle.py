@@ -611,7 +611,6 @@ def build(rel):
 
 
 def write_json(path, doc):
-    text = json.dumps(doc, indent=1, ensure_ascii=False)
     # one activation / hit per line, for readable diffs
     with open(path, "w", encoding="utf-8") as f:
         f.write(compact(doc) + "\n")
