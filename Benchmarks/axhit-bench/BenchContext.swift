@@ -56,7 +56,7 @@ final class BenchContext {
     /// The engine over this tree (built now if `build` did not run).
     func engine() throws -> HitTester {
         if let tester { return tester }
-        let t = try HitTester(screen.tree)
+        let t = HitTester(screen.tree)
         adopt(tester: t)
         return t
     }

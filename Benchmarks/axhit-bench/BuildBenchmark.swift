@@ -11,10 +11,10 @@ enum BuildBenchmark {
     static func run(_ c: BenchContext) throws {
         let name = c.name("build")
         let reps = c.settings.repetitions(c.elements)
-        let times = try c.repeated { rep in
+        let times = c.repeated { rep in
             let before = MemoryProbe.residentAfterTrim()
             let start = Stopwatch.now()
-            let tester = try HitTester(c.screen.tree)
+            let tester = HitTester(c.screen.tree)
             let ms = Double(Stopwatch.now() - start) / 1e6
             if rep == 0 {
                 // Held alive while measured; kept for the query operations.

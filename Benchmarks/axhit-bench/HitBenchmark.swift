@@ -65,7 +65,7 @@ enum HitBenchmark {
             if a != nil { hits += 1 }
             if a != b {
                 let tree = c.screen.tree
-                mismatches.append("(\(p.x), \(p.y)): axhit \(a.map { tree.name(of: $0) } ?? "none"), naive \(b.map { tree.name(of: $0) } ?? "none")")
+                mismatches.append("(\(p.x), \(p.y)): axhit \(a.map { tree.id(of: $0) } ?? "none"), naive \(b.map { tree.id(of: $0) } ?? "none")")
             }
         }
         c.log.log("  guard: axhit = naive on \(probes.count - mismatches.count)/\(probes.count) points (\(hits) hits)")

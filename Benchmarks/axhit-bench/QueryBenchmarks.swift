@@ -16,8 +16,8 @@ enum QueryBenchmarks {
             found += all.count
             if all.first != one {
                 let tree = c.screen.tree
-                throw BenchError("\(name) at \(c.elements) elements: hitAll's first answer \(all.first.map { tree.name(of: $0) } ?? "none") "
-                                 + "is not hit's \(one.map { tree.name(of: $0) } ?? "none") at (\(p.x), \(p.y)); not timing a wrong engine")
+                throw BenchError("\(name) at \(c.elements) elements: hitAll's first answer \(all.first.map { tree.id(of: $0) } ?? "none") "
+                                 + "is not hit's \(one.map { tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)); not timing a wrong engine")
             }
         }
         c.log.log("  \(String(format: "%.2f", Double(found) / Double(max(1, probes.count)))) elements per guard point")
@@ -62,7 +62,7 @@ enum QueryBenchmarks {
             let a = engine.touch(p), b = naive.touch(p)
             if a != nil { hits += 1 }
             if a != b {
-                mismatches.append("(\(p.x), \(p.y)): axhit \(a.map { tree.name(of: $0) } ?? "none"), naive \(b.map { tree.name(of: $0) } ?? "none")")
+                mismatches.append("(\(p.x), \(p.y)): axhit \(a.map { tree.id(of: $0) } ?? "none"), naive \(b.map { tree.id(of: $0) } ?? "none")")
             }
         }
         c.log.log("  guard: axhit touch = naive hitTest on \(probes.count - mismatches.count)/\(probes.count) points (\(hits) received)")

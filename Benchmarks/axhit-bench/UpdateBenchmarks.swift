@@ -247,8 +247,8 @@ enum UpdateBenchmarks {
             let a = engine.hit(p, policy: .frame), b = naive.hit(p)
             if a != b {
                 throw BenchError("\(name) at \(c.elements) elements: after undoing its updates the engine answers "
-                                 + "\(a.map { engine.tree.name(of: $0) } ?? "none") at (\(p.x), \(p.y)), the naive walk "
-                                 + "\(b.map { tree.name(of: $0) } ?? "none")")
+                                 + "\(a.map { engine.tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)), the naive walk "
+                                 + "\(b.map { tree.id(of: $0) } ?? "none")")
             }
         }
     }

@@ -28,8 +28,8 @@ enum ActivateCommand {
         let tester = try Input.hitTester(treePath)
         var only: NodeID?
         if let name = args.option("element") {
-            guard let id = tester.tree.node(named: name) else {
-                throw TreeError("no node has id \"\(name)\"", file: Input.displayName(treePath))
+            guard let id = tester.tree.node(withID: name) else {
+                throw TreeError(.validation, "no node has id \"\(name)\"", file: Input.displayName(treePath))
             }
             only = id
         }
@@ -48,9 +48,9 @@ enum ActivateCommand {
     }
 
     static func line(_ a: ElementAnalysis, _ tree: ElementTree) -> String {
-        let receiver = a.receiver.map { JSONText.string(tree.name(of: $0)) } ?? "null"
+        let receiver = a.receiver.map { JSONText.string(tree.id(of: $0)) } ?? "null"
         let suggested = a.suggested.map { JSONText.point($0.x, $0.y) } ?? "null"
-        return "{\"element\":\(JSONText.string(tree.name(of: a.element)))"
+        return "{\"element\":\(JSONText.string(tree.id(of: a.element)))"
             + ",\"activationPoint\":\(JSONText.point(a.activationPoint.x, a.activationPoint.y))"
             + ",\"receiver\":\(receiver),\"status\":\"\(a.status.rawValue)\",\"outside\":\(a.outside)"
             + ",\"suggested\":\(suggested)}"

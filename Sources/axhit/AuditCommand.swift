@@ -34,7 +34,7 @@ enum AuditCommand {
             for f in findings { out.writeLine(json(f, tree)) }
         } else {
             for f in findings {
-                out.writeLine("\(f.severity.rawValue): \(f.rule.rawValue): \"\(tree.name(of: f.element))\": \(f.message)")
+                out.writeLine("\(f.severity.rawValue): \(f.rule.rawValue): \"\(tree.id(of: f.element))\": \(f.message)")
             }
             let errors = findings.filter { $0.severity == .error }.count
             out.writeLine("\(findings.count) finding\(findings.count == 1 ? "" : "s"): \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")")
@@ -44,10 +44,10 @@ enum AuditCommand {
 
     static func json(_ f: AuditFinding, _ tree: ElementTree) -> String {
         var s = "{\"rule\":\"\(f.rule.rawValue)\",\"severity\":\"\(f.severity.rawValue)\""
-        s += ",\"element\":\(JSONText.string(tree.name(of: f.element))),\"message\":\(JSONText.string(f.message))"
+        s += ",\"element\":\(JSONText.string(tree.id(of: f.element))),\"message\":\(JSONText.string(f.message))"
         if let wkt = f.wkt { s += ",\"wkt\":\(JSONText.string(wkt))" }
         s += ",\"points\":[" + f.points.map { JSONText.point($0.x, $0.y) }.joined(separator: ",") + "]"
-        if let r = f.related { s += ",\"related\":\(JSONText.string(tree.name(of: r)))" }
+        if let r = f.related { s += ",\"related\":\(JSONText.string(tree.id(of: r)))" }
         return s + "}"
     }
 }

@@ -39,16 +39,16 @@ enum ConvertCommand {
         } else if let d = args.option("path") {
             do { path = try BezierPath(svgPathData: d) } catch {
                 // Invalid input (exit 1), as `shape --d`, named by its option.
-                throw TreeError("\(error)", file: "--path")
+                throw TreeError(.validation, "\(error)", file: "--path")
             }
         }
 
         let space = ScreenSpace(try Input.tree(treePath))
-        guard let view = space.tree.node(named: viewName) else {
-            throw TreeError("no node has this id", file: file, node: viewName, key: "id")
+        guard let view = space.tree.node(withID: viewName) else {
+            throw TreeError(.validation, "no node has this id", file: file, node: viewName, key: "id")
         }
         func noInverse() -> TreeError {
-            TreeError("the view is scaled to nothing on screen: screen points have no place in its space",
+            TreeError(.validation, "the view is scaled to nothing on screen: screen points have no place in its space",
                       file: file, node: viewName, key: "transform")
         }
         /// The operand converted one way or the other; nil when the inverse does not exist.

@@ -30,7 +30,7 @@ enum HitCommand {
         let hits = tester.hit(points, policy: policy)
         let out = OutputBuffer()
         for (p, hit) in zip(points, hits) {
-            let element = hit.map { JSONText.string(tester.tree.name(of: $0)) } ?? "null"
+            let element = hit.map { JSONText.string(tester.tree.id(of: $0)) } ?? "null"
             out.writeLine("{\"point\":\(JSONText.point(p.x, p.y)),\"element\":\(element)}")
         }
         out.flush()

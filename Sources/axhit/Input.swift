@@ -14,7 +14,7 @@ enum Input {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             let why = !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot be read"
-            throw TreeError(why, file: path)
+            throw TreeError(.io, why, file: path)
         }
     }
 
@@ -30,12 +30,7 @@ enum Input {
 
     /// Resolves the tree in `path` for queries.
     static func hitTester(_ path: String) throws(TreeError) -> HitTester {
-        let tree = try tree(path)
-        do {
-            return try HitTester(tree)
-        } catch {
-            throw error.located(file: displayName(path))
-        }
+        HitTester(try tree(path))
     }
 
     /// The points of a points file: one per line, `x y` or `x,y`; blank lines
@@ -51,16 +46,16 @@ enum Input {
         for bytes in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             guard let line = String(bytes: bytes, encoding: .utf8) else {
-                throw TreeError("not UTF-8 text", file: name, line: lineNumber)
+                throw TreeError(.input, "not UTF-8 text", file: name, line: lineNumber)
             }
             let trimmed = line.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let fields = trimmed.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
             guard fields.count == 2, let x = Double(fields[0]), let y = Double(fields[1]) else {
-                throw TreeError("expected a point as 'x y' or 'x,y', found '\(trimmed.prefix(40))'", file: name, line: lineNumber)
+                throw TreeError(.input, "expected a point as 'x y' or 'x,y', found '\(trimmed.prefix(40))'", file: name, line: lineNumber)
             }
             guard x.isFinite, y.isFinite else {
-                throw TreeError("the point is not finite", file: name, line: lineNumber)
+                throw TreeError(.validation, "the point is not finite", file: name, line: lineNumber)
             }
             points.append(CGPoint(x: x, y: y))
         }

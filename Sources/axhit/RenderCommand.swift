@@ -38,7 +38,7 @@ enum RenderCommand {
         do {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
         } catch {
-            throw TreeError("cannot write the picture", file: output)
+            throw TreeError(.io, "cannot write the picture", file: output)
         }
     }
 }

@@ -22,13 +22,13 @@ enum ShapeCommand {
         guard tolerance > 0 else { throw UsageError("--tolerance must be greater than 0") }
         var path: BezierPath
         do { path = try BezierPath(svgPathData: d) } catch {
-            throw TreeError("\(error)", file: "--d")
+            throw TreeError(.validation, "\(error)", file: "--d")
         }
         path.fillRule = args.flag("even-odd") ? .evenOdd : .nonZero
         let region: PolygonSet
         do { region = try PolygonSet.filling(rings: path.flattened(tolerance: tolerance), rule: path.fillRule) } catch {
             // Named like a parse error, so the one error line names its input.
-            throw TreeError("\(error)", file: "--d")
+            throw TreeError(.validation, "\(error)", file: "--d")
         }
         print(region.wkt)
     }

@@ -52,16 +52,16 @@ func document(children: String) -> String {
             {"id": "e2", "kind": "element", "isAccessibilityElement": false}
             """))
         #expect(tree.screenBounds == nil && tree.screenScale == nil)
-        let v = try #require(tree.node(named: "v"))
+        let v = try #require(tree.node(withID: "v"))
         #expect(tree[v] == Node.view("v", frame: CGRect(x: 1, y: 2, width: 3, height: 4)))
         #expect(tree[v].isAccessibilityElement == false)
         #expect(tree[v].bounds == nil)
         #expect(tree[v].effectiveBounds == CGRect(x: 0, y: 0, width: 3, height: 4))
-        let e = try #require(tree.node(named: "e"))
+        let e = try #require(tree.node(withID: "e"))
         #expect(tree[e] == Node.element("e"))
         #expect(tree[e].isAccessibilityElement == true)
-        #expect(tree[try #require(tree.node(named: "v2"))].isAccessibilityElement == true)
-        #expect(tree[try #require(tree.node(named: "e2"))].isAccessibilityElement == false)
+        #expect(tree[try #require(tree.node(withID: "v2"))].isAccessibilityElement == true)
+        #expect(tree[try #require(tree.node(withID: "e2"))].isAccessibilityElement == false)
     }
 
     @Test func everyProperty() throws {
@@ -102,11 +102,11 @@ func document(children: String) -> String {
         v.accessibilityViewIsModal = true
         v.shouldGroupAccessibilityChildren = true
         v.accessibilityNavigationStyle = .combined
-        #expect(tree[try #require(tree.node(named: "v"))] == v)
+        #expect(tree[try #require(tree.node(withID: "v"))] == v)
         var e = Node.element("e")
         e.accessibilityFrameInContainerSpace = CGRect(x: 1, y: 1, width: 2, height: 2)
         e.accessibilityTraits = AccessibilityTraits(rawValue: 1 << 40 | 1)
-        #expect(tree[try #require(tree.node(named: "e"))] == e)
+        #expect(tree[try #require(tree.node(withID: "e"))] == e)
     }
 
     @Test func pathData() throws {
@@ -114,7 +114,7 @@ func document(children: String) -> String {
         let tree = try loadTree(document(children: """
             {"id": "e", "kind": "element", "accessibilityPath": {"d": "M 0 0 L 10 0 L 10 10 Z"}}
             """))
-        let e = tree[try #require(tree.node(named: "e"))]
+        let e = tree[try #require(tree.node(withID: "e"))]
         #expect(e.accessibilityPath == AccessibilityPath(try BezierPath(svgPathData: "M 0 0 L 10 0 L 10 10 Z")))
         #expect(e.accessibilityPath?.path.fillRule == .nonZero)
     }
@@ -132,16 +132,16 @@ func document(children: String) -> String {
             ], "id": "window", "frame": [0, 0, 100, 100]}, "format": "axhit/1"}
             """.replacingOccurrences(of: "{\"children\": [{\"id\": \"c1\", \"kind\": \"element\"}], \"kind\": \"element\"}",
                                      with: "{\"children\": [{\"id\": \"c1\", \"kind\": \"element\"}], \"kind\": \"element\", \"id\": \"c\"}"))
-        let names = tree.preOrder.map { tree.name(of: $0) }
+        let names = tree.preOrder.map { tree.id(of: $0) }
         #expect(names == ["window", "a", "a1", "a2", "b", "b1", "b11", "c", "c1"])
         #expect(tree.preOrder.map(\.rawValue) == Array(0..<9))
-        let b = try #require(tree.node(named: "b"))
+        let b = try #require(tree.node(withID: "b"))
         #expect(tree.kind(of: b) == .element)
         #expect(tree[b].accessibilityLabel == "late")
         #expect(tree[b].isAccessibilityElement == true)
-        #expect(tree.kind(of: try #require(tree.node(named: "a"))) == .view)
-        #expect(tree[try #require(tree.node(named: "a"))].frame == CGRect(x: 0, y: 0, width: 10, height: 10))
-        #expect(tree.node(named: "") == nil)
+        #expect(tree.kind(of: try #require(tree.node(withID: "a"))) == .view)
+        #expect(tree[try #require(tree.node(withID: "a"))].frame == CGRect(x: 0, y: 0, width: 10, height: 10))
+        #expect(tree.node(withID: "") == nil)
         #expect(tree.count == 9)
     }
 
@@ -149,7 +149,7 @@ func document(children: String) -> String {
         let tree = try loadTree(document(children: #"""
             {"id": "caf\u00e9 \ud83d\ude00", "kind": "element", "accessibilityLabel": "a\"b\\c\/d\n\u0000 ñ 😀"}
             """#))
-        let e = try #require(tree.node(named: "café 😀"))
+        let e = try #require(tree.node(withID: "café 😀"))
         #expect(tree[e].accessibilityLabel == "a\"b\\c/d\n\u{0} ñ 😀")
     }
 
@@ -165,9 +165,9 @@ func document(children: String) -> String {
         text += String(repeating: "]}", count: depth) + "}"
         let tree = try loadTree(text)
         #expect(tree.count == depth + 1)
-        let leaf = try #require(tree.node(named: "leaf"))
+        let leaf = try #require(tree.node(withID: "leaf"))
         #expect(leaf.rawValue == Int32(depth))
-        #expect(tree.name(of: tree.parent(of: leaf)) == "n\(depth - 1)")
+        #expect(tree.id(of: tree.parent(of: leaf)) == "n\(depth - 1)")
 
         // The same chain with every node's keys after its children (the pending path).
         var late = #"{"format": "axhit/1", "root": "#
@@ -177,7 +177,7 @@ func document(children: String) -> String {
         late += "}"
         let lateTree = try loadTree(late)
         #expect(lateTree.count == depth + 1)
-        #expect(lateTree.preOrder.map { lateTree.name(of: $0) } == tree.preOrder.map { tree.name(of: $0) })
+        #expect(lateTree.preOrder.map { lateTree.id(of: $0) } == tree.preOrder.map { tree.id(of: $0) })
 
         // A deep error still reports its line.
         let bad = text.replacingOccurrences(of: #""id": "n99998", "frame": [0, 0, 10, 10]"#,
@@ -387,7 +387,7 @@ struct BadInput: Sendable, CustomTestStringConvertible {
             {"id": "c", "kind": "element", "accessibilityTraits": []},
             {"id": "d", "kind": "element", "accessibilityTraits": ["header", "header", "supportsZoom"]}
             """))
-        func traits(_ name: String) -> UInt64? { tree.node(named: name).map { tree[$0].accessibilityTraits.rawValue } }
+        func traits(_ name: String) -> UInt64? { tree.node(withID: name).map { tree[$0].accessibilityTraits.rawValue } }
         #expect(traits("a") == UInt64.max)
         #expect(traits("b") == 8)
         #expect(traits("c") == 0)

@@ -24,7 +24,7 @@ import Testing
         #expect(analysis.elements.count == 1)
         #expect(a.activationPoint == CGPoint(x: 50, y: 50))
         #expect(a.status == .obstructed)  // x = 50 is the cover's closed minX
-        #expect(analysis.tree.name(of: try #require(a.receiver)) == "cover")
+        #expect(analysis.tree.id(of: try #require(a.receiver)) == "cover")
         #expect(a.outside == false)
         #expect(abs(a.deliverableArea - 5000) < 1e-9)
         #expect(abs(a.touchTargetRadius - 25) < 0.02)
@@ -73,11 +73,11 @@ import Testing
         e3.accessibilityActivationPoint = CGPoint(x: 90, y: 90)  // ok, but outside its frame
         try tree.append(e3, under: c)
         let analysis = try ScreenAnalysis(tree)
-        let byName = Dictionary(uniqueKeysWithValues: analysis.elements.map { (tree.name(of: $0.element), $0) })
+        let byName = Dictionary(uniqueKeysWithValues: analysis.elements.map { (tree.id(of: $0.element), $0) })
         let a1 = try #require(byName["e1"]), a2 = try #require(byName["e2"]), a3 = try #require(byName["e3"])
         let r1 = try #require(a1.receiver), r2 = try #require(a2.receiver)
-        #expect(a1.status == .ok && tree.name(of: r1) == "inner" && !a1.outside)
-        #expect(a2.status == .obstructed && tree.name(of: r2) == "window")
+        #expect(a1.status == .ok && tree.id(of: r1) == "inner" && !a1.outside)
+        #expect(a2.status == .obstructed && tree.id(of: r2) == "window")
         // e2's region is cut away by the container's bounds: nothing deliverable, and its point is outside.
         #expect(a2.outside && a2.suggested == nil && a2.deliverableArea == 0)
         #expect(a3.status == .ok && a3.outside)
@@ -114,7 +114,7 @@ import Testing
             let ref = ReferenceTouch(tree)
             var rng = SeededRandom(seed: seed &* 31337)
             for (k, node) in ref.base.nodes.enumerated() where ref.base.exposed[k] {
-                guard let a = analysis.elements.first(where: { tree.name(of: $0.element) == node.id }) else {
+                guard let a = analysis.elements.first(where: { tree.id(of: $0.element) == node.id }) else {
                     Issue.record("seed \(seed): \(node.id) not analysed"); continue
                 }
                 compared += 1
@@ -124,7 +124,7 @@ import Testing
                 let receiver = ref.touch(point)
                 let status: ActivationStatus = receiver.map { ref.isDescendant($0, of: v) ? .ok : .obstructed } ?? .lost
                 let isOutside = !ref.inShapeRegion(k, point)
-                let gotReceiver = a.receiver.map { tree.name(of: $0) }
+                let gotReceiver = a.receiver.map { tree.id(of: $0) }
                 // The engine and the reference compose transforms in different
                 // orders: default points may differ in the last bits.
                 let dx = abs(a.activationPoint.x - point.x), dy = abs(a.activationPoint.y - point.y)

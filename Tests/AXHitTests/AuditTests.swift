@@ -43,7 +43,7 @@ import Testing
         let findings = try Auditor.findings(ScreenAnalysis(tree))
         var rules: [String: Set<AuditRule>] = [:]
         for f in findings {
-            rules[tree.name(of: f.element), default: []].insert(f.rule)
+            rules[tree.id(of: f.element), default: []].insert(f.rule)
             #expect(!f.message.isEmpty)
         }
         #expect(rules["forgotten"] == [.zeroFrame])
@@ -60,7 +60,7 @@ import Testing
         #expect(rules["button"]?.contains(.notVisible) == true)
         #expect(rules["over"] == nil)  // nothing wrong with the front element
         // Geometry comes with the findings: the overlap of left and right is 50x100.
-        let overlap = try #require(findings.first { $0.rule == .overlappingElements && tree.name(of: $0.element) == "left" })
+        let overlap = try #require(findings.first { $0.rule == .overlappingElements && tree.id(of: $0.element) == "left" })
         #expect(overlap.wkt == "POLYGON ((60 600, 110 600, 110 700, 60 700, 60 600))")
         #expect(findings.first { $0.rule == .activationObstructed }?.points.count == 1)
     }
@@ -90,7 +90,7 @@ import Testing
             #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
             for a in analysis.elements {
                 if let s = a.suggested {
-                    #expect(analysis.tester.shapeRegionContains(a.element, s), "\(file.lastPathComponent) \(tree.name(of: a.element))")
+                    #expect(analysis.tester.shapeRegionContains(a.element, s), "\(file.lastPathComponent) \(tree.id(of: a.element))")
                     let r = analysis.tester.touch(s)
                     #expect(r.map { tree.isDescendant($0, of: a.view) } == true)
                 }

@@ -104,7 +104,7 @@ import Testing
             try engine.insert(v, under: parent)
             return
         case 12:
-            try engine.scroll(try #require(engine.tree.node(named: "wide")), to: CGPoint(x: rng.number(-20...20), y: rng.number(-20...20)))
+            try engine.scroll(try #require(engine.tree.node(withID: "wide")), to: CGPoint(x: rng.number(-20...20), y: rng.number(-20...20)))
             return
         default:
             return
@@ -120,7 +120,7 @@ import Testing
         for _ in 0..<points {
             let p = CGPoint(x: rng.number(0...200), y: rng.number(0...200))
             if let name = reference.hit(p, policy: .frame, shapeContains: { _, _ in nil }),
-               let id = engine.tree.node(named: name), engine.boxHits[id.index] { count += 1 }
+               let id = engine.tree.node(withID: name), engine.boxHits[id.index] { count += 1 }
         }
         return count
     }
@@ -134,7 +134,7 @@ import Testing
         for _ in 0..<points {
             let p = CGPoint(x: rng.number(-10...210), y: rng.number(-10...210))
             let expected = reference.hit(p, policy: .frame) { _, _ in nil }
-            let got = engine.hit(p, policy: .frame).map { engine.tree.name(of: $0) }
+            let got = engine.hit(p, policy: .frame).map { engine.tree.id(of: $0) }
             if expected != nil { hits += 1 }
             if got != expected {
                 mismatches += 1
@@ -146,7 +146,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func boxHitsAgreeWithTheSpecThroughUpdates(seed: UInt64) throws {
-        var engine = try HitTester(try Self.tree(seed: seed))
+        var engine = HitTester(try Self.tree(seed: seed))
         #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes }, "the wide view must get a grid")
         var rng = SeededRandom(seed: seed &* 7919)
         // Most answers are box hits: the fast path is what is being checked.
@@ -164,15 +164,15 @@ import Testing
         #expect(built.1 + updated.hits > 2000)
         #expect(Self.boxHitAnswers(engine, &rng, points: 400) > 100)
         // The bits after updates are those of an engine built afresh.
-        let fresh = try HitTester(engine.tree)
-        for id in engine.tree.preOrder { #expect(engine.boxHits[id.index] == fresh.boxHits[id.index], "\(engine.tree.name(of: id))") }
+        let fresh = HitTester(engine.tree)
+        for id in engine.tree.preOrder { #expect(engine.boxHits[id.index] == fresh.boxHits[id.index], "\(engine.tree.id(of: id))") }
     }
 
     /// The engine's frame answers against the reference's at `points`.
     static func expectAgreement(_ engine: HitTester, at points: [CGPoint], _ context: String) {
         let reference = ReferenceHitTest(engine.tree)
         for p in points {
-            let got = engine.hit(p, policy: .frame).map { engine.tree.name(of: $0) }
+            let got = engine.hit(p, policy: .frame).map { engine.tree.id(of: $0) }
             #expect(got == reference.hit(p, policy: .frame) { _, _ in nil }, "\(context) at \(p)")
         }
     }
@@ -189,9 +189,9 @@ import Testing
             tile.isAccessibilityElement = true
             try tree.append(tile, under: root)
         }
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes })
-        let tile = try #require(engine.tree.node(named: "t21"))
+        let tile = try #require(engine.tree.node(withID: "t21"))
         #expect(engine.hit(CGPoint(x: 25, y: 25)) == tile)
         var node = engine.tree[tile]
         node.frame = CGRect(x: 1.7e308, y: 60, width: 1.7e308, height: 20)
@@ -218,8 +218,8 @@ import Testing
         var c2 = Node.view("c2", frame: CGRect(x: 9.86, y: 10, width: 20, height: 20))
         c2.isAccessibilityElement = true
         try tree.append(c2, under: b)
-        let engine = try HitTester(tree)
-        #expect(!engine.boxHits[try #require(engine.tree.node(named: "c1")).index])
+        let engine = HitTester(tree)
+        #expect(!engine.boxHits[try #require(engine.tree.node(withID: "c1")).index])
         var points = [CGPoint(x: 30.01, y: 20), CGPoint(x: 9.84, y: 60), CGPoint(x: 9.85, y: 60)]
         for k in 0 ..< 200 { points.append(CGPoint(x: 5 + Double(k % 20) * 1.5, y: 5 + Double(k / 20) * 8)) }
         Self.expectAgreement(engine, at: points, "huge bounds origins")
@@ -233,9 +233,9 @@ import Testing
         var child = Node.view("child", frame: CGRect(x: 10, y: 10, width: 20, height: 20))
         child.isAccessibilityElement = true
         try tree.append(child, under: root)
-        let engine = try HitTester(tree)
-        #expect(engine.boxHits[try #require(engine.tree.node(named: "child")).index])
-        func hit(_ x: Double, _ y: Double) -> String? { engine.hit(CGPoint(x: x, y: y)).map { engine.tree.name(of: $0) } }
+        let engine = HitTester(tree)
+        #expect(engine.boxHits[try #require(engine.tree.node(withID: "child")).index])
+        func hit(_ x: Double, _ y: Double) -> String? { engine.hit(CGPoint(x: x, y: y)).map { engine.tree.id(of: $0) } }
         #expect(hit(10, 10) == "child")
         #expect(hit(20, 20) == "child")
         #expect(hit(30, 20) == nil)

@@ -23,7 +23,7 @@ import Testing
     }
 
     static func name(_ engine: HitTester, _ x: Double, _ y: Double) -> String? {
-        engine.hit(CGPoint(x: x, y: y)).map { engine.tree.name(of: $0) }
+        engine.hit(CGPoint(x: x, y: y)).map { engine.tree.id(of: $0) }
     }
 
     @Test func theRecordIs48Bytes() {
@@ -32,7 +32,7 @@ import Testing
 
     @Test func narrowViewsGetBlocksAndWideOnesIndexes() throws {
         let (tree, w, cards) = try Self.cards(3)
-        let engine = try HitTester(tree)
+        let engine = HitTester(tree)
         #expect(engine.hot[w.index].blockStart >= 0 && engine.hot[w.index].blockCount == 3)
         #expect(engine.hot[w.index].indexSlot == -1)
         #expect(engine.hot[cards[0].index].blockCount == 1)
@@ -44,7 +44,7 @@ import Testing
 
     @Test func growingPast15ChildrenSwitchesToAnIndex() throws {
         let (tree, w, _) = try Self.cards(15)
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         #expect(engine.hot[w.index].blockCount == 15)
         var extra = Node.view("extra", frame: CGRect(x: 0, y: 500, width: 100, height: 100))
         extra.isAccessibilityElement = true
@@ -62,7 +62,7 @@ import Testing
 
     @Test func insertsAndRemovalsInANarrowViewRebuildItsBlock() throws {
         let (tree, _, cards) = try Self.cards(3)
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         // A new button in front of b1, shifted 20 right: it wins where both are.
         var front = Node.view("front", frame: CGRect(x: 30, y: 10, width: 50, height: 50))
         front.isAccessibilityElement = true
@@ -79,8 +79,8 @@ import Testing
 
     @Test func movingAChildRefitsItsBox() throws {
         let (tree, _, cards) = try Self.cards(3)
-        var engine = try HitTester(tree)
-        let b0 = try #require(engine.tree.node(named: "b0"))
+        var engine = HitTester(tree)
+        let b0 = try #require(engine.tree.node(withID: "b0"))
         var node = engine.tree[b0]
         node.frame = CGRect(x: 40, y: 40, width: 50, height: 50)
         try engine.update(b0, to: node)
@@ -92,13 +92,13 @@ import Testing
 
     @Test func aScreenFixedFrameUnderAScrolledViewDropsTheBlock() throws {
         let (tree, _, cards) = try Self.cards(3)
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         // Scroll card 2 by 30 down: its button shows at y -20...30.
         try engine.scroll(cards[2], to: CGPoint(x: 0, y: 30))
         #expect(Self.name(engine, 215, 25) == "b2")
         #expect(Self.name(engine, 215, 35) == nil)
         // Give b2 an explicit screen frame: it no longer moves with the scroll.
-        let b2 = try #require(engine.tree.node(named: "b2"))
+        let b2 = try #require(engine.tree.node(withID: "b2"))
         var node = engine.tree[b2]
         node.accessibilityFrame = CGRect(x: 250, y: 50, width: 20, height: 20)
         try engine.update(b2, to: node)
@@ -121,7 +121,7 @@ import Testing
         e.isAccessibilityElement = true
         e.accessibilityFrameInContainerSpace = CGRect(x: 0, y: 0, width: 100, height: 10)
         try tree.append(e, under: card)
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         #expect(Self.name(engine, 150, 105) == "e")
         // Rotate w by 90° about its centre (200, 200): the card's top strip
         // (w's local x 0...100, y 0...10) goes to screen x 290...300, y 100...200.
@@ -137,7 +137,7 @@ import Testing
         // 1500 cards; inserting and removing a second button in each card
         // rebuilds its block twice, leaving about 6000 dropped entries.
         let (tree, _, cards) = try Self.cards(1500)
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         for (k, card) in cards.enumerated() {
             var extra = Node.view("x\(k)", frame: CGRect(x: 60, y: 60, width: 30, height: 30))
             extra.isAccessibilityElement = true
@@ -156,7 +156,7 @@ import Testing
 extension HitTester {
     /// Whether the engine answers as one built afresh from its tree, at `points`.
     static func rebuiltAgrees(_ engine: HitTester, _ points: [CGPoint]) -> Bool {
-        guard let fresh = try? HitTester(engine.tree) else { return false }
+        let fresh = HitTester(engine.tree)
         return points.allSatisfy { p in HitPolicy.allCases.allSatisfy { engine.hit(p, policy: $0) == fresh.hit(p, policy: $0) } }
     }
 }

@@ -63,7 +63,7 @@ private struct ReaderTally: Sendable {
     @Test func readersSeeConsistentSnapshots() throws {
         // The writer owns `engine` and updates it in place; each published
         // snapshot is a copy (copy-on-write), never rebuilt.
-        var engine = try HitTester(try Self.baseTree())
+        var engine = HitTester(try Self.baseTree())
         func snapshot(_ version: Int) -> Snapshot {
             Snapshot(version: version, tester: engine, reference: ReferenceHitTest(engine.tree))
         }
@@ -83,7 +83,7 @@ private struct ReaderTally: Sendable {
                     for _ in 0..<20 {
                         let p = CGPoint(x: rng.number(-10...210), y: rng.number(-10...410))
                         for policy in HitPolicy.allCases {
-                            let got = s.tester.hit(p, policy: policy, scratch: &scratch).map { s.tester.tree.name(of: $0) }
+                            let got = s.tester.hit(p, policy: policy, scratch: &scratch).map { s.tester.tree.id(of: $0) }
                             let expected = s.reference.hit(p, policy: policy) { _, _ in nil }
                             local.queries += 1
                             if got != expected && local.mismatches.count < 5 {
@@ -109,7 +109,7 @@ private struct ReaderTally: Sendable {
         let updates = 150
         let started = Date()
         for version in 1...updates {
-            let scroll = try #require(engine.tree.node(named: "scroll"))
+            let scroll = try #require(engine.tree.node(withID: "scroll"))
             switch version % 4 {
             case 0:  // scroll
                 let y = engine.tree[scroll].bounds.map { $0.origin.y } ?? 0
@@ -126,9 +126,9 @@ private struct ReaderTally: Sendable {
             case 2:  // remove: an inserted node, or now and then an original row
                 let name = inserted.isEmpty || rng.chance(0.2) ? "row\(Int.random(in: 0..<40, using: &rng))"
                     : inserted.remove(at: Int.random(in: 0..<inserted.count, using: &rng))
-                if let id = engine.tree.node(named: name) { try engine.removeSubtree(id) }
+                if let id = engine.tree.node(withID: name) { try engine.removeSubtree(id) }
             default:  // move the rotated badge
-                let badge = try #require(engine.tree.node(named: "badge"))
+                let badge = try #require(engine.tree.node(withID: "badge"))
                 var n = engine.tree[badge]
                 n.frame.origin = CGPoint(x: rng.number(0...160), y: rng.number(0...360))
                 n.transform = CGAffineTransform(rotationAngle: rng.number(-3...3))

@@ -47,7 +47,7 @@ import Testing
     /// screen-space frames, which send a view to R-trees): a move, a new
     /// frame in container space, an exposure toggle, a removal or an insert.
     static func randomGridUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws {
-        let wide = try #require(engine.tree.node(named: "wide"))
+        let wide = try #require(engine.tree.node(withID: "wide"))
         let children = engine.tree.children(of: wide)
         let id = children[Int.random(in: 0..<children.count, using: &rng)]
         var node = engine.tree[id]
@@ -77,7 +77,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func gridIndexedViewsAgreeWithTheSpec(seed: UInt64) throws {
-        var engine = try HitTester(try Self.wideTree(seed: seed, children: 1500))
+        var engine = HitTester(try Self.wideTree(seed: seed, children: 1500))
         #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes }, "the wide view must get a grid keyed by node")
         var rng = SeededRandom(seed: seed &* 977)
         let built = UpdateTests.agree(engine, &rng, points: 1500, context: "seed \(seed), built")

@@ -23,7 +23,7 @@ import Testing
             row.isAccessibilityElement = true
             ids["row\(k)"] = try tree.append(row, under: l)
         }
-        return (try HitTester(tree), ids)
+        return (HitTester(tree), ids)
     }
 
     @Test func scrolledRowsAreCutByTheListBounds() throws {
@@ -46,7 +46,7 @@ import Testing
         d.transform = CGAffineTransform(rotationAngle: .pi / 4)
         d.isAccessibilityElement = true
         let id = try tree.append(d, under: w)
-        let tester = try HitTester(tree)
+        let tester = HitTester(tree)
         let corner = CGPoint(x: 37, y: 37)  // in the box, outside the diamond
         #expect(tester.hit(corner, policy: .frame) == id)
         #expect(tester.hit(corner, policy: .shape) == nil)
@@ -63,7 +63,7 @@ import Testing
         var e = Node.element("e")
         e.accessibilityFrameInContainerSpace = CGRect(x: 0, y: 0, width: 20, height: 20)
         let eid = try tree.append(e, under: vid)
-        let tester = try HitTester(tree)
+        let tester = HitTester(tree)
         #expect(tester.hit(CGPoint(x: 37, y: 37), policy: .frame) == nil)  // outside v's bounds: cut
         #expect(tester.hit(CGPoint(x: 50, y: 37), policy: .frame) == eid)
         #expect(tester.hit(CGPoint(x: 50, y: 37), policy: .shape) == eid)

@@ -12,7 +12,7 @@ private func load(_ name: String) throws -> Data {
 /// The screen rect of a node: importers make no transforms or scroll offsets,
 /// so it is the sum of frame origins up the parent chain.
 private func screenFrame(_ tree: ElementTree, _ name: String) -> CGRect? {
-    guard let id = tree.node(named: name) else { return nil }
+    guard let id = tree.node(withID: name) else { return nil }
     var origin = tree[id].frame.origin
     var p = tree.parent(of: id)
     while !p.isNone {
@@ -102,7 +102,7 @@ private let cases: [CorpusCase] = [
         #expect(TreeFormat.detect(data) == c.format)
         let tree = try ElementTree(contentsOf: data, file: c.file)
         #expect(tree.count == c.count)
-        #expect(tree.name(of: tree.root) == c.root)
+        #expect(tree.id(of: tree.root) == c.root)
         #expect(tree.screenBounds == c.screen)
         #expect(tree[tree.root].frame == c.screen)
         for (name, expected) in c.frames {
@@ -123,19 +123,19 @@ private let cases: [CorpusCase] = [
 
     @Test func appiumAttributesMap() throws {
         let tree = try ElementTree(appiumPageSource: load("ios/appium_theapp_login_iphone414x896.xml"))
-        let button = try #require(tree.node(named: "Button#4"))
+        let button = try #require(tree.node(withID: "Button#4"))
         let n = tree[button]
         #expect(n.accessibilityIdentifier == "The App" && n.accessibilityLabel == "The App")
         #expect(n.isAccessibilityElement && n.accessibilityTraits == .button && !n.isHidden)
         // Parent-relative frame: the navigation bar is at y 48 too.
         #expect(n.frame == rect(0, 0, 96, 44))
-        let text = tree[try #require(tree.node(named: "StaticText#12"))]
+        let text = tree[try #require(tree.node(withID: "StaticText#12"))]
         #expect(text.accessibilityValue == "Login" && text.accessibilityTraits == .staticText)
         // The fixture's hand-added Tab and Key with enabled="": enabled.
-        let key = tree[try #require(tree.node(named: "Key#18"))]
+        let key = tree[try #require(tree.node(withID: "Key#18"))]
         #expect(key.accessibilityTraits == .keyboardKey)
         // An `Other` is a container; the second window is invisible → hidden.
-        #expect(!tree[try #require(tree.node(named: "Other#2"))].isAccessibilityElement)
+        #expect(!tree[try #require(tree.node(withID: "Other#2"))].isAccessibilityElement)
         let window = try #require(tree.children(of: tree.root).last)
         #expect(tree[window].isHidden)
     }
@@ -143,7 +143,7 @@ private let cases: [CorpusCase] = [
     @Test func appiumAccessibleAndVisibleAttributes() throws {
         let data = try load("ios/appiuminspector_lockscreen_springboard_iphone375x812.xml")
         let tree = try ElementTree(appiumPageSource: data)
-        let clock = tree[try #require(tree.node(named: "StaticText#41"))]
+        let clock = tree[try #require(tree.node(withID: "StaticText#41"))]
         #expect(clock.isAccessibilityElement && clock.isHidden && clock.accessibilityLabel == "08:09")
         #expect(!tree[tree.root].isAccessibilityElement)  // accessible="false" wins over nothing
         let kept = try ElementTree(appiumPageSource: data, options: ImportOptions(hidesInvisibleNodes: false))
@@ -152,10 +152,10 @@ private let cases: [CorpusCase] = [
 
     @Test func disabledSwitchAndTraitsAttribute() throws {
         let tree = try ElementTree(appiumPageSource: load("ios/shirates_settings_keyboard_iphone390x844.xml"))
-        let flick = tree[try #require(tree.node(named: "Switch#86"))]
+        let flick = tree[try #require(tree.node(withID: "Switch#86"))]
         #expect(flick.accessibilityTraits == [.button, .toggleButton] && flick.isHidden && flick.accessibilityValue == "0")
         let settings = try ElementTree(appiumPageSource: load("ios/shirates_settings_accessibility_iphone375x667.xml"))
-        let chevron = settings[try #require(settings.node(named: "Button#56"))]
+        let chevron = settings[try #require(settings.node(withID: "Button#56"))]
         #expect(chevron.accessibilityTraits == [.button, .notEnabled])
         let xml = """
         <XCUIElementTypeApplication type="XCUIElementTypeApplication" x="0" y="0" width="100" height="100">
@@ -164,9 +164,9 @@ private let cases: [CorpusCase] = [
         </XCUIElementTypeApplication>
         """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
-        let other = t[try #require(t.node(named: "Other#1"))]
+        let other = t[try #require(t.node(withID: "Other#1"))]
         #expect(other.accessibilityTraits == [.button, .selected, .header] && other.isAccessibilityElement)
-        #expect(t[try #require(t.node(named: "Button#2"))].accessibilityTraits == [.button, .selected, .notEnabled])
+        #expect(t[try #require(t.node(withID: "Button#2"))].accessibilityTraits == [.button, .selected, .notEnabled])
     }
 
     @Test func nestedFramesAreParentRelative() throws {
@@ -179,32 +179,32 @@ private let cases: [CorpusCase] = [
         """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
         #expect(t[t.root].frame == rect(5, 7, 100, 100))
-        #expect(t[try #require(t.node(named: "Window#1"))].frame == rect(5, 13, 50, 50))
-        #expect(t[try #require(t.node(named: "Button#2"))].frame == rect(5, 10, 5, 6))
+        #expect(t[try #require(t.node(withID: "Window#1"))].frame == rect(5, 13, 50, 50))
+        #expect(t[try #require(t.node(withID: "Button#2"))].frame == rect(5, 10, 5, 6))
     }
 
     // MARK: Android mapping
 
     @Test func uiautomatorAttributesMap() throws {
         let tree = try ElementTree(uiautomatorDump: load("android/visiontest_homee_multiwindow_1080x2400_classic.xml"))
-        let clock = tree[try #require(tree.node(named: "TextView#8"))]
+        let clock = tree[try #require(tree.node(withID: "TextView#8"))]
         #expect(clock.accessibilityLabel == "6:44\u{202F}PM" && clock.accessibilityValue == "6:44")
         #expect(clock.accessibilityIdentifier == "com.android.systemui:id/clock")
         #expect(clock.isAccessibilityElement && clock.accessibilityTraits == .staticText)
-        let privacy = tree[try #require(tree.node(named: "View#49"))]
+        let privacy = tree[try #require(tree.node(withID: "View#49"))]
         #expect(privacy.isAccessibilityElement && privacy.accessibilityLabel == "Privacy Policy")
         #expect(privacy.accessibilityValue == nil)
         // Windows are listed topmost first: the status bar ends up frontmost.
-        let windows = tree.children(of: tree.root).map { tree.name(of: $0) }
+        let windows = tree.children(of: tree.root).map { tree.id(of: $0) }
         #expect(windows.count == 2 && windows.last == "FrameLayout#0")
         #expect(tree.screenScale == 1)
     }
 
     @Test func siblingsFollowDrawingOrder() throws {
         let tree = try ElementTree(uiautomatorDump: load("android/macyolo_tplink_deco_home_1080x2340_classic.xml"))
-        let parent = try #require(tree.node(named: "ViewGroup#8"))
+        let parent = try #require(tree.node(withID: "ViewGroup#8"))
         // drawing-order 1, 4, 3 in the source.
-        #expect(tree.children(of: parent).map { tree.name(of: $0) } == ["FrameLayout#9", "FrameLayout#73", "ViewGroup#55"])
+        #expect(tree.children(of: parent).map { tree.id(of: $0) } == ["FrameLayout#9", "FrameLayout#73", "ViewGroup#55"])
     }
 
     @Test func densityScalesToPoints() throws {
@@ -225,20 +225,20 @@ private let cases: [CorpusCase] = [
         </node></hierarchy>
         """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
-        #expect(t[try #require(t.node(named: "Switch#1"))].accessibilityTraits == [.button, .toggleButton, .selected])
-        let back = t[try #require(t.node(named: "ImageButton#2"))]
+        #expect(t[try #require(t.node(withID: "Switch#1"))].accessibilityTraits == [.button, .toggleButton, .selected])
+        let back = t[try #require(t.node(withID: "ImageButton#2"))]
         #expect(back.accessibilityTraits == [.button, .notEnabled] && back.accessibilityLabel == "Back")
-        let seek = t[try #require(t.node(named: "SeekBar#3"))]
+        let seek = t[try #require(t.node(withID: "SeekBar#3"))]
         #expect(seek.isHidden && seek.accessibilityTraits == .adjustable)
         #expect(seek.frame == rect(20, 20, 0, 10))  // inverted x: size 0
-        #expect(!t[try #require(t.node(named: "TextView#4"))].isAccessibilityElement)
+        #expect(!t[try #require(t.node(withID: "TextView#4"))].isAccessibilityElement)
     }
 
     @Test func droidBotMapsAndRejectsCycles() throws {
         let tree = try ElementTree(droidBotState: load("android/droidbot_yelp_search_list_1440x2560_state.json"))
-        let nearby = tree[try #require(tree.node(named: "TextView#112"))]
+        let nearby = tree[try #require(tree.node(withID: "TextView#112"))]
         #expect(nearby.accessibilityLabel == "Nearby" && nearby.isAccessibilityElement)
-        #expect(tree[try #require(tree.node(named: "TextView#13"))].isHidden)
+        #expect(tree[try #require(tree.node(withID: "TextView#13"))].isHidden)
         let cycle = #"{"views": [{"class": "a", "parent": 1, "bounds": [[0,0],[1,1]]}, {"class": "b", "parent": 0, "bounds": [[0,0],[1,1]]}]}"#
         let error = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(cycle.utf8), file: "s.json") }
         #expect(error.key == "parent" && error.file == "s.json")

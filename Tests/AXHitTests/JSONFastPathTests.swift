@@ -16,9 +16,9 @@ import Testing
             let result: Result<Double, TreeError> = bytes.withUnsafeBufferPointer { buffer in
                 var s = JSONScanner(buffer)
                 do throws(TreeError) {
-                    guard try s.next() == .number else { return .failure(TreeError("not a number: \(text)")) }
+                    guard try s.next() == .number else { return .failure(TreeError(.input, "not a number: \(text)")) }
                     let v = s.doubleValue()
-                    guard try s.next() == .end else { return .failure(TreeError("trailing data: \(text)")) }
+                    guard try s.next() == .end else { return .failure(TreeError(.input, "trailing data: \(text)")) }
                     return .success(v)
                 } catch {
                     return .failure(error)
@@ -37,7 +37,7 @@ import Testing
                 var out = SIMD8<Double>()
                 var n = 0
                 do throws(TreeError) {
-                    guard try s.next() == .beginArray else { return .failure(TreeError("no array")) }
+                    guard try s.next() == .beginArray else { return .failure(TreeError(.input, "no array")) }
                     var values: [Double] = []
                     switch try s.readNumbers(into: &out, max: 8, count: &n) {
                     case .closed:
@@ -52,9 +52,9 @@ import Testing
                             values.append(s.doubleValue())
                         }
                     case .stopped:
-                        return .failure(TreeError("the fast path stopped on numbers"))
+                        return .failure(TreeError(.input, "the fast path stopped on numbers"))
                     }
-                    guard try s.next() == .end else { return .failure(TreeError("trailing data")) }
+                    guard try s.next() == .end else { return .failure(TreeError(.input, "trailing data")) }
                     return .success(values)
                 } catch {
                     return .failure(error)
@@ -193,10 +193,10 @@ import Testing
             {"\u0069d": "v", "fr\u0061me": [1, 2, 3, 4], "accessibility\u004cabel": "L", "fXaXe": [9, 9, 9, 9]},
             {"id": "e", "kind": "\u0065lement", "accessibilityTraits": ["\u0062utton"]}
             """#))
-        let v = try #require(tree.node(named: "v"))
+        let v = try #require(tree.node(withID: "v"))
         #expect(tree[v].frame == CGRect(x: 1, y: 2, width: 3, height: 4))
         #expect(tree[v].accessibilityLabel == "L")
-        let e = try #require(tree.node(named: "e"))
+        let e = try #require(tree.node(withID: "e"))
         #expect(tree.kind(of: e) == .element)
         #expect(tree[e].accessibilityTraits == .button)
         // A lookalike of "frame" alone is an unknown key: the view has no frame.
@@ -246,7 +246,7 @@ import Testing
               {"id": "x1", "kind": "element"}
             ], "kind": "element"}
             """))
-        let x = try #require(tree.node(named: "x"))
+        let x = try #require(tree.node(withID: "x"))
         #expect(tree.kind(of: x) == .element)
         #expect(tree[x].accessibilityFrameInContainerSpace == CGRect(x: 0, y: 0, width: 1, height: 1))
         let e = readError(document(children: """
@@ -254,7 +254,7 @@ import Testing
               {"id": "v1", "kind": "element"}
             ]}
             """))
-        #expect(e?.message == "is for element nodes only")
+        #expect(e?.message == "view nodes have no accessibilityFrameInContainerSpace (an element property)")
         #expect(e?.node == "v" && e?.key == "accessibilityFrameInContainerSpace" && e?.line == 2)
     }
 }

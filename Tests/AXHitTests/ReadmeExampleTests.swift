@@ -13,7 +13,7 @@ import Testing
     row.isAccessibilityElement = true
     let rowID = try tree.append(row, under: listID)
 
-    var engine = try HitTester(tree)
+    var engine = HitTester(tree)
     // The row spans screen y 156..244 (100 + 176 - 120).
     #expect(engine.hit(CGPoint(x: 10, y: 200)) == rowID)
     try engine.scroll(listID, to: CGPoint(x: 0, y: 0))

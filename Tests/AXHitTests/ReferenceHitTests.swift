@@ -208,7 +208,7 @@ enum RandomTrees {
         var hits = 0, policiesDiffer = 0, mismatches = 0
         for seed in 1...16 as ClosedRange<UInt64> {
             let tree = try RandomTrees.make(seed: seed, nodes: 300, wide: seed > 8)
-            let tester = try HitTester(tree)
+            let tester = HitTester(tree)
             if seed > 8 { #expect(tester.hot.contains { $0.indexSlot >= 0 }, "wide trees must exercise container indexes") }
             let reference = ReferenceHitTest(tree)
             var rng = SeededRandom(seed: seed &* 7919)
@@ -217,7 +217,7 @@ enum RandomTrees {
                 var answers: [String?] = []
                 for policy in HitPolicy.allCases {
                     let expected = reference.hit(p, policy: policy) { _, _ in nil }
-                    let got = tester.hit(p, policy: policy).map { tree.name(of: $0) }
+                    let got = tester.hit(p, policy: policy).map { tree.id(of: $0) }
                     if got != expected {
                         mismatches += 1
                         if mismatches <= 5 { Issue.record("seed \(seed), point \(p), policy \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")") }
@@ -242,7 +242,7 @@ enum RandomTrees {
         var mismatches = 0, pathHits = 0, nearBoundary = 0
         for seed in 101...110 as ClosedRange<UInt64> {
             let tree = try RandomTrees.make(seed: seed, nodes: 200, wide: seed % 2 == 0, paths: true)
-            let tester = try HitTester(tree)
+            let tester = HitTester(tree)
             let reference = ReferenceHitTest(tree)
             var filled: [Int: (PolygonSet, [[CGPoint]])] = [:]
             func screenShape(_ k: Int) throws -> (PolygonSet, [[CGPoint]])? {
@@ -263,7 +263,7 @@ enum RandomTrees {
                     if rings.contains(where: { Self.distance(p, toRing: $0) < 0.25 }) { nearPath = true }
                     return region.contains(p)
                 }
-                let got = tester.hit(p, policy: .shape).map { tree.name(of: $0) }
+                let got = tester.hit(p, policy: .shape).map { tree.id(of: $0) }
                 if let e = expected, let k = reference.nodes.firstIndex(where: { $0.id == e }),
                    reference.nodes[k].accessibilityPath != nil { pathHits += 1 }
                 if got != expected {

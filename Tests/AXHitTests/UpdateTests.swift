@@ -14,7 +14,7 @@ import Testing
             let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
             for policy in HitPolicy.allCases {
                 let expected = reference.hit(p, policy: policy) { _, _ in nil }
-                let got = engine.hit(p, policy: policy).map { engine.tree.name(of: $0) }
+                let got = engine.hit(p, policy: policy).map { engine.tree.id(of: $0) }
                 if expected != nil { hits += 1 }
                 if got != expected {
                     mismatches += 1
@@ -125,7 +125,7 @@ import Testing
 
     @Test(arguments: richSeeds)
     func randomUpdateSequencesKeepTheEngineExact(seed: UInt64) throws {
-        var engine = try HitTester(try RandomTrees.make(seed: seed, nodes: 250, wide: seed % 2 == 0))
+        var engine = HitTester(try RandomTrees.make(seed: seed, nodes: 250, wide: seed % 2 == 0))
         var rng = SeededRandom(seed: seed &* 31)
         let nodesBefore = engine.tree.count
         let (mismatches, hits, serial) = try Self.agreeThroughUpdates(
@@ -136,7 +136,7 @@ import Testing
         #expect(hits > 500)
         #expect(serial > 5 && engine.tree.count != nodesBefore)
         // The engine after updates is the engine built afresh from the same tree.
-        let fresh = try HitTester(engine.tree)
+        let fresh = HitTester(engine.tree)
         #expect(fresh.exposedCounts[fresh.tree.root.index] == engine.exposedCounts[engine.tree.root.index])
     }
 
@@ -150,14 +150,14 @@ import Testing
         shape.isAccessibilityElement = true
         shape.accessibilityPath = AccessibilityPath(BezierPath(rect: CGRect(x: 0, y: 0, width: 100, height: 100)), coordinateSpace: .view)
         let id = try tree.append(shape, under: w)
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         #expect(engine.hot[w.index].indexSlot >= 0)
         // Scrolled by 50, the path (in bounds space) moves up by 50 on screen:
         // it now spans y 50..150, outside the view's own frame above y 100.
         try engine.scroll(id, to: CGPoint(x: 0, y: 50))
         #expect(engine.hit(CGPoint(x: 150, y: 60), policy: .shape) == id)
         #expect(engine.hit(CGPoint(x: 150, y: 160), policy: .shape) == nil)
-        let fresh = try HitTester(engine.tree)
+        let fresh = HitTester(engine.tree)
         #expect(fresh.hit(CGPoint(x: 150, y: 60), policy: .shape) == id)
     }
 
@@ -172,12 +172,12 @@ import Testing
             row.isAccessibilityElement = true
             try tree.append(row, under: list)
         }
-        var engine = try HitTester(tree)
+        var engine = HitTester(tree)
         #expect(engine.hot[list.index].indexSlot >= 0)
         // Scrolling by 505 shows row 50 at the top, half of it cut off.
         try engine.scroll(list, to: CGPoint(x: 0, y: 505))
-        #expect(engine.hit(CGPoint(x: 50, y: 0)).map { engine.tree.name(of: $0) } == "r50")
-        #expect(engine.hit(CGPoint(x: 50, y: 6)).map { engine.tree.name(of: $0) } == "r51")
+        #expect(engine.hit(CGPoint(x: 50, y: 0)).map { engine.tree.id(of: $0) } == "r50")
+        #expect(engine.hit(CGPoint(x: 50, y: 6)).map { engine.tree.id(of: $0) } == "r51")
         // 300 overlays in front of row 60 (at y 95 on screen), then remove them.
         var overlays: [NodeID] = []
         for k in 0..<300 {
@@ -185,16 +185,16 @@ import Testing
             o.isAccessibilityElement = true
             overlays.append(try engine.insert(o, under: list))
         }
-        #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.name(of: $0) } == "o295")
+        #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.id(of: $0) } == "o295")
         for o in overlays { try engine.removeSubtree(o) }
-        #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.name(of: $0) } == "r60")
+        #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.id(of: $0) } == "r60")
         // Move row 60 to the very end of the content.
-        let r60 = try #require(engine.tree.node(named: "r60"))
+        let r60 = try #require(engine.tree.node(withID: "r60"))
         var node = engine.tree[r60]
         node.frame.origin.y = 20_000
         try engine.update(r60, to: node)
         #expect(engine.hit(CGPoint(x: 55, y: 96)) == nil)
         try engine.scroll(list, to: CGPoint(x: 0, y: 19_995))
-        #expect(engine.hit(CGPoint(x: 55, y: 6)).map { engine.tree.name(of: $0) } == "r60")
+        #expect(engine.hit(CGPoint(x: 55, y: 6)).map { engine.tree.id(of: $0) } == "r60")
     }
 }

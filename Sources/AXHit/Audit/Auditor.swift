@@ -30,7 +30,7 @@ public enum Auditor {
     /// - Throws: `TreeError` naming the element when GEOS fails.
     public static func findings(_ analysis: ScreenAnalysis) throws(TreeError) -> [AuditFinding] {
         let elements = analysis.elements
-        let index = PackedRTree(count: elements.count) { k in HitTester.corners(elements[k].frameRegion.bounds) }
+        let index = PackedRTree(rects: elements.count) { elements[$0].frameRegion.bounds }
         let tree = analysis.tree
         let screen = tree.screenBounds ?? (tree.root.isNone ? .null : analysis.space.accessibilityFrame(of: tree.root))
         // One GEOS builder per chunk of elements.
@@ -40,7 +40,7 @@ public enum Auditor {
             }
         }) { audit, k -> Result<[AuditFinding], TreeError> in
             audit.flatMap { audit in Result { try audit.findings(k) } }
-                .mapError { TreeError("\($0)", node: tree.name(of: elements[k].element)) }
+                .mapError { TreeError(.geometry, "\($0)", node: tree.id(of: elements[k].element)) }
         }
         var all: [AuditFinding] = []
         for r in results { all += try r.get() }
@@ -74,7 +74,7 @@ struct ElementAudit {
 
     var tree: ElementTree { analysis.tree }
 
-    func name(_ id: NodeID) -> String { "\"\(tree.name(of: id))\"" }
+    func name(_ id: NodeID) -> String { "\"\(tree.id(of: id))\"" }
 
     func findings(_ k: Int) throws(GeometryError) -> [AuditFinding] {
         let a = analysis.elements[k]

@@ -8,14 +8,14 @@ import Foundation
 /// of frames, so the nesting depth is bounded only by memory. A node is
 /// appended when its first child begins (or at its end when it has none);
 /// keys that come after its `children` update it at its end (see
-/// `ElementTree.completePending(_:as:)`).
+/// `ElementTree.complete(_:as:)`).
 ///
 /// Values are checked as they are read, so an error carries the line of the
 /// offending value; when the node's `id` has not been read yet, the rest of
 /// the node's object is scanned ahead for it, so the error still names it.
 ///
-/// Nodes go into the tree through its bulk path (`LoadedNode`,
-/// `ElementTree.appendLoaded`): gathered in the tree's own layout, appended
+/// Nodes go into the tree through its bulk path (`NodeRecord`,
+/// `ElementTree.add`): gathered in the tree's own layout, appended
 /// column by column, one hash per id. Lines are not tracked while reading:
 /// the reader keeps byte offsets and turns one into a line only for an error.
 ///
@@ -82,8 +82,8 @@ struct AXHitJSONReader {
 
     // MARK: Keys
 
-    private enum DocumentKey: CaseIterable { case format, screen, root }
-    private enum ScreenKey: CaseIterable { case bounds, scale }
+    private enum DocumentKey: CaseIterable { case format, platform, source, screen, root }
+    private enum ScreenKey: CaseIterable { case bounds, scale, idiom, layoutDirection }
     private enum PathKey: CaseIterable { case d, usesEvenOddFillRule, coordinateSpace }
 
     /// The keys of a node object, as spelled in the file. View properties
@@ -93,8 +93,9 @@ struct AXHitJSONReader {
         case accessibilityLabel, accessibilityValue, accessibilityHint, accessibilityIdentifier, accessibilityLanguage
         case accessibilityTraits, accessibilityFrame, accessibilityFrameInContainerSpace, accessibilityActivationPoint
         case accessibilityPath, accessibilityElementsHidden, accessibilityViewIsModal, shouldGroupAccessibilityChildren
-        case accessibilityNavigationStyle
-        case frame, bounds, transform, clipsToBounds, isHidden, alpha, isUserInteractionEnabled
+        case accessibilityNavigationStyle, accessibilityContainerType, visibleInSnapshot, actions
+        case frame, bounds, transform, clipsToBounds, isHidden, alpha, isUserInteractionEnabled, isWindow
+        case accessibilityElements
 
         /// The key as spelled in the file.
         var name: String { "\(staticName)" }
@@ -123,6 +124,9 @@ struct AXHitJSONReader {
             case .accessibilityViewIsModal: "accessibilityViewIsModal"
             case .shouldGroupAccessibilityChildren: "shouldGroupAccessibilityChildren"
             case .accessibilityNavigationStyle: "accessibilityNavigationStyle"
+            case .accessibilityContainerType: "accessibilityContainerType"
+            case .visibleInSnapshot: "visibleInSnapshot"
+            case .actions: "actions"
             case .frame: "frame"
             case .bounds: "bounds"
             case .transform: "transform"
@@ -130,6 +134,8 @@ struct AXHitJSONReader {
             case .isHidden: "isHidden"
             case .alpha: "alpha"
             case .isUserInteractionEnabled: "isUserInteractionEnabled"
+            case .isWindow: "isWindow"
+            case .accessibilityElements: "accessibilityElements"
             }
         }
         var bit: UInt32 { 1 << UInt32(rawValue) }
@@ -147,13 +153,14 @@ struct AXHitJSONReader {
     private static let nodeKeys = table(NodeKey.self)
     private static let traitNames = KeyTable(AccessibilityTraits.named.map { ($0.name, $0.trait) })
     private static let kinds = KeyTable([("view", NodeKind.view), ("element", NodeKind.element)])
+    private static let actionNames = KeyTable(NodeActions.named.map { ($0.name, $0.action) })
 
     // MARK: Document
 
     private mutating func readDocument() throws(TreeError) {
         let first = try scanner.next()
         guard first == .beginObject else {
-            throw TreeError("expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
+            throw TreeError(.input, "expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
         }
         let documentOffset = scanner.tokenOffset
         var seen: [DocumentKey] = []
@@ -164,15 +171,19 @@ struct AXHitJSONReader {
                 try skipValue()
                 continue
             }
-            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: "\(key)") }
+            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "\(key)") }
             seen.append(key)
             switch key {
             case .format:
                 let format = try readString(key: "format")
                 guard format == "axhit/1" else {
-                    throw TreeError("unsupported format \"\(format)\" (expected \"axhit/1\")",
+                    throw TreeError(.input, "unsupported format \"\(format)\" (expected \"axhit/1\")",
                                     line: scanner.tokenLine, key: "format")
                 }
+            case .platform:
+                tree.platform = try readName(Platform.self, key: "platform")
+            case .source:
+                tree.source = try readName(TreeSource.self, key: "source")
             case .screen:
                 try readScreen()
             case .root:
@@ -180,10 +191,10 @@ struct AXHitJSONReader {
             }
         }
         guard seen.contains(.format) else {
-            throw TreeError("required key is missing (\"format\": \"axhit/1\")", line: scanner.line(at: documentOffset), key: "format")
+            throw TreeError(.input, "required key is missing (\"format\": \"axhit/1\")", line: scanner.line(at: documentOffset), key: "format")
         }
         guard seen.contains(.root) else {
-            throw TreeError("required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
+            throw TreeError(.input, "required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
         }
         _ = try scanner.next()  // the end, or an error for anything after the document
     }
@@ -199,17 +210,21 @@ struct AXHitJSONReader {
                 try skipValue()
                 continue
             }
-            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: "screen.\(key)") }
+            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "screen.\(key)") }
             seen.append(key)
             switch key {
             case .bounds:
                 tree.screenBounds = try readRect(key: "screen.bounds")
             case .scale:
                 let scale = try readNumber(key: "screen.scale")
-                guard scale > 0 else {
-                    throw TreeError("must be positive, got \(scanner.numberText)", line: scanner.tokenLine, key: "screen.scale")
+                if let problem = ValueRules.scaleProblem(scale) {
+                    throw TreeError(.validation, problem, line: scanner.tokenLine, key: "screen.scale")
                 }
                 tree.screenScale = CGFloat(scale)
+            case .idiom:
+                tree.idiom = try readName(Idiom.self, key: "screen.idiom")
+            case .layoutDirection:
+                tree.layoutDirection = try readName(LayoutDirection.self, key: "screen.layoutDirection")
             }
         }
     }
@@ -219,7 +234,7 @@ struct AXHitJSONReader {
     /// An open node object.
     private struct NodeFrame {
         /// The node's values as read so far, in the tree's layout.
-        var values = LoadedNode()
+        var values = NodeRecord()
         /// `NodeKey.bit`s of the keys read so far.
         var seen: UInt32 = 0
         /// Where the node's `{` is.
@@ -256,10 +271,10 @@ struct AXHitJSONReader {
         /// Makes this slot a fresh frame, in place (no frame built and
         /// copied per node).
         mutating func reset(offset: Int, depth: Int, parentFrame: Int, parentID: NodeID, position: Int) {
-            // Field by field: assigning a whole `LoadedNode()` builds one
+            // Field by field: assigning a whole `NodeRecord()` builds one
             // and copies it in. Extras at their defaults stay as they are.
             values.name = ""
-            values.flags = LoadedNode.defaultFlags
+            values.flags = NodeRecord.defaultFlags
             values.frame = .zero
             values.bounds = nil
             values.transform = nil
@@ -386,12 +401,12 @@ struct AXHitJSONReader {
     /// Reads the value of `key` into the node.
     private mutating func readProperty(_ key: NodeKey, into f: inout NodeFrame) throws(TreeError) {
         let keyOffset = scanner.tokenOffset
-        if f.has(key) { throw TreeError("duplicate key", line: scanner.line(at: keyOffset), key: key.name) }
+        if f.has(key) { throw TreeError(.input, "duplicate key", line: scanner.line(at: keyOffset), key: key.name) }
         f.seen |= key.bit
         if !f.treeID.isNone { f.dirty = true }
         if key.isViewProperty {
             if f.has(.kind) && f.isElement {
-                throw TreeError("element nodes have no \(key.name) (a view property)",
+                throw TreeError(.validation, "element nodes have no \(key.name) (a view property)",
                                 line: scanner.line(at: keyOffset), key: key.name)
             }
             if f.viewKey == nil {
@@ -405,19 +420,19 @@ struct AXHitJSONReader {
         switch key {
         case .id:
             let id = try readString(key: name)
-            guard !id.isEmpty else { throw TreeError("must not be empty", line: scanner.tokenLine, key: "\(name)") }
+            guard !id.isEmpty else { throw TreeError(.validation, "must not be empty", line: scanner.tokenLine, key: "\(name)") }
             f.values.name = id
             f.idOffset = scanner.tokenOffset
         case .kind:
             let text = try readKind()
             guard let kind = text else {
-                throw TreeError("unknown kind \"\(scanner.text)\" (expected \"view\" or \"element\")",
+                throw TreeError(.validation, "unknown kind \"\(scanner.text)\" (expected \"view\" or \"element\")",
                                 line: scanner.tokenLine, key: "\(name)")
             }
             f.set(.element, kind == .element)
             f.kindOffset = scanner.tokenOffset
             if kind == .element, let viewKey = f.viewKey {
-                throw TreeError("element nodes have no \(viewKey.name) (a view property)",
+                throw TreeError(.validation, "element nodes have no \(viewKey.name) (a view property)",
                                 line: scanner.line(at: f.viewKeyOffset), key: viewKey.name)
             }
         case .children:
@@ -463,11 +478,25 @@ struct AXHitJSONReader {
         case .accessibilityNavigationStyle:
             let text = try readString(key: name)
             guard let style = NavigationStyle(rawValue: text) else {
-                throw TreeError("unknown navigation style \"\(text)\" (expected \"automatic\", \"separate\" or \"combined\")",
+                throw TreeError(.validation, "unknown navigation style \"\(text)\" (expected \"automatic\", \"separate\" or \"combined\")",
                                 line: scanner.tokenLine, key: "\(name)")
             }
             f.values.extras.navigationStyle = style
             if style != .automatic { f.values.hasExtras = true }
+        case .accessibilityContainerType:
+            let type = try readName(AccessibilityContainerType.self, key: name)
+            f.values.extras.containerType = type
+            if type != .none { f.values.hasExtras = true }
+        case .visibleInSnapshot:
+            f.values.extras.visibleInSnapshot = try readBool(key: name)
+            f.values.hasExtras = true
+        case .actions:
+            let actions = try readActions()
+            f.values.extras.actions = actions
+            if !actions.isEmpty { f.values.hasExtras = true }
+        case .accessibilityElements:
+            f.values.extras.accessibilityElements = try readIDList(key: name)
+            f.values.hasExtras = true
         case .frame: f.values.frame = try readRect(key: name)
         case .bounds: f.values.bounds = try readRect(key: name)
         case .transform:
@@ -479,12 +508,13 @@ struct AXHitJSONReader {
         case .isHidden: f.set(.hidden, try readBool(key: name))
         case .alpha:
             let alpha = try readNumber(key: name)
-            guard alpha >= 0 && alpha <= 1 else {
-                throw TreeError("must be between 0 and 1, got \(scanner.numberText)", line: scanner.tokenLine, key: "\(name)")
+            if let problem = ValueRules.alphaProblem(alpha) {
+                throw TreeError(.validation, problem, line: scanner.tokenLine, key: "\(name)")
             }
             f.values.extras.alpha = CGFloat(alpha)
             if alpha != 1 { f.values.hasExtras = true }
         case .isUserInteractionEnabled: f.set(.userInteractionEnabled, try readBool(key: name))
+        case .isWindow: f.set(.window, try readBool(key: name))
         }
     }
 
@@ -502,9 +532,9 @@ struct AXHitJSONReader {
             // frame when the tree validated every node (values are otherwise
             // checked as read). A kind still to come is left to `finish`.
             if named && f.has(.kind) && !f.isElement && f.has(.accessibilityFrameInContainerSpace) {
-                throw TreeError("is for element nodes only", node: f.values.name, key: "accessibilityFrameInContainerSpace")
+                throw TreeError(.validation, "view nodes have no accessibilityFrameInContainerSpace (an element property)", node: f.values.name, key: "accessibilityFrameInContainerSpace")
             }
-            f.treeID = try tree.appendLoaded(&f.values, named: named, final: false, under: f.parentID)
+            f.treeID = try tree.add(&f.values, named: named, final: false, under: f.parentID)
         } catch {
             throw error.located(file: nil, line: scanner.line(at: f.offset(of: error)))
         }
@@ -520,25 +550,25 @@ struct AXHitJSONReader {
     private mutating func finish(_ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) throws(TreeError) {
         frames[i].resolveAccessibilityElement()
         guard frames[i].has(.id) else {
-            throw TreeError("required key is missing", line: scanner.line(at: frames[i].offset),
+            throw TreeError(.input, "required key is missing", line: scanner.line(at: frames[i].offset),
                             node: positionName(frames, i), key: "id")
         }
         let isView = !frames[i].isElement
         if isView && !frames[i].has(.frame) {
-            throw TreeError("required key is missing (views need a frame)", line: scanner.line(at: frames[i].offset),
+            throw TreeError(.input, "required key is missing (views need a frame)", line: scanner.line(at: frames[i].offset),
                             node: frames[i].values.name, key: "frame")
         }
         if isView && frames[i].has(.accessibilityFrameInContainerSpace) {
-            throw TreeError("view nodes have no accessibilityFrameInContainerSpace (an element property)",
+            throw TreeError(.validation, "view nodes have no accessibilityFrameInContainerSpace (an element property)",
                             line: scanner.line(at: frames[i].containerSpaceFrameOffset), node: frames[i].values.name,
                             key: "accessibilityFrameInContainerSpace")
         }
         do throws(TreeError) {
             if frames[i].treeID.isNone {
                 // Checks the id is new.
-                _ = try tree.appendLoaded(&frames[i].values, named: true, final: true, under: frames[i].parentID)
+                _ = try tree.add(&frames[i].values, named: true, final: true, under: frames[i].parentID)
             } else if frames[i].dirty || frames[i].isElement != frames[i].appendedElement || !frames[i].appendedNamed {
-                try tree.completeLoaded(frames[i].treeID, as: &frames[i].values)
+                try tree.complete(frames[i].treeID, as: &frames[i].values)
             }
         } catch {
             var e = error
@@ -611,7 +641,7 @@ struct AXHitJSONReader {
     // MARK: Values
 
     private func expected(_ what: StaticString, _ found: JSONScanner.Token, key: StaticString) -> TreeError {
-        TreeError("expected \(what), found \(found.noun)", line: scanner.tokenLine, key: "\(key)")
+        TreeError(.input, "expected \(what), found \(found.noun)", line: scanner.tokenLine, key: "\(key)")
     }
 
     /// Skips the next value (checking that it is valid JSON).
@@ -654,7 +684,7 @@ struct AXHitJSONReader {
     private mutating func finiteNumber(key: StaticString) throws(TreeError) -> Double {
         let v = scanner.doubleValue()
         guard v.isFinite else {
-            throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
+            throw TreeError(.validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
         }
         return v
     }
@@ -670,11 +700,11 @@ struct AXHitJSONReader {
         switch try scanner.readNumbers(into: &numbers, max: count, count: &n) {
         case .closed:
             guard n == count else {
-                throw TreeError("expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+                throw TreeError(.input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
             }
             return offset
         case .notFinite:
-            throw TreeError("number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
+            throw TreeError(.validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
         case .stopped:
             break  // the rest token by token, for the exact error
         }
@@ -683,21 +713,23 @@ struct AXHitJSONReader {
             if e == .endArray { break }
             guard e == .number else { throw expected("a number", e, key: key) }
             if n == count {
-                throw TreeError("expected \(count) numbers, found more", line: scanner.tokenLine, key: "\(key)")
+                throw TreeError(.input, "expected \(count) numbers, found more", line: scanner.tokenLine, key: "\(key)")
             }
             numbers[n] = try finiteNumber(key: key)
             n += 1
         }
         guard n == count else {
-            throw TreeError("expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+            throw TreeError(.input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
         }
         return offset
     }
 
     private mutating func readRect(key: StaticString) throws(TreeError) -> CGRect {
         let offset = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
-        if numbers[2] < 0 { throw TreeError("width is negative", line: scanner.line(at: offset), key: "\(key)") }
-        if numbers[3] < 0 { throw TreeError("height is negative", line: scanner.line(at: offset), key: "\(key)") }
+        if numbers[2] < 0 || numbers[3] < 0,
+           let problem = ValueRules.rectProblem(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) {
+            throw TreeError(.validation, problem, line: scanner.line(at: offset), key: "\(key)")
+        }
         return CGRect(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))
     }
 
@@ -713,7 +745,7 @@ struct AXHitJSONReader {
         let t = try scanner.next()
         if t == .number {
             guard let mask = scanner.exactUInt64() else {
-                throw TreeError("a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
+                throw TreeError(.validation, "a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
                                 line: scanner.tokenLine, key: "\(key)")
             }
             return AccessibilityTraits(rawValue: mask)
@@ -725,9 +757,56 @@ struct AXHitJSONReader {
             if e == .endArray { return traits }
             guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
             guard let trait = scanner.lookup(in: Self.traitNames) else {
-                throw TreeError("unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
+                throw TreeError(.validation, "unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
             }
             traits.formUnion(trait)
+        }
+    }
+
+    /// A string naming a case of `T` (its raw value).
+    private mutating func readName<T: RawRepresentable & CaseIterable>(_: T.Type, key: StaticString) throws(TreeError) -> T
+        where T.RawValue == String
+    {
+        let text = try readString(key: key)
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw TreeError(.validation, "unknown value \"\(text)\" (expected one of \(names))", line: scanner.tokenLine,
+                            key: "\(key)")
+        }
+        return value
+    }
+
+    /// Android action names.
+    private mutating func readActions() throws(TreeError) -> NodeActions {
+        let key: StaticString = "actions"
+        let t = try scanner.next()
+        guard t == .beginArray else { throw expected("an array of action names", t, key: key) }
+        var actions: NodeActions = []
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { return actions }
+            guard e == .string else { throw expected("an action name (a string)", e, key: key) }
+            guard let action = scanner.lookup(in: Self.actionNames) else {
+                let names = NodeActions.named.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw TreeError(.validation, "unknown action \"\(scanner.text)\" (expected one of \(names))",
+                                line: scanner.tokenLine, key: "\(key)")
+            }
+            actions.formUnion(action)
+        }
+    }
+
+    /// An array of node ids (non-empty strings).
+    private mutating func readIDList(key: StaticString) throws(TreeError) -> [String] {
+        let t = try scanner.next()
+        guard t == .beginArray else { throw expected("an array of node ids", t, key: key) }
+        var ids: [String] = []
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { return ids }
+            guard e == .string else { throw expected("a node id (a string)", e, key: key) }
+            let id = scanner.text
+            guard !id.isEmpty else { throw TreeError(.validation, "an id in the list is empty", line: scanner.tokenLine, key: "\(key)") }
+            ids.append(id)
         }
     }
 
@@ -752,7 +831,7 @@ struct AXHitJSONReader {
             case .usesEvenOddFillRule: "accessibilityPath.usesEvenOddFillRule"
             case .coordinateSpace: "accessibilityPath.coordinateSpace"
             }
-            if seen.contains(key) { throw TreeError("duplicate key", line: scanner.tokenLine, key: "\(name)") }
+            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "\(name)") }
             seen.append(key)
             switch key {
             case .d:
@@ -763,20 +842,20 @@ struct AXHitJSONReader {
             case .coordinateSpace:
                 let text = try readString(key: name)
                 guard let s = PathCoordinateSpace(rawValue: text) else {
-                    throw TreeError("unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
+                    throw TreeError(.validation, "unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
                                     line: scanner.tokenLine, key: "\(name)")
                 }
                 space = s
             }
         }
         guard let data else {
-            throw TreeError("required key is missing", line: scanner.line(at: offset), key: "accessibilityPath.d")
+            throw TreeError(.input, "required key is missing", line: scanner.line(at: offset), key: "accessibilityPath.d")
         }
         var path: BezierPath
         do {
             path = try BezierPath(svgPathData: data)
         } catch {
-            throw TreeError("\(error)", line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
+            throw TreeError(.validation, "\(error)", line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
         }
         if evenOdd { path.fillRule = .evenOdd }
         return AccessibilityPath(path, coordinateSpace: space)

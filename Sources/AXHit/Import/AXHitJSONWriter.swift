@@ -31,18 +31,40 @@ struct AXHitJSONWriter {
 
     private mutating func writeDocument(_ tree: ElementTree) {
         put("{\n  \"format\": \"axhit/1\"")
-        if tree.screenBounds != nil || tree.screenScale != nil {
+        if tree.platform != .ios {
+            put(",\n  \"platform\": ")
+            string(tree.platform.rawValue)
+        }
+        if tree.source != .views {
+            put(",\n  \"source\": ")
+            string(tree.source.rawValue)
+        }
+        if tree.screenBounds != nil || tree.screenScale != nil || tree.idiom != .phone || tree.layoutDirection != .leftToRight {
             put(",\n  \"screen\": {")
             var first = true
-            if let b = tree.screenBounds {
-                put("\"bounds\": ")
-                rect(b)
+            func separate() {
+                if !first { put(", ") }
                 first = false
             }
+            if let b = tree.screenBounds {
+                separate()
+                put("\"bounds\": ")
+                rect(b)
+            }
             if let s = tree.screenScale {
-                if !first { put(", ") }
+                separate()
                 put("\"scale\": ")
                 number(s)
+            }
+            if tree.idiom != .phone {
+                separate()
+                put("\"idiom\": ")
+                string(tree.idiom.rawValue)
+            }
+            if tree.layoutDirection != .leftToRight {
+                separate()
+                put("\"layoutDirection\": ")
+                string(tree.layoutDirection.rawValue)
             }
             put("}")
         }
@@ -94,18 +116,18 @@ struct AXHitJSONWriter {
         put("{\"id\": ")
         string(tree.ids[i])
         let isView = !f.contains(.element)
-        let slot = Int(tree.extraSlots[i])
+        let slot = tree.extraSlots[i]
         if isView {
             put(", \"frame\": ")
             rect(tree.frames[i])
             let b = tree.boundsSlots[i]
             if b >= 0 {
                 put(", \"bounds\": ")
-                rect(tree.boundsTable[Int(b)])
+                rect(tree.boundsTable[b])
             }
             let ts = tree.transformSlots[i]
-            if ts >= 0 && tree.transformTable[Int(ts)] != .identity {
-                let t = tree.transformTable[Int(ts)]
+            if ts >= 0 && tree.transformTable[ts] != .identity {
+                let t = tree.transformTable[ts]
                 put(", \"transform\": [")
                 number(t.a); put(", "); number(t.b); put(", "); number(t.c); put(", ")
                 number(t.d); put(", "); number(t.tx); put(", "); number(t.ty)
@@ -118,6 +140,7 @@ struct AXHitJSONWriter {
                 number(tree.extras[slot].alpha)
             }
             if !f.contains(.userInteractionEnabled) { put(", \"isUserInteractionEnabled\": false") }
+            if f.contains(.window) { put(", \"isWindow\": true") }
         } else {
             put(", \"kind\": \"element\"")
         }
@@ -129,9 +152,37 @@ struct AXHitJSONWriter {
         if f.contains(.elementsHidden) { put(", \"accessibilityElementsHidden\": true") }
         if f.contains(.modal) { put(", \"accessibilityViewIsModal\": true") }
         if f.contains(.groupsChildren) { put(", \"shouldGroupAccessibilityChildren\": true") }
-        if slot >= 0 && tree.extras[slot].navigationStyle != .automatic {
+        if slot >= 0 { writeNavigationAndSnapshotFacts(tree.extras[slot], isView: isView) }
+    }
+
+    /// The rare properties that follow the flags, in the fixed key order.
+    private mutating func writeNavigationAndSnapshotFacts(_ e: borrowing NodeExtras, isView: Bool) {
+        if e.navigationStyle != .automatic {
             put(", \"accessibilityNavigationStyle\": ")
-            string(tree.extras[slot].navigationStyle.rawValue)
+            string(e.navigationStyle.rawValue)
+        }
+        if isView, let list = e.accessibilityElements {
+            put(", \"accessibilityElements\": [")
+            for (k, id) in list.enumerated() {
+                if k > 0 { put(", ") }
+                string(id)
+            }
+            put("]")
+        }
+        if e.containerType != .none {
+            put(", \"accessibilityContainerType\": ")
+            string(e.containerType.rawValue)
+        }
+        if let visible = e.visibleInSnapshot { put(visible ? ", \"visibleInSnapshot\": true" : ", \"visibleInSnapshot\": false") }
+        if !e.actions.isEmpty {
+            put(", \"actions\": [")
+            var first = true
+            for (name, action) in NodeActions.named where e.actions.contains(action) {
+                if !first { put(", ") }
+                string(name)
+                first = false
+            }
+            put("]")
         }
     }
 

@@ -23,10 +23,10 @@ enum DroidBotState {
         let density = try options.checkedDensity(file: file)
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw TreeError("malformed JSON", file: file)
+            throw TreeError(.input, "malformed JSON", file: file)
         }
         guard let top = object as? [String: Any], let views = top["views"] as? [Any] else {
-            throw TreeError("expected an object with a \"views\" list", file: file, key: "views")
+            throw TreeError(.input, "expected an object with a \"views\" list", file: file, key: "views")
         }
         // Read every view, then emit them in pre-order so parents precede
         // children whatever order the list uses.
@@ -35,16 +35,16 @@ enum DroidBotState {
         facts.reserveCapacity(views.count)
         for (i, raw) in views.enumerated() {
             guard let v = raw as? [String: Any] else {
-                throw TreeError("view \(i) is not an object", file: file, key: "views")
+                throw TreeError(.input, "view \(i) is not an object", file: file, key: "views")
             }
             let className = v["class"] as? String ?? ""
             let id = "\(AndroidNodeFacts.simpleName(className))#\(i)"
             guard let rect = pixelRect(v["bounds"]) else {
-                throw TreeError("expected [[x1, y1], [x2, y2]] of finite numbers", file: file, node: id, key: "bounds")
+                throw TreeError(.input, "expected [[x1, y1], [x2, y2]] of finite numbers", file: file, node: id, key: "bounds")
             }
             let parent = ForeignJSONScalar.int(v["parent"]) ?? -1
             guard parent >= -1 && parent < views.count && parent != i else {
-                throw TreeError("parent \(parent) is not a view index", file: file, node: id, key: "parent")
+                throw TreeError(.validation, "parent \(parent) is not a view index", file: file, node: id, key: "parent")
             }
             parents.append(parent)
             func flag(_ key: String) -> Bool { ForeignJSONScalar.bool(v[key]) ?? false }
@@ -72,7 +72,7 @@ enum DroidBotState {
         }
         // A view never reached from a root sits on a parent cycle.
         if let lost = reached.firstIndex(of: false) {
-            throw TreeError("parent chain loops without reaching a root", file: file,
+            throw TreeError(.validation, "parent chain loops without reaching a root", file: file,
                             node: id(of: lost, facts), key: "parent")
         }
         var tree = try hierarchy.makeTree(file: file)

@@ -29,9 +29,9 @@ extension ElementTree {
                 if b == UInt8(ascii: "\n") { line += 1 } else if b != 0x20 && b != 0x09 && b != 0x0D { break }
             }
             if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-                throw TreeError("the file is empty", file: file, line: line)
+                throw TreeError(.input, "the file is empty", file: file, line: line)
             }
-            throw TreeError("unrecognized input: expected axhit/1 JSON, an Appium iOS page source "
+            throw TreeError(.input, "unrecognized input: expected axhit/1 JSON, an Appium iOS page source "
                             + "or an Android uiautomator dump", file: file, line: line)
         }
     }

@@ -29,7 +29,7 @@ public struct ImportOptions: Sendable, Hashable {
     /// - Throws: `TreeError` naming `file` when it is not finite and > 0.
     func checkedDensity(file: String?) throws(TreeError) -> CGFloat {
         guard density.isFinite && density > 0 else {
-            throw TreeError("density must be a finite number > 0, got \(density)", file: file)
+            throw TreeError(.validation, "density must be a finite number > 0, got \(density)", file: file)
         }
         return density
     }

@@ -43,7 +43,7 @@ struct ImportedHierarchy {
     ///   has no node, or a node is invalid (`Node.validate()`).
     func makeTree(file: String?, topLevelFrontFirst: Bool = false, screen: CGRect? = nil) throws(TreeError) -> ElementTree {
         let n = nodes.count
-        guard n > 0 else { throw TreeError("the page source has no elements", file: file) }
+        guard n > 0 else { throw TreeError(.input, "the page source has no elements", file: file) }
         var children = [[Int]](repeating: [], count: n)
         var topLevel: [Int] = []
         for i in 0..<n {
@@ -128,7 +128,7 @@ enum SourceValue {
     static func number(_ s: String?, key: String, node: String, line: Int?, file: String?) throws(TreeError) -> CGFloat? {
         guard let s else { return nil }
         guard let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite else {
-            throw TreeError("\"\(s)\" is not a finite number", file: file, line: line, node: node, key: key)
+            throw TreeError(.validation, "\"\(s)\" is not a finite number", file: file, line: line, node: node, key: key)
         }
         return CGFloat(v)
     }

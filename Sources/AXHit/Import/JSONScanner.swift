@@ -749,7 +749,7 @@ struct JSONScanner {
     }
 
     private func fail(_ message: String, at offset: Int) -> TreeError {
-        TreeError("invalid JSON: " + message, line: line(at: offset))
+        TreeError(.input, "invalid JSON: " + message, line: line(at: offset))
     }
 
     private static func describe(_ c: UInt8) -> String {

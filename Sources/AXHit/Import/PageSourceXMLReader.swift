@@ -33,11 +33,11 @@ final class PageSourceXMLReader: NSObject, XMLParserDelegate {
         // sources are UTF-8.
         if let bad = firstInvalidUTF8(data) {
             let line = 1 + data.prefix(bad).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            throw TreeError("not UTF-8 (byte \(bad))", file: file, line: line)
+            throw TreeError(.input, "not UTF-8 (byte \(bad))", file: file, line: line)
         }
         // Under 4 bytes XMLParser never creates its context, and asking it
         // for a line number then would dereference null.
-        guard data.count >= 4 else { throw TreeError("malformed XML: unexpected end of input", file: file, line: 1) }
+        guard data.count >= 4 else { throw TreeError(.input, "malformed XML: unexpected end of input", file: file, line: 1) }
         let parser = XMLParser(stream: InputStream(data: withoutProcessingInstructions(data)))
         let reader = PageSourceXMLReader()
         parser.delegate = reader
@@ -49,12 +49,12 @@ final class PageSourceXMLReader: NSObject, XMLParserDelegate {
             // as far as it goes: an element still open means it was cut off.
             guard reader.open.isEmpty else {
                 let lines = 1 + data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                throw TreeError("malformed XML: unexpected end of input (truncated?)", file: file, line: lines)
+                throw TreeError(.input, "malformed XML: unexpected end of input (truncated?)", file: file, line: lines)
             }
             return reader.records
         }
         let code = (parser.parserError as NSError?)?.code
-        throw TreeError("malformed XML: \(describe(code))", file: file, line: max(1, parser.lineNumber))
+        throw TreeError(.input, "malformed XML: \(describe(code))", file: file, line: max(1, parser.lineNumber))
     }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,

@@ -80,7 +80,7 @@ enum UIAutomatorDump {
             let className = a["class"] ?? (record.name == "node" ? "" : record.name)
             let id = "\(AndroidNodeFacts.simpleName(className))#\(hierarchy.nodes.count)"
             guard let rect = AndroidNodeFacts.parseBounds(bounds) else {
-                throw TreeError("\"\(bounds)\" is not \"[x1,y1][x2,y2]\"", file: file, line: record.line, node: id, key: "bounds")
+                throw TreeError(.input, "\"\(bounds)\" is not \"[x1,y1][x2,y2]\"", file: file, line: record.line, node: id, key: "bounds")
             }
             var visible = SourceValue.bool(a["visible-to-user"])
             if SourceValue.bool(a["displayed"]) == false { visible = false }

@@ -21,11 +21,11 @@ enum WebDriverAgentJSON {
     static func read(_ data: Data, file: String?, options: ImportOptions) throws(TreeError) -> ElementTree {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw TreeError("malformed JSON", file: file)
+            throw TreeError(.input, "malformed JSON", file: file)
         }
         guard let top = object as? [String: Any], let value = top["value"] as? [String: Any],
               let root = value["tree"] as? [String: Any] else {
-            throw TreeError("expected {\"value\": {\"tree\": ...}}", file: file, key: "value.tree")
+            throw TreeError(.input, "expected {\"value\": {\"tree\": ...}}", file: file, key: "value.tree")
         }
         var hierarchy = ImportedHierarchy()
         var stack: [(node: [String: Any], parent: Int)] = [(root, -1)]
@@ -33,7 +33,7 @@ enum WebDriverAgentJSON {
             let type = oldTypeName(raw["type"] as? String ?? "")
             let id = "\(type)#\(hierarchy.nodes.count)"
             guard let frame = rect(raw["rect"]) else {
-                throw TreeError("expected {origin: {x, y}, size: {width, height}} of finite numbers, sizes >= 0",
+                throw TreeError(.input, "expected {origin: {x, y}, size: {width, height}} of finite numbers, sizes >= 0",
                                 file: file, node: id, key: "rect")
             }
             let label = raw["label"] as? String
@@ -49,7 +49,7 @@ enum WebDriverAgentJSON {
             if let children = raw["children"] as? [Any] {
                 for child in children.reversed() {
                     guard let c = child as? [String: Any] else {
-                        throw TreeError("a child is not an object", file: file, node: id, key: "children")
+                        throw TreeError(.input, "a child is not an object", file: file, node: id, key: "children")
                     }
                     stack.append((c, index))
                 }

@@ -10,7 +10,7 @@ import Foundation
 /// sibling links through every child's record (a chain of dependent cache
 /// misses on a large tree). One allocation for all views, not one per view.
 ///
-/// Boxes are those of `ContainerIndex.local` (`HitTester.itemBoxes`),
+/// Boxes are those of `ContainerIndex.local` (`ItemBoxes`),
 /// rounded outward to `Float` as `PackedRTree` stores them, so the filter
 /// is conservative. A view with a child whose region is fixed in screen
 /// space has no block: its few children are tried one by one.

@@ -137,34 +137,3 @@ struct ContainerIndex: Sendable {
             + overflow.memoryBytes
     }
 }
-
-/// Where a point can hit an item of a `ContainerIndex`: a box in the
-/// container's bounds space and one in screen space, each `.null` when none.
-struct ItemBoxes: Sendable {
-    var local = CGRect.null
-    var screen = CGRect.null
-
-    static func union(_ a: CGRect, _ b: CGRect) -> CGRect {
-        if a.isNull { return b }
-        if b.isNull { return a }
-        let minX = Swift.min(a.minX, b.minX), minY = Swift.min(a.minY, b.minY)
-        let maxX = Swift.max(a.maxX, b.maxX), maxY = Swift.max(a.maxY, b.maxY)
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-    }
-
-    mutating func addLocal(_ r: CGRect) { local = Self.union(local, r) }
-
-    /// Whether `q` (the container's space) or `p` (the screen) lies in a
-    /// box, edges included: the conservative filter a query applies.
-    @inline(__always)
-    func mayHold(local q: CGPoint, screen p: CGPoint) -> Bool {
-        (!local.isNull && q.x >= local.minX && q.x <= local.maxX && q.y >= local.minY && q.y <= local.maxY)
-            || (!screen.isNull && p.x >= screen.minX && p.x <= screen.maxX && p.y >= screen.minY && p.y <= screen.maxY)
-    }
-
-    /// A rect that holds points only under the closed-open rule: an empty
-    /// one holds none and adds nothing.
-    mutating func addScreen(_ r: CGRect) {
-        if r.width > 0 && r.height > 0 { screen = Self.union(screen, r) }
-    }
-}

@@ -29,14 +29,14 @@ struct OverflowLevels: Sendable {
             self.items = items
             self.boxes = boxes
             live = items.count
-            local = PackedRTree(count: boxes.count) { HitTester.corners(boxes[$0].local) }
+            local = PackedRTree(rects: boxes.count) { boxes[$0].local }
             rebuildScreen()
         }
 
         mutating func rebuildScreen() {
             let boxes = self.boxes
             screen = boxes.contains { !$0.screen.isNull }
-                ? PackedRTree(count: boxes.count) { HitTester.corners(boxes[$0].screen) } : PackedRTree(boxes: [])
+                ? PackedRTree(rects: boxes.count) { boxes[$0].screen } : PackedRTree(boxes: [])
         }
     }
 

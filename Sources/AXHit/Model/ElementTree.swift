@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Per-node boolean properties, packed.
 struct NodeFlags: OptionSet, Hashable, Sendable {
@@ -17,6 +18,22 @@ struct NodeFlags: OptionSet, Hashable, Sendable {
     static let hasAccessibilityFrame = NodeFlags(rawValue: 1 << 10)
     static let hasFrameInContainerSpace = NodeFlags(rawValue: 1 << 11)
     static let hasPath = NodeFlags(rawValue: 1 << 12)
+    static let window = NodeFlags(rawValue: 1 << 13)  // isWindow
+    /// Some snapshot fact (visibleInSnapshot, actions) is set: rules that
+    /// read them skip the side table otherwise.
+    static let hasSnapshotFacts = NodeFlags(rawValue: 1 << 14)
+
+    /// The flags derived from a node's rare properties, as the write path
+    /// sets them.
+    static func derived(from e: borrowing NodeExtras, isElement: Bool) -> NodeFlags {
+        var f: NodeFlags = []
+        if e.alpha != 1 { f.insert(.translucent) }
+        if e.accessibilityFrame != nil { f.insert(.hasAccessibilityFrame) }
+        if isElement && e.frameInContainerSpace != nil { f.insert(.hasFrameInContainerSpace) }
+        if e.path != nil { f.insert(.hasPath) }
+        if e.visibleInSnapshot != nil || !e.actions.isEmpty { f.insert(.hasSnapshotFacts) }
+        return f
+    }
 }
 
 /// The properties most nodes leave at their defaults, stored only for the
@@ -34,11 +51,15 @@ struct NodeExtras: Sendable, Hashable {
     var activationPoint: CGPoint?
     var path: AccessibilityPath?
     var navigationStyle: NavigationStyle = .automatic
+    var accessibilityElements: [String]?
+    var containerType: AccessibilityContainerType = .none
+    var visibleInSnapshot: Bool?
+    var actions: NodeActions = []
 
     init() {}
 
-    /// The extras of `node`, or nil when all of them are at their defaults.
-    init?(of node: Node) {
+    /// The extras of `node`.
+    init(of node: Node) {
         alpha = node.alpha
         label = node.accessibilityLabel
         value = node.accessibilityValue
@@ -51,8 +72,14 @@ struct NodeExtras: Sendable, Hashable {
         activationPoint = node.accessibilityActivationPoint
         path = node.accessibilityPath
         navigationStyle = node.accessibilityNavigationStyle
-        if self == NodeExtras() { return nil }
+        accessibilityElements = node.accessibilityElements
+        containerType = node.accessibilityContainerType
+        visibleInSnapshot = node.visibleInSnapshot
+        actions = node.actions
     }
+
+    /// Whether every property is at its default.
+    var isDefault: Bool { self == NodeExtras() }
 }
 
 /// A tree of views and accessibility elements, stored flat.
@@ -65,8 +92,14 @@ struct NodeExtras: Sendable, Hashable {
 /// offsets) and transforms each in a small table of their own, so that a
 /// scroll rewrites one entry of a table as long as the number of scroll
 /// views; strings, explicit accessibility geometry and alpha in another.
+/// Entries a removed node or a reset property leaves are reused.
 ///
-/// A value type: copies are independent (copy-on-write arrays).
+/// The tree also carries the facts that decide whose rules answer questions
+/// about it (`platform`, `source`) and the screen's metadata.
+///
+/// Every node enters and changes through one write path
+/// (`ElementTree+Writing.swift`), which the builder API and every reader
+/// share. A value type: copies are independent (copy-on-write arrays).
 public struct ElementTree: Sendable {
     // Identity and structure.
     var ids: [String] = []
@@ -80,30 +113,43 @@ public struct ElementTree: Sendable {
     // and transforms: an index into their table, or -1 for the default.
     var frames: [CGRect] = []
     var boundsSlots: [Int32] = []
-    var boundsTable: [CGRect] = []
+    var boundsTable = SideTable<CGRect>()
     var transformSlots: [Int32] = []
-    var transformTable: [CGAffineTransform] = []
+    var transformTable = SideTable<CGAffineTransform>()
     // Rare properties: an index into `extras`, or -1.
     var extraSlots: [Int32] = []
-    var extras: [NodeExtras] = []
+    var extras = SideTable<NodeExtras>()
 
-    var nodeIDsByName: [String: NodeID] = [:]
+    var nodeIDsByID: [String: NodeID] = [:]
     var freeSlots: [NodeID] = []
+    /// The `accessibilityIdentifier` lookup, built on first use.
+    var identifierIndex = IdentifierIndex()
+    /// Counts the changes that may move identifiers (see `IdentifierIndex`).
+    var identifierGeneration: UInt64 = 0
 
     /// The root (the window), or `.none` for an empty tree.
     public internal(set) var root: NodeID = .none
 
-    /// The screen's bounds in points, if the input gave them (metadata for
-    /// rendering and audits; hit-testing does not clip to it).
+    /// Whose rules answer questions about this tree (`platform` in `axhit/1`).
+    public var platform: Platform = .ios
+    /// What the tree was taken from (`source` in `axhit/1`).
+    public var source: TreeSource = .views
+    /// The screen's bounds (points; Android: pixels), if the input gave them
+    /// (metadata for rendering and audits; hit-testing does not clip to it).
     public var screenBounds: CGRect?
-    /// The screen's scale (pixels per point), if the input gave it.
+    /// The screen's scale (pixels per point), if the input gave it; on
+    /// Android, the density (pixels per dp).
     public var screenScale: CGFloat?
+    /// The kind of device (`screen.idiom`): navigation order's row band.
+    public var idiom: Idiom = .phone
+    /// The reading direction (`screen.layoutDirection`), for navigation order.
+    public var layoutDirection: LayoutDirection = .leftToRight
 
     /// An empty tree.
     public init() {}
 
     /// The number of live nodes.
-    public var count: Int { nodeIDsByName.count }
+    public var count: Int { nodeIDsByID.count }
 
     /// One past the largest slot in use: the size of per-node arrays.
     public var capacity: Int { ids.count }
@@ -115,159 +161,7 @@ public struct ElementTree: Sendable {
         nextSiblings.reserveCapacity(n); previousSiblings.reserveCapacity(n)
         frames.reserveCapacity(n); boundsSlots.reserveCapacity(n); transformSlots.reserveCapacity(n)
         extraSlots.reserveCapacity(n)
-        nodeIDsByName.reserveCapacity(n)
-    }
-
-    // MARK: Building
-
-    /// Adds `node` as the frontmost (last) child of `parent`, or as the root
-    /// when `parent` is `.none`.
-    ///
-    /// - Complexity: amortized O(1).
-    /// - Throws: `TreeError` naming the node and key when the node is invalid
-    ///   (`Node.validate()`), its id is taken, a root already exists, the
-    ///   parent is not in the tree, or a view is put under an element node.
-    @discardableResult
-    public mutating func append(_ node: Node, under parent: NodeID) throws(TreeError) -> NodeID {
-        try insert(node, under: parent, before: .none)
-    }
-
-    /// Adds `node` under `parent`, just behind `sibling` in z-order (or as the
-    /// frontmost child when `sibling` is `.none`).
-    ///
-    /// - Complexity: amortized O(1).
-    /// - Throws: as `append(_:under:)`, and when `sibling` is not a child of
-    ///   `parent`.
-    @discardableResult
-    public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID) throws(TreeError) -> NodeID {
-        try node.validate()
-        if nodeIDsByName[node.id] != nil { throw TreeError("duplicate id", node: node.id, key: "id") }
-        if parent.isNone {
-            if !root.isNone { throw TreeError("a tree has one root", node: node.id) }
-            if node.kind != .view { throw TreeError("the root must be a view", node: node.id, key: "kind") }
-        } else {
-            guard contains(parent) else { throw TreeError("parent \(parent) is not in the tree", node: node.id) }
-            if node.kind == .view && kind(of: parent) == .element {
-                throw TreeError("a view cannot be a child of an element node", node: node.id, key: "kind")
-            }
-            if !sibling.isNone && (!contains(sibling) || parents[sibling.index] != parent) {
-                throw TreeError("sibling \(sibling) is not a child of the parent", node: node.id)
-            }
-        }
-        let id = allocateSlot()
-        let i = id.index
-        store(node, at: i)
-        nodeIDsByName[node.id] = id
-        if parent.isNone {
-            root = id
-        } else {
-            link(id, under: parent, before: sibling)
-        }
-        return id
-    }
-
-    mutating func allocateSlot() -> NodeID {
-        if let slot = freeSlots.popLast() { return slot }
-        let id = NodeID(ids.count)
-        ids.append(""); flags.append([]); parents.append(.none)
-        firstChildren.append(.none); lastChildren.append(.none)
-        nextSiblings.append(.none); previousSiblings.append(.none)
-        frames.append(.zero); boundsSlots.append(-1); transformSlots.append(-1); extraSlots.append(-1)
-        return id
-    }
-
-    mutating func store(_ node: Node, at i: Int) {
-        ids[i] = node.id
-        var f: NodeFlags = [.alive]
-        if node.kind == .element { f.insert(.element) }
-        if node.isAccessibilityElement { f.insert(.accessibilityElement) }
-        if node.isHidden { f.insert(.hidden) }
-        if node.clipsToBounds { f.insert(.clipsToBounds) }
-        if node.isUserInteractionEnabled { f.insert(.userInteractionEnabled) }
-        if node.accessibilityElementsHidden { f.insert(.elementsHidden) }
-        if node.accessibilityViewIsModal { f.insert(.modal) }
-        if node.shouldGroupAccessibilityChildren { f.insert(.groupsChildren) }
-        if node.alpha != 1 { f.insert(.translucent) }
-        if node.accessibilityFrame != nil { f.insert(.hasAccessibilityFrame) }
-        if node.kind == .element && node.accessibilityFrameInContainerSpace != nil { f.insert(.hasFrameInContainerSpace) }
-        if node.accessibilityPath != nil { f.insert(.hasPath) }
-        flags[i] = f
-        frames[i] = node.kind == .view ? node.frame : .zero
-        Self.setSlot(&boundsSlots[i], in: &boundsTable, to: node.kind == .view ? node.bounds : nil)
-        Self.setSlot(&transformSlots[i], in: &transformTable,
-                     to: node.kind == .view && node.transform != .identity ? node.transform : nil)
-        let old = extraSlots[i]
-        if let e = NodeExtras(of: node) {
-            if old >= 0 {
-                extras[Int(old)] = e
-            } else {
-                extraSlots[i] = Int32(extras.count)
-                extras.append(e)
-            }
-        } else if old >= 0 {
-            // Left in `extras` unreferenced; `compacted()` reclaims it.
-            extras[Int(old)] = NodeExtras()
-            extraSlots[i] = -1
-        }
-    }
-
-    /// Points `slot` at a table entry holding `value`, reusing the node's
-    /// entry; nil leaves the entry unreferenced.
-    private static func setSlot<T>(_ slot: inout Int32, in table: inout [T], to value: T?) {
-        if let value {
-            if slot >= 0 { table[Int(slot)] = value } else { slot = Int32(table.count); table.append(value) }
-        } else {
-            slot = -1
-        }
-    }
-
-    mutating func link(_ id: NodeID, under parent: NodeID, before sibling: NodeID) {
-        let i = id.index
-        parents[i] = parent
-        if sibling.isNone {
-            let last = lastChildren[parent.index]
-            previousSiblings[i] = last
-            nextSiblings[i] = .none
-            if last.isNone { firstChildren[parent.index] = id } else { nextSiblings[last.index] = id }
-            lastChildren[parent.index] = id
-        } else {
-            let prev = previousSiblings[sibling.index]
-            previousSiblings[i] = prev
-            nextSiblings[i] = sibling
-            previousSiblings[sibling.index] = id
-            if prev.isNone { firstChildren[parent.index] = id } else { nextSiblings[prev.index] = id }
-        }
-    }
-
-    /// Removes `id` and its whole subtree.
-    ///
-    /// - Complexity: O(size of the subtree).
-    /// - Throws: `TreeError` when `id` is not in the tree.
-    public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
-        guard contains(id) else { throw TreeError("node \(id) is not in the tree") }
-        let parent = parents[id.index]
-        if parent.isNone {
-            root = .none
-        } else {
-            let prev = previousSiblings[id.index], next = nextSiblings[id.index]
-            if prev.isNone { firstChildren[parent.index] = next } else { nextSiblings[prev.index] = next }
-            if next.isNone { lastChildren[parent.index] = prev } else { previousSiblings[next.index] = prev }
-        }
-        // Free every slot of the subtree (pre-order; no recursion).
-        var doomed: [NodeID] = []
-        forEachInPreOrder(from: id) { doomed.append($0) }
-        for n in doomed {
-            let i = n.index
-            nodeIDsByName[ids[i]] = nil
-            if extraSlots[i] >= 0 { extras[Int(extraSlots[i])] = NodeExtras(); extraSlots[i] = -1 }
-            boundsSlots[i] = -1
-            transformSlots[i] = -1
-            ids[i] = ""
-            flags[i] = []
-            parents[i] = .none; firstChildren[i] = .none; lastChildren[i] = .none
-            nextSiblings[i] = .none; previousSiblings[i] = .none
-            freeSlots.append(n)
-        }
+        nodeIDsByID.reserveCapacity(n)
     }
 
     // MARK: Reading
@@ -278,11 +172,28 @@ public struct ElementTree: Sendable {
         id.rawValue >= 0 && id.index < flags.count && flags[id.index].contains(.alive)
     }
 
-    /// The node whose `id` string is `name`, if any. O(1).
-    public func node(named name: String) -> NodeID? { nodeIDsByName[name] }
+    /// The node whose `id` string is `id`, if any. O(1).
+    public func node(withID id: String) -> NodeID? { nodeIDsByID[id] }
 
-    /// The `id` string of a node.
-    public func name(of id: NodeID) -> String { ids[id.index] }
+    /// The `id` string of a node (empty for a slot no live node holds).
+    public func id(of node: NodeID) -> String { contains(node) ? ids[node.index] : "" }
+
+    /// The nodes whose `accessibilityIdentifier` is `identifier`, in slot
+    /// order (pre-order for a tree read from a file). Identifiers need not be
+    /// unique (a list's rows often share one).
+    ///
+    /// - Complexity: O(n) for the first lookup after a change of the tree
+    ///   (it builds a table, shared by copies of the tree), then O(1) plus
+    ///   the answer.
+    public func nodes(withAccessibilityIdentifier identifier: String) -> [NodeID] {
+        identifierIndex.nodes(withIdentifier: identifier, generation: identifierGeneration) {
+            var table: [String: [NodeID]] = [:]
+            for (slot, s) in extraSlots.enumerated() where s >= 0 && flags[slot].contains(.alive) {
+                if let identifier = extras[s].identifier { table[identifier, default: []].append(NodeID(slot)) }
+            }
+            return table
+        }
+    }
 
     /// The kind of a node.
     @inline(__always)
@@ -360,21 +271,24 @@ public struct ElementTree: Sendable {
     }
 
     /// The whole node as a `Node` value. O(1).
+    ///
+    /// - Precondition: `contains(id)`.
     public subscript(id: NodeID) -> Node {
         let i = id.index
         let f = flags[i]
         var n = Node(id: ids[i], kind: f.contains(.element) ? .element : .view, frame: frames[i])
-        if boundsSlots[i] >= 0 { n.bounds = boundsTable[Int(boundsSlots[i])] }
-        if transformSlots[i] >= 0 { n.transform = transformTable[Int(transformSlots[i])] }
+        if boundsSlots[i] >= 0 { n.bounds = boundsTable[boundsSlots[i]] }
+        if transformSlots[i] >= 0 { n.transform = transformTable[transformSlots[i]] }
         n.clipsToBounds = f.contains(.clipsToBounds)
         n.isHidden = f.contains(.hidden)
         n.isUserInteractionEnabled = f.contains(.userInteractionEnabled)
+        n.isWindow = f.contains(.window)
         n.isAccessibilityElement = f.contains(.accessibilityElement)
         n.accessibilityElementsHidden = f.contains(.elementsHidden)
         n.accessibilityViewIsModal = f.contains(.modal)
         n.shouldGroupAccessibilityChildren = f.contains(.groupsChildren)
         if extraSlots[i] >= 0 {
-            let e = extras[Int(extraSlots[i])]
+            let e = extras[extraSlots[i]]
             n.alpha = e.alpha
             n.accessibilityLabel = e.label
             n.accessibilityValue = e.value
@@ -387,47 +301,12 @@ public struct ElementTree: Sendable {
             n.accessibilityActivationPoint = e.activationPoint
             n.accessibilityPath = e.path
             n.accessibilityNavigationStyle = e.navigationStyle
+            n.accessibilityElements = e.accessibilityElements
+            n.accessibilityContainerType = e.containerType
+            n.visibleInSnapshot = e.visibleInSnapshot
+            n.actions = e.actions
         }
         return n
-    }
-
-    /// Replaces every property of a node but its place in the tree.
-    ///
-    /// - Complexity: O(1).
-    /// - Throws: `TreeError` when `node` is invalid, its id is taken by
-    ///   another node, or its kind differs from the node it replaces.
-    public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
-        guard contains(id) else { throw TreeError("node \(id) is not in the tree", node: node.id) }
-        try node.validate()
-        if node.kind != kind(of: id) { throw TreeError("a node's kind cannot change", node: node.id, key: "kind") }
-        let old = ids[id.index]
-        if node.id != old {
-            if nodeIDsByName[node.id] != nil { throw TreeError("duplicate id", node: node.id, key: "id") }
-            nodeIDsByName[old] = nil
-            nodeIDsByName[node.id] = id
-        }
-        store(node, at: id.index)
-    }
-
-    /// Sets a view's bounds origin (its scroll offset, UIScrollView's
-    /// `contentOffset`), keeping the bounds size.
-    ///
-    /// - Complexity: O(1): it rewrites one entry of the bounds table (a view
-    ///   that had default bounds gets an entry).
-    /// - Throws: `TreeError` when `view` is not a view of this tree or the
-    ///   offset is not finite.
-    public mutating func setBoundsOrigin(_ view: NodeID, to origin: CGPoint) throws(TreeError) {
-        guard contains(view), isView(view) else { throw TreeError("node \(view) is not a view of the tree") }
-        guard origin.x.isFinite && origin.y.isFinite else {
-            throw TreeError("the scroll offset is not finite", node: ids[view.index], key: "bounds")
-        }
-        let s = boundsSlots[view.index]
-        if s >= 0 {
-            boundsTable[Int(s)].origin = origin
-        } else {
-            boundsSlots[view.index] = Int32(boundsTable.count)
-            boundsTable.append(CGRect(origin: origin, size: frames[view.index].size))
-        }
     }
 
     // MARK: Hot accessors (internal)
@@ -437,56 +316,67 @@ public struct ElementTree: Sendable {
     /// A view's transform (identity for element nodes).
     @inline(__always) func transform(of id: NodeID) -> CGAffineTransform {
         let s = transformSlots[id.index]
-        return s >= 0 ? transformTable[Int(s)] : .identity
+        return s >= 0 ? transformTable[s] : .identity
     }
 
     /// A view's bounds in effect: explicit, or `[0, 0, frame.size]`.
     @inline(__always) func bounds(of id: NodeID) -> CGRect {
         let s = boundsSlots[id.index]
-        return s >= 0 ? boundsTable[Int(s)] : CGRect(origin: .zero, size: frames[id.index].size)
+        return s >= 0 ? boundsTable[s] : CGRect(origin: .zero, size: frames[id.index].size)
     }
 
     @inline(__always) func alpha(of id: NodeID) -> CGFloat {
-        flags[id.index].contains(.translucent) ? extras[Int(extraSlots[id.index])].alpha : 1
-    }
-
-    /// Whether accessibility hides the node itself (its ancestors aside):
-    /// `isHidden`, `alpha < 0.01` or `accessibilityElementsHidden`.
-    @inline(__always) func isHiddenItself(_ id: NodeID) -> Bool {
-        has(.hidden, id) || alpha(of: id) < 0.01 || has(.elementsHidden, id)
+        flags[id.index].contains(.translucent) ? extras[extraSlots[id.index]].alpha : 1
     }
 
     /// The explicit accessibility frame (screen), if the node has one.
     @inline(__always) func explicitAccessibilityFrame(of id: NodeID) -> CGRect? {
-        flags[id.index].contains(.hasAccessibilityFrame) ? extras[Int(extraSlots[id.index])].accessibilityFrame : nil
+        flags[id.index].contains(.hasAccessibilityFrame) ? extras[extraSlots[id.index]].accessibilityFrame : nil
     }
 
     /// An element node's frame in its container's bounds space, if it has one.
     @inline(__always) func frameInContainerSpace(of id: NodeID) -> CGRect? {
-        flags[id.index].contains(.hasFrameInContainerSpace) ? extras[Int(extraSlots[id.index])].frameInContainerSpace : nil
+        flags[id.index].contains(.hasFrameInContainerSpace) ? extras[extraSlots[id.index]].frameInContainerSpace : nil
     }
 
     /// The node's accessibility path, if it has one.
     @inline(__always) func accessibilityPath(of id: NodeID) -> AccessibilityPath? {
-        flags[id.index].contains(.hasPath) ? extras[Int(extraSlots[id.index])].path : nil
+        flags[id.index].contains(.hasPath) ? extras[extraSlots[id.index]].path : nil
+    }
+
+    /// The node's accessibility traits.
+    @inline(__always) func traits(of id: NodeID) -> AccessibilityTraits {
+        let s = extraSlots[id.index]
+        return s >= 0 ? extras[s].traits : []
+    }
+
+    /// Whether the node has a non-empty accessibility label or value.
+    func hasLabelOrValue(_ id: NodeID) -> Bool {
+        let s = extraSlots[id.index]
+        guard s >= 0 else { return false }
+        return !(extras[s].label ?? "").isEmpty || !(extras[s].value ?? "").isEmpty
+    }
+
+    /// The node's Android actions (none when it declares none).
+    @inline(__always) func actions(of id: NodeID) -> NodeActions {
+        flags[id.index].contains(.hasSnapshotFacts) ? extras[extraSlots[id.index]].actions : []
+    }
+
+    /// The snapshot's visibility flag for the node, if the source gave one.
+    @inline(__always) func visibleInSnapshot(_ id: NodeID) -> Bool? {
+        flags[id.index].contains(.hasSnapshotFacts) ? extras[extraSlots[id.index]].visibleInSnapshot : nil
     }
 
     /// Whether the node is a view (not an element node).
     @inline(__always) func isView(_ id: NodeID) -> Bool { !flags[id.index].contains(.element) }
 
     /// The map from a view's bounds space to its parent's (the screen, for
-    /// the root): `p ↦ center + T(p - boundsMid)`, with `center` the frame's
-    /// midpoint, `boundsMid` the bounds' midpoint (scroll offset included)
-    /// and `T` the transform, applied about the center.
+    /// the root): `ViewGeometry.boundsToParent` of its frame, bounds and
+    /// transform.
     @inline(__always) func boundsToParent(_ id: NodeID) -> CGAffineTransform {
-        let f = frames[id.index]
-        let b = bounds(of: id)
-        let t = transform(of: id)
-        let cx = f.midX, cy = f.midY, bx = b.midX, by = b.midY
-        return CGAffineTransform(
-            a: t.a, b: t.b, c: t.c, d: t.d,
-            tx: cx + t.tx - (t.a * bx + t.c * by),
-            ty: cy + t.ty - (t.b * bx + t.d * by))
+        let s = transformSlots[id.index]
+        return ViewGeometry.boundsToParent(frame: frames[id.index], bounds: bounds(of: id),
+                                           transform: s >= 0 ? transformTable[s] : nil)
     }
 
     /// The map from a view's bounds space to the screen (for an element
@@ -513,6 +403,65 @@ public struct ElementTree: Sendable {
 
     @inline(__always) func extrasOf(_ id: NodeID) -> NodeExtras? {
         let s = extraSlots[id.index]
-        return s >= 0 ? extras[Int(s)] : nil
+        return s >= 0 ? extras[s] : nil
+    }
+}
+
+/// One of the tree's side tables (explicit bounds, transforms, rare
+/// properties): entries addressed by an `Int32` slot, with a free list so
+/// that entries a node gives up are reused and a long-lived tree that
+/// inserts and removes forever does not grow.
+struct SideTable<Element: Sendable>: Sendable {
+    private var entries: [Element] = []
+    private var free: [Int32] = []
+
+    /// The entry in `slot`.
+    @inline(__always)
+    subscript(slot: Int32) -> Element {
+        get { entries[Int(slot)] }
+        set { entries[Int(slot)] = newValue }
+    }
+
+    /// The number of entries, live or free.
+    var count: Int { entries.count }
+
+    /// Stores `value` in a free entry or a new one; returns its slot.
+    mutating func add(_ value: Element) -> Int32 {
+        if let slot = free.popLast() {
+            entries[Int(slot)] = value
+            return slot
+        }
+        entries.append(value)
+        return Int32(entries.count - 1)
+    }
+
+    /// Gives `slot` back, leaving `blank` in it (so that it holds no strings
+    /// or paths while free).
+    mutating func remove(_ slot: Int32, leaving blank: Element) {
+        entries[Int(slot)] = blank
+        free.append(slot)
+    }
+
+    mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
+}
+
+/// The table from `accessibilityIdentifier` to nodes, built on the first
+/// lookup and kept until the tree changes. A reference shared by copies of
+/// a tree: a change of the tree that holds a shared one replaces it
+/// (`ElementTree.identifiersChanged`), so that a table always describes
+/// every tree that shares it (same generation, same nodes).
+final class IdentifierIndex: Sendable {
+    private let table = Mutex<(generation: UInt64, nodes: [String: [NodeID]])?>(nil)
+
+    /// The nodes with `identifier` in the tree at `generation`, building the
+    /// table with `build` when it describes another generation.
+    func nodes(withIdentifier identifier: String, generation: UInt64,
+               build: () -> [String: [NodeID]]) -> [NodeID] {
+        table.withLock { cached in
+            if let cached, cached.generation == generation { return cached.nodes[identifier] ?? [] }
+            let nodes = build()
+            cached = (generation, nodes)
+            return nodes[identifier] ?? []
+        }
     }
 }

@@ -30,6 +30,10 @@ public struct Node: Sendable, Hashable {
     public var alpha: CGFloat
     /// Touch delivery only.
     public var isUserInteractionEnabled: Bool
+    /// A top-level window of a dump (an AXHit key). On Android the topmost
+    /// window holding a point decides `hit` there; the root always counts as
+    /// one. Importers set it on each top-level node of a dump.
+    public var isWindow: Bool
 
     // MARK: UIAccessibility
 
@@ -66,6 +70,21 @@ public struct Node: Sendable, Hashable {
     public var shouldGroupAccessibilityChildren: Bool
     /// Carried; no effect on hit-testing.
     public var accessibilityNavigationStyle: NavigationStyle
+    /// Views only: the explicit navigation order of this container, as the
+    /// `id`s of nodes of its subtree; nil when it has none.
+    public var accessibilityElements: [String]?
+    /// Navigation grouping; no effect on hit-testing.
+    public var accessibilityContainerType: AccessibilityContainerType
+
+    // MARK: Snapshot facts
+
+    /// A snapshot's own visibility flag (Appium's `visible`, uiautomator's
+    /// `visible-to-user`), carried as evidence; nil when the source has none.
+    /// Android hides a node the flag calls invisible; iOS snapshots do not
+    /// (XCTest's flag is often wrong).
+    public var visibleInSnapshot: Bool?
+    /// Android: what the node declares it handles.
+    public var actions: NodeActions
 
     /// A node of `kind` with every property at UIKit's default.
     public init(id: String, kind: NodeKind, frame: CGRect = .zero) {
@@ -78,12 +97,15 @@ public struct Node: Sendable, Hashable {
         self.isHidden = false
         self.alpha = 1
         self.isUserInteractionEnabled = true
+        self.isWindow = false
         self.isAccessibilityElement = kind == .element
         self.accessibilityTraits = []
         self.accessibilityElementsHidden = false
         self.accessibilityViewIsModal = false
         self.shouldGroupAccessibilityChildren = false
         self.accessibilityNavigationStyle = .automatic
+        self.accessibilityContainerType = .none
+        self.actions = []
     }
 
     /// A view with `frame` in its parent's bounds space, other properties at
@@ -102,43 +124,48 @@ public struct Node: Sendable, Hashable {
         bounds ?? CGRect(origin: .zero, size: frame.size)
     }
 
-    /// Checks the values the spec constrains: finite numbers, sizes >= 0,
-    /// alpha in 0...1, no view geometry on element nodes.
+    /// Checks what tree-format.md constrains of one node: a non-empty id,
+    /// finite numbers, sizes >= 0, alpha in 0...1, no view property on an
+    /// element node and no element property on a view. (The checks live in
+    /// `ValueRules`, shared with every reader.)
     ///
-    /// - Throws: `TreeError` naming this node and the key at fault.
+    /// - Throws: `TreeError` (`.validation`) naming this node and the key at fault.
     public func validate() throws(TreeError) {
         func fail(_ key: String, _ message: String) -> TreeError {
-            TreeError(message, node: id, key: key)
+            TreeError(.validation, message, node: id, key: key)
         }
         if id.isEmpty { throw fail("id", "must not be empty") }
-        try checkRect(frame, key: "frame")
-        if let bounds { try checkRect(bounds, key: "bounds") }
-        let t = transform
-        // Test first, name the culprit only on failure: no allocation per node.
-        if !(t.a.isFinite && t.b.isFinite && t.c.isFinite && t.d.isFinite && t.tx.isFinite && t.ty.isFinite) {
-            for (name, v) in [("a", t.a), ("b", t.b), ("c", t.c), ("d", t.d), ("tx", t.tx), ("ty", t.ty)] where !v.isFinite {
-                throw fail("transform", "\(name) is not a finite number")
+        if kind == .element {
+            // The format has no view geometry for element nodes: a value set
+            // here would be honoured by nothing and lost on writing.
+            let defaults = Node(id: id, kind: .element)
+            let set: [(String, Bool)] = [
+                ("frame", frame != defaults.frame), ("bounds", bounds != nil), ("transform", transform != .identity),
+                ("clipsToBounds", clipsToBounds), ("isHidden", isHidden), ("alpha", alpha != 1),
+                ("isUserInteractionEnabled", !isUserInteractionEnabled), ("isWindow", isWindow),
+                ("accessibilityElements", accessibilityElements != nil),
+            ]
+            if let (key, _) = set.first(where: { $0.1 }) {
+                throw fail(key, "element nodes have no \(key) (a view property)")
+            }
+        } else {
+            if let problem = ValueRules.rectProblem(frame) { throw fail("frame", problem) }
+            if let bounds, let problem = ValueRules.rectProblem(bounds) { throw fail("bounds", problem) }
+            if let problem = ValueRules.transformProblem(transform) { throw fail("transform", problem) }
+            if let problem = ValueRules.alphaProblem(Double(alpha)) { throw fail("alpha", problem) }
+            if accessibilityFrameInContainerSpace != nil {
+                throw fail("accessibilityFrameInContainerSpace", "view nodes have no accessibilityFrameInContainerSpace (an element property)")
             }
         }
-        if !(alpha >= 0 && alpha <= 1) { throw fail("alpha", "must be between 0 and 1, got \(alpha)") }
-        if let r = accessibilityFrame { try checkRect(r, key: "accessibilityFrame") }
-        if let r = accessibilityFrameInContainerSpace {
-            if kind != .element { throw fail("accessibilityFrameInContainerSpace", "is for element nodes only") }
-            try checkRect(r, key: "accessibilityFrameInContainerSpace")
+        if let r = accessibilityFrame, let problem = ValueRules.rectProblem(r) { throw fail("accessibilityFrame", problem) }
+        if let r = accessibilityFrameInContainerSpace, let problem = ValueRules.rectProblem(r) {
+            throw fail("accessibilityFrameInContainerSpace", problem)
         }
-        if let p = accessibilityActivationPoint, !(p.x.isFinite && p.y.isFinite) {
-            throw fail("accessibilityActivationPoint", "is not a finite point")
+        if let p = accessibilityActivationPoint, let problem = ValueRules.pointProblem(p) {
+            throw fail("accessibilityActivationPoint", problem)
         }
-    }
-
-    private func checkRect(_ r: CGRect, key: String) throws(TreeError) {
-        if !(r.origin.x.isFinite && r.origin.y.isFinite && r.size.width.isFinite && r.size.height.isFinite) {
-            let names = ["x", "y", "width", "height"]
-            for (i, v) in [r.origin.x, r.origin.y, r.size.width, r.size.height].enumerated() where !v.isFinite {
-                throw TreeError("\(names[i]) is not a finite number", node: id, key: key)
-            }
+        if let list = accessibilityElements, list.contains(where: \.isEmpty) {
+            throw fail("accessibilityElements", "an id in the list is empty")
         }
-        if r.size.width < 0 { throw TreeError("width is negative", node: id, key: key) }
-        if r.size.height < 0 { throw TreeError("height is negative", node: id, key: key) }
     }
 }

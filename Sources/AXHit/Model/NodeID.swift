@@ -28,6 +28,6 @@ public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Slot order (pre-order for a tree read from a file).
     public static func < (a: NodeID, b: NodeID) -> Bool { a.rawValue < b.rawValue }
-    /// `#slot`, for debugging (users see the node's `id` string instead).
-    public var description: String { "#\(rawValue)" }
+    /// `NodeID(slot)`: a handle, not the node's `id` (`ElementTree.id(of:)` gives that).
+    public var description: String { "NodeID(\(rawValue))" }
 }

@@ -1,10 +1,30 @@
-/// Everything the AXHit layer throws: a bad tree, a bad file, a bad request.
+/// Everything the AXHit layer throws: a bad tree, a bad file, a bad request,
+/// a failed geometry operation.
 ///
-/// It carries the facts a user needs to find the problem: the file, the line,
-/// the node's `id` and the key, each where it applies. `description` joins them
-/// as the command line prints them:
+/// It carries what a caller needs to act: a `kind` to switch on, and the
+/// facts a user needs to find the problem (the file, the line, the node's
+/// `id` and the key, each where it applies). `description` joins them as
+/// the command line prints them:
 /// `screen.json: line 12: node "play": key "frame": width is negative`.
 public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, broadly.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The input cannot be read as a tree: malformed JSON or XML, a
+        /// format AXHit does not read, a value of the wrong type, a missing
+        /// required key.
+        case input
+        /// A well-formed tree or request breaks a rule: a negative size, a
+        /// non-finite number, a duplicate id, a view under an element node,
+        /// a node that is not in the tree, a bad option value.
+        case validation
+        /// A geometry operation failed or went over its budget (GEOS).
+        case geometry
+        /// A file could not be read or written.
+        case io
+    }
+
+    /// What went wrong, broadly.
+    public var kind: Kind
     /// The file the input came from (as the user named it), if known.
     public var file: String?
     /// The 1-based line in `file`, if known.
@@ -16,8 +36,10 @@ public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, in words.
     public var message: String
 
-    /// An error with the facts that apply.
-    public init(_ message: String, file: String? = nil, line: Int? = nil, node: String? = nil, key: String? = nil) {
+    /// An error of `kind` with the facts that apply.
+    public init(_ kind: Kind, _ message: String, file: String? = nil, line: Int? = nil, node: String? = nil,
+                key: String? = nil) {
+        self.kind = kind
         self.message = message
         self.file = file
         self.line = line
@@ -33,10 +55,9 @@ public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
         return e
     }
 
-    /// The facts joined on one line. Control characters (which ids, file
-    /// names and quoted values may hold) are escaped, so that the command
-    /// line's error stays one line.
-    /// The facts that apply, joined as the command line prints them.
+    /// The facts that apply, joined on one line as the command line prints
+    /// them. Control characters (which ids, file names and quoted values may
+    /// hold) are escaped, so that the command line's error stays one line.
     public var description: String {
         var parts: [String] = []
         if let file { parts.append(file) }

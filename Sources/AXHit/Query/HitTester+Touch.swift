@@ -3,24 +3,47 @@ import Foundation
 extension HitTester {
     // MARK: Touch delivery
 
-    /// The view that receives a tap at the screen point `p`: UIKit's
-    /// `hitTest(_:with:)` from the root (tree-format.md, "Touch delivery").
+    /// The node a tap at the screen point `p` reaches, as the tree's
+    /// platform delivers it (tree-format.md, "Touch delivery" and
+    /// "Platforms and snapshots"), or nil when nothing takes it:
     ///
-    /// A view that is hidden, has alpha below 0.01 or has
-    /// `isUserInteractionEnabled == false` receives nothing, nor does its
-    /// subtree; a point outside a view's bounds (closed-open) skips the view
-    /// and its subtree, clipped or not; subviews are tried frontmost first;
-    /// the deepest view that takes the point receives it. Element nodes never
-    /// receive. Nil when no view takes the point.
+    /// - a view tree (iOS): UIKit's `hitTest(_:with:)` from the root. A view
+    ///   that is hidden, has alpha below 0.01 or has
+    ///   `isUserInteractionEnabled == false` receives nothing, nor does its
+    ///   subtree; a point outside a view's bounds (closed-open) skips the view
+    ///   and its subtree, clipped or not; subviews are tried frontmost first;
+    ///   the deepest view that takes the point receives it. Element nodes
+    ///   never receive.
+    /// - an iOS snapshot: XCUITest's `isHittable`, the element `hit(p)`
+    ///   answers under the frame policy.
+    /// - Android: `dispatchTouchEvent`, front to back and deepest first, the
+    ///   first visible node whose bounds hold `p` and that consumes a tap
+    ///   (`click`, `longClick`, or an adjustable control).
+    ///
+    /// - Complexity: O(depth × log(children)) on typical layouts, through the
+    ///   same per-view indexes as `hit`; no GEOS call, no lock.
+    public func touch(_ p: CGPoint) -> NodeID? {
+        switch rules.touchModel {
+        case .viewHitTest: return viewHitTest(p)
+        case .hittableElement: return hit(p, policy: .frame)
+        case .consumingNode: return consumingNode(p)
+        }
+    }
+
+    /// The receivers for many screen points, computed on all cores.
+    ///
+    /// - Complexity: the single queries divided among the cores.
+    public func touch(_ points: [CGPoint]) -> [NodeID?] {
+        parallelMap(points.count, minimumChunk: 256, makeWorker: {}) { _, i in touch(points[i]) }
+    }
+
+    /// UIKit's `hitTest(_:with:)` (see `touch`).
     ///
     /// A touchable subview whose bounds hold the point always returns at
     /// least itself, so UIKit's recursion never backtracks: the query is one
     /// descent, choosing at each level the frontmost touchable child that
-    /// holds the point, through the same per-view indexes as `hit`.
-    ///
-    /// - Complexity: O(depth × log(children)) on typical layouts; no
-    ///   allocation, no GEOS call, no lock.
-    public func touch(_ p: CGPoint) -> NodeID? {
+    /// holds the point. No allocation.
+    func viewHitTest(_ p: CGPoint) -> NodeID? {
         let root = tree.root
         guard !root.isNone, let q = takesTouch(root, p) else { return nil }
         var v = root
@@ -33,18 +56,27 @@ extension HitTester {
         }
     }
 
-    /// The receivers for many screen points, computed on all cores.
-    ///
-    /// - Complexity: the single queries divided among the cores.
-    public func touch(_ points: [CGPoint]) -> [NodeID?] {
-        parallelMap(points.count, minimumChunk: 256, makeWorker: {}) { _, i in touch(points[i]) }
+    /// Android's `dispatchTouchEvent` (see `touch`): a search from the root
+    /// in which a node's own claim waits beneath its children's, so that the
+    /// first claim popped is the frontmost, deepest one.
+    func consumingNode(_ p: CGPoint) -> NodeID? {
+        let root = tree.root
+        guard !root.isNone else { return nil }
+        var stack: [(node: NodeID, point: CGPoint, claims: Bool)] = [(root, p, false)]
+        while let (n, point, claims) = stack.popLast() {
+            if claims { return n }
+            guard let q = takesTouch(n, point) else { continue }
+            if rules.consumesTap(n, in: tree) { stack.append((n, q, true)) }
+            forEachChild(of: n, mayHolding: q) { stack.append(($0, q, false)) }
+        }
+        return nil
     }
 
-    /// Whether view `v` can itself take touches: not hidden, alpha at least
-    /// 0.01, interaction enabled (its ancestors are the caller's concern).
+    /// Whether view `v` can itself take touches: a view the rules let
+    /// touches into (its ancestors are the caller's concern).
     @inline(__always)
     func touchableItself(_ v: NodeID) -> Bool {
-        tree.isView(v) && !tree.has(.hidden, v) && tree.has(.userInteractionEnabled, v) && tree.alpha(of: v) >= 0.01
+        tree.isView(v) && !rules.refusesTouch(v, in: tree)
     }
 
     /// The point in `v`'s bounds space when view `v` takes `parentPoint`
@@ -90,6 +122,33 @@ extension HitTester {
         }
         index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { consider($0) }
         return (best, bestPoint)
+    }
+
+    /// Calls `body` with the children of view `v` whose boxes may hold `q`
+    /// (in `v`'s bounds space), back to front. Allocates for a wide view.
+    func forEachChild(of v: NodeID, mayHolding q: CGPoint, _ body: (NodeID) -> Void) {
+        let slot = hot[v.index].indexSlot
+        guard slot >= 0 else {
+            var c = tree.firstChild(of: v)
+            while !c.isNone { body(c); c = tree.nextSibling(of: c) }
+            return
+        }
+        let index = indexes[Int(slot)]
+        var found: [NodeID] = []
+        // Items of removed children are skipped (their slots may be reused).
+        index.forEachChild(containing: q) { c in
+            if tree.contains(c) && tree.parent(of: c) == v { found.append(c) }
+            return true
+        }
+        index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { c in
+            if tree.contains(c) && tree.parent(of: c) == v { found.append(c) }
+        }
+        sortByRank(&found)
+        var last = NodeID.none
+        for c in found where c != last {
+            last = c
+            body(c)
+        }
     }
 
     /// Whether the screen point `p` lies in the region of node `e` under the

@@ -11,7 +11,8 @@ extension HitTester {
     /// in its (scrolled) space: its box in its parent is refitted.
     ///
     /// - Complexity: O(1), whatever the number of rows (O(log siblings) for
-    ///   a view with a view-space path).
+    ///   a view with a view-space path); O(subtree) on Android, whose
+    ///   exposure compares screen boxes with their window's.
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
@@ -20,6 +21,9 @@ extension HitTester {
         if hot[view.index].flags.contains(.hasPath), tree.accessibilityPath(of: view)?.coordinateSpace == .view {
             refitItem(containing: view)
         }
+        // Rules that compare screen boxes with windows' (TalkBack's
+        // whole-window rule) see the content move.
+        if rules.exposureInputs.contains(.geometry) { deriveSubtree(view, structure: false) }
     }
 
     /// Replaces every property of a node but its place in the tree, and
@@ -34,20 +38,29 @@ extension HitTester {
     /// - Throws: `TreeError` when the node is invalid, its id is taken, or its
     ///   kind would change; the engine is unchanged then.
     public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
-        guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree", node: node.id) }
+        guard tree.contains(id) else { throw tree.notInTree(id, node: node.id) }
         let old = tree[id]
+        let wasHidden = rules.hidesFromAccessibility(id, in: tree)
         try tree.update(id, to: node)
         syncHot(id)
+        let isHidden = rules.hidesFromAccessibility(id, in: tree)
 
         let geometryChanged = old.frame != node.frame || old.bounds != node.bounds || old.transform != node.transform
         let regionChanged = geometryChanged || old.accessibilityFrame != node.accessibilityFrame
             || old.accessibilityFrameInContainerSpace != node.accessibilityFrameInContainerSpace
             || old.accessibilityPath != node.accessibilityPath
-        func hidden(_ n: Node) -> Bool { n.isHidden || n.alpha < 0.01 || n.accessibilityElementsHidden }
         let modalChanged = old.accessibilityViewIsModal != node.accessibilityViewIsModal
-            || ((old.accessibilityViewIsModal || node.accessibilityViewIsModal) && hidden(old) != hidden(node))
-        let exposureChanged = modalChanged || hidden(old) != hidden(node)
-            || old.isAccessibilityElement != node.isAccessibilityElement
+            || ((old.accessibilityViewIsModal || node.accessibilityViewIsModal) && wasHidden != isHidden)
+        var changes: ExposureInputs = []
+        if wasHidden != isHidden { changes.insert(.hidden) }
+        if old.isAccessibilityElement != node.isAccessibilityElement { changes.insert(.accessibilityElement) }
+        if old.accessibilityLabel != node.accessibilityLabel || old.accessibilityValue != node.accessibilityValue {
+            changes.insert(.labelOrValue)
+        }
+        if old.actions != node.actions { changes.insert(.actions) }
+        if old.isWindow != node.isWindow { changes.insert(.window) }
+        if geometryChanged { changes.insert(.geometry) }
+        let exposureChanged = modalChanged || !changes.isDisjoint(with: rules.exposureInputs)
         let linearChanged = old.transform.a != node.transform.a || old.transform.b != node.transform.b
             || old.transform.c != node.transform.c || old.transform.d != node.transform.d
 
@@ -62,9 +75,9 @@ extension HitTester {
             if modalChanged && !parent.isNone {
                 // A modal sibling suppresses or releases all the others.
                 var c = tree.firstChild(of: parent)
-                while !c.isNone { try deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
+                while !c.isNone { deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
             } else {
-                try deriveSubtree(id, structure: false)
+                deriveSubtree(id, structure: false)
             }
         }
         if regionChanged { refitItem(containing: id) }
@@ -84,7 +97,7 @@ extension HitTester {
     @discardableResult
     public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
         let id = try tree.insert(node, under: parent, before: sibling)
-        try attach(id)
+        attach(id)
         return id
     }
 
@@ -96,12 +109,12 @@ extension HitTester {
     ///   under an element node; the tree is unchanged then.
     @discardableResult
     public mutating func insert(_ subtree: ElementTree, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
-        guard !subtree.root.isNone else { throw TreeError("the subtree to insert is empty") }
-        for id in subtree.preOrder where tree.node(named: subtree.name(of: id)) != nil {
-            throw TreeError("duplicate id", node: subtree.name(of: id), key: "id")
+        guard !subtree.root.isNone else { throw TreeError(.validation, "the subtree to insert is empty") }
+        for id in subtree.preOrder where tree.node(withID: subtree.id(of: id)) != nil {
+            throw TreeError(.validation, "duplicate id", node: subtree.id(of: id), key: "id")
         }
         if subtree.kind(of: subtree.root) == .view && !parent.isNone && tree.contains(parent) && tree.kind(of: parent) == .element {
-            throw TreeError("a view cannot be a child of an element node", node: subtree.name(of: subtree.root), key: "kind")
+            throw TreeError(.validation, "a view cannot be a child of an element node", node: subtree.id(of: subtree.root), key: "kind")
         }
         let top = try tree.insert(subtree[subtree.root], under: parent, before: sibling)
         // Copy the rest in pre-order: a node's parent is always copied first.
@@ -119,24 +132,24 @@ extension HitTester {
             try? tree.removeSubtree(top)
             throw failure
         }
-        try attach(top)
+        attach(top)
         return top
     }
 
     /// Derives the engine's state for the new subtree at `top`, already in the tree.
-    private mutating func attach(_ top: NodeID) throws(TreeError) {
+    private mutating func attach(_ top: NodeID) {
         growColumns()
         assignRank(top)
         let parent = tree.parent(of: top)
         if !parent.isNone && tree.has(.modal, top) { hot[parent.index].state.insert(.hasModalChild) }
-        try deriveSubtree(top, structure: true)
+        deriveSubtree(top, structure: true)
         guard !parent.isNone else { return }
         syncHot(parent)
         syncHot(tree.previousSibling(of: top))
-        if tree.has(.modal, top) && !hiddenItself(top) {
+        if tree.has(.modal, top) && !rules.hidesFromAccessibility(top, in: tree) {
             // The newcomer may be the frontmost modal: re-derive its siblings.
             var c = tree.firstChild(of: parent)
-            while !c.isNone { if c != top { try deriveSubtree(c, structure: false) }; c = tree.nextSibling(of: c) }
+            while !c.isNone { if c != top { deriveSubtree(c, structure: false) }; c = tree.nextSibling(of: c) }
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
@@ -162,10 +175,10 @@ extension HitTester {
     ///   emptied in place; the index is rebuilt once half its items are gone.
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
-        guard tree.contains(id) else { throw TreeError("node \(id) is not in the tree") }
+        guard tree.contains(id) else { throw tree.notInTree(id) }
         let parent = tree.parent(of: id)
         let hadModalFlag = tree.has(.modal, id)
-        let wasModal = hadModalFlag && !hiddenItself(id)
+        let wasModal = hadModalFlag && !rules.hidesFromAccessibility(id, in: tree)
         addExposedCount(-exposedCounts[id.index], aboveAndExcluding: id)
         if !parent.isNone && tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
@@ -196,7 +209,7 @@ extension HitTester {
         if hadModalFlag { countModalChildren(of: parent) }
         if wasModal {
             var c = tree.firstChild(of: parent)
-            while !c.isNone { try deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
+            while !c.isNone { deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot

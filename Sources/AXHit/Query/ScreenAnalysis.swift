@@ -78,7 +78,7 @@ public struct ScreenAnalysis: Sendable {
             }
         }) { analyzer, i -> Result<ElementAnalysis, TreeError> in
             analyzer.flatMap { analyzer in Result { try analyzer.analyze(exposed[i]) } }
-                .mapError { TreeError("\($0)", node: tree.name(of: exposed[i])) }
+                .mapError { TreeError(.geometry, "\($0)", node: tree.id(of: exposed[i])) }
         }
         var elements: [ElementAnalysis] = []
         elements.reserveCapacity(exposed.count)
@@ -90,7 +90,7 @@ public struct ScreenAnalysis: Sendable {
     ///
     /// - Throws: `TreeError` when a path cannot be filled or GEOS fails.
     public init(_ tree: ElementTree, visibility: Bool = true) throws(TreeError) {
-        try self.init(try HitTester(tree), visibility: visibility)
+        try self.init(HitTester(tree), visibility: visibility)
     }
 
     /// The tree analysed.
@@ -170,7 +170,7 @@ struct Occluders: Sendable {
             positions.append(order.position[v.index])
         }
         let regions = self.regions
-        index = PackedRTree(count: regions.count) { k in HitTester.corners(regions[k].bounds) }
+        index = PackedRTree(rects: regions.count) { regions[$0].bounds }
         self.clips = clips
     }
 

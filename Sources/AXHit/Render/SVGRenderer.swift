@@ -129,7 +129,7 @@ private struct Renderer {
         for a in analysis.elements where worst[a.element] != nil {
             let f = analysis.space.accessibilityFrame(of: a.element)
             guard f.width > 0 && f.height > 0 else { continue }
-            out += "<text x=\"\(n(f.minX + unit))\" y=\"\(n(f.minY + 7.5 * unit))\">\(escape(tree.name(of: a.element)))</text>\n"
+            out += "<text x=\"\(n(f.minX + unit))\" y=\"\(n(f.minY + 7.5 * unit))\">\(escape(tree.id(of: a.element)))</text>\n"
         }
         out += "</g>\n"
 

@@ -41,14 +41,11 @@ public struct ScreenSpace: Sendable {
         resolved = Array(repeating: [], count: n)
         guard !tree.root.isNone else { return }
 
-        // Accessibility is blocked for a node when it or an ancestor is
-        // hidden, elementsHidden, inside an accessibility element, or
-        // suppressed by a modal sibling. Touch is blocked by hidden, alpha
-        // and isUserInteractionEnabled. Both are inherited downwards.
-        var a11yBlocked = [Bool](repeating: false, count: n)
+        // Exposure is the rules' walk (one step per node, parents first);
+        // touch is blocked downwards by whatever the rules say refuses it.
+        let rules = tree.rules
+        var scopes = [ExposureScope](repeating: ExposureScope(), count: n)
         var touchBlocked = [Bool](repeating: false, count: n)
-        // The frontmost visible modal child of each node, found once per parent.
-        var modalChild = [NodeID](repeating: .none, count: n)
         var order: [NodeID] = []
         order.reserveCapacity(tree.count)
         tree.forEachInPreOrder(from: tree.root) { order.append($0) }
@@ -57,24 +54,10 @@ public struct ScreenSpace: Sendable {
             let i = id.index
             let parent = tree.parent(of: id)
             let isElementNode = tree.has(.element, id)
-            let hidden = tree.has(.hidden, id) || tree.alpha(of: id) < 0.01  // touch ignores elementsHidden
-            var blocked = hidden || tree.has(.elementsHidden, id)
-            var noTouch = hidden || !tree.has(.userInteractionEnabled, id)
-            if !parent.isNone {
-                let p = parent.index
-                let modal = modalChild[p]
-                blocked = blocked || a11yBlocked[p] || tree.has(.accessibilityElement, parent)
-                    || (!modal.isNone && modal != id)
-                noTouch = noTouch || touchBlocked[p]
-            }
-            a11yBlocked[i] = blocked
-            modalChild[i] = Self.frontmostModalChild(of: id, in: tree)
-            touchBlocked[i] = noTouch
 
-            // Geometry: the spec's mapping from a view's bounds space to its
-            // parent's is p ↦ center + T(p - boundsMid), with T the transform
-            // (linear part plus translation). The root's parent space is the
-            // screen.
+            // Geometry: the map from the view's bounds space to the screen
+            // (`ViewGeometry.boundsToParent`, chained); an element node has
+            // its container's.
             if isElementNode {
                 toScreen[i] = toScreen[parent.index]
                 fromScreen[i] = fromScreen[parent.index]
@@ -88,25 +71,19 @@ public struct ScreenSpace: Sendable {
                     fromScreen[i] = full.inverted()
                     resolved[i].insert(.invertible)
                 }
-                if !noTouch { resolved[i].insert(.touchable) }
             }
-            frames[i] = Self.accessibilityFrame(of: id, in: tree, toScreen: toScreen[i])
-            if !blocked && tree.has(.accessibilityElement, id) { resolved[i].insert(.exposed) }
-        }
-    }
 
-    /// The frontmost child of `id` that has `accessibilityViewIsModal` and is
-    /// not itself hidden (isHidden, alpha, accessibilityElementsHidden): it
-    /// suppresses all its siblings. O(children).
-    static func frontmostModalChild(of id: NodeID, in tree: ElementTree) -> NodeID {
-        var s = tree.lastChild(of: id)
-        while !s.isNone {
-            if tree.has(.modal, s) && !tree.isHiddenItself(s) {
-                return s
+            let inherited = parent.isNone ? ExposureScope() : scopes[parent.index]
+            let step = rules.exposureStep(id, in: tree, scope: inherited, hasModalChild: ViewRules.hasModalChild(id, in: tree)) {
+                tree.bounds(of: isElementNode ? tree.container(of: id) : id).applying(toScreen[i])
             }
-            s = tree.previousSibling(of: s)
+            scopes[i] = step.children
+            if step.exposed { resolved[i].insert(.exposed) }
+            let noTouch = rules.refusesTouch(id, in: tree) || (!parent.isNone && touchBlocked[parent.index])
+            touchBlocked[i] = noTouch
+            if !isElementNode && !noTouch { resolved[i].insert(.touchable) }
+            frames[i] = Self.accessibilityFrame(of: id, in: tree, toScreen: toScreen[i])
         }
-        return .none
     }
 
     static func accessibilityFrame(of id: NodeID, in tree: ElementTree, toScreen: CGAffineTransform) -> CGRect {

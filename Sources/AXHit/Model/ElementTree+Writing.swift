@@ -1,0 +1,383 @@
+import Foundation
+
+// The tree's one write path. Every node enters and changes here: the builder
+// API (`append`, `insert`, `update`) and every reader (the `axhit/1` reader,
+// the importers) gather a node into a `NodeRecord`, the tree's own layout, and
+// hand it to `add` or `complete`, which check the tree's structural rules and
+// write the columns. Values are checked before they get here: by
+// `Node.validate()` for the builder, by each reader as it reads (both through
+// `ValueRules`).
+//
+// Streaming readers must add a node before its children (so ids come out in
+// pre-order), but JSON keys are unordered: a node's `id` or `kind` may come
+// after its `children`. Such a reader adds a *pending* node as far as it is
+// known, builds the children under it, and completes it at the end of its
+// object.
+
+/// One node's values laid out as `ElementTree` stores them.
+struct NodeRecord {
+    /// The `id` (empty until read).
+    var name = ""
+    /// `.element` for element nodes, and the boolean properties. The flags
+    /// derived from other values (`translucent`, `has…`) are the tree's to
+    /// set.
+    var flags = NodeRecord.defaultFlags
+    /// Views only.
+    var frame = CGRect.zero
+    var bounds: CGRect?
+    /// nil for the identity.
+    var transform: CGAffineTransform?
+    /// Meaningful only when `hasExtras`.
+    var extras = NodeExtras()
+    /// Whether `extras` differs from `NodeExtras()` (a reader knows as it
+    /// sets each value, each at most once: no comparison per node).
+    var hasExtras = false
+
+    var isElement: Bool { flags.contains(.element) }
+
+    /// A view's flags with every property at its default.
+    static let defaultFlags: NodeFlags = [.alive, .userInteractionEnabled]
+
+    /// An empty record (a view with every property at its default).
+    init() {}
+
+    /// The record of `node` (which `Node.validate()` has checked).
+    init(_ node: Node) {
+        name = node.id
+        var f: NodeFlags = [.alive]
+        if node.kind == .element { f.insert(.element) }
+        if node.isAccessibilityElement { f.insert(.accessibilityElement) }
+        if node.isHidden { f.insert(.hidden) }
+        if node.clipsToBounds { f.insert(.clipsToBounds) }
+        if node.isUserInteractionEnabled { f.insert(.userInteractionEnabled) }
+        if node.isWindow { f.insert(.window) }
+        if node.accessibilityElementsHidden { f.insert(.elementsHidden) }
+        if node.accessibilityViewIsModal { f.insert(.modal) }
+        if node.shouldGroupAccessibilityChildren { f.insert(.groupsChildren) }
+        flags = f
+        if node.kind == .view {
+            frame = node.frame
+            bounds = node.bounds
+            transform = node.transform == .identity ? nil : node.transform
+        }
+        extras = NodeExtras(of: node)
+        hasExtras = !extras.isDefault
+    }
+}
+
+extension ElementTree {
+    // MARK: Building (public)
+
+    /// Adds `node` as the frontmost (last) child of `parent`, or as the root
+    /// when `parent` is `.none`.
+    ///
+    /// - Complexity: amortized O(1).
+    /// - Throws: `TreeError` naming the node and key when the node is invalid
+    ///   (`Node.validate()`), its id is taken, a root already exists, the
+    ///   parent is not in the tree, or a view is put under an element node.
+    @discardableResult
+    public mutating func append(_ node: Node, under parent: NodeID) throws(TreeError) -> NodeID {
+        try insert(node, under: parent, before: .none)
+    }
+
+    /// Adds `node` under `parent`, just behind `sibling` in z-order (or as the
+    /// frontmost child when `sibling` is `.none`).
+    ///
+    /// - Complexity: amortized O(1).
+    /// - Throws: as `append(_:under:)`, and when `sibling` is not a child of
+    ///   `parent`.
+    @discardableResult
+    public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID) throws(TreeError) -> NodeID {
+        try node.validate()
+        var record = NodeRecord(node)
+        return try add(&record, named: true, final: true, under: parent, before: sibling)
+    }
+
+    /// Replaces every property of a node but its place in the tree.
+    ///
+    /// - Complexity: O(1).
+    /// - Throws: `TreeError` when `node` is invalid, its id is taken by
+    ///   another node, its kind differs from the node it replaces, or `id` is
+    ///   not in the tree.
+    public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
+        guard contains(id) else { throw notInTree(id, node: node.id) }
+        try node.validate()
+        if node.kind != kind(of: id) {
+            throw TreeError(.validation, "a node's kind cannot change", node: node.id, key: "kind")
+        }
+        var record = NodeRecord(node)
+        try complete(id, as: &record)
+    }
+
+    /// Removes `id` and its whole subtree. Their slots and side-table entries
+    /// are reused by later inserts.
+    ///
+    /// - Complexity: O(size of the subtree).
+    /// - Throws: `TreeError` when `id` is not in the tree.
+    public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
+        guard contains(id) else { throw notInTree(id) }
+        let parent = parents[id.index]
+        if parent.isNone {
+            root = .none
+        } else {
+            let prev = previousSiblings[id.index], next = nextSiblings[id.index]
+            if prev.isNone { firstChildren[parent.index] = next } else { nextSiblings[prev.index] = next }
+            if next.isNone { lastChildren[parent.index] = prev } else { previousSiblings[next.index] = prev }
+        }
+        // Free every slot of the subtree (pre-order; no recursion).
+        var doomed: [NodeID] = []
+        forEachInPreOrder(from: id) { doomed.append($0) }
+        for n in doomed {
+            let i = n.index
+            nodeIDsByID[ids[i]] = nil
+            setEntry(&boundsSlots[i], in: &boundsTable, to: nil, blank: .zero)
+            setEntry(&transformSlots[i], in: &transformTable, to: nil, blank: .identity)
+            setEntry(&extraSlots[i], in: &extras, to: nil, blank: NodeExtras())
+            ids[i] = ""
+            flags[i] = []
+            parents[i] = .none; firstChildren[i] = .none; lastChildren[i] = .none
+            nextSiblings[i] = .none; previousSiblings[i] = .none
+            freeSlots.append(n)
+        }
+        identifiersChanged()
+    }
+
+    /// Sets a view's bounds origin (its scroll offset, UIScrollView's
+    /// `contentOffset`), keeping the bounds size.
+    ///
+    /// - Complexity: O(1): it rewrites one entry of the bounds table (a view
+    ///   that had default bounds gets an entry).
+    /// - Throws: `TreeError` when `view` is not a view of this tree or the
+    ///   offset is not finite.
+    public mutating func setBoundsOrigin(_ view: NodeID, to origin: CGPoint) throws(TreeError) {
+        guard contains(view), isView(view) else {
+            throw TreeError(.validation, "\(view) is not a view of the tree")
+        }
+        guard origin.x.isFinite && origin.y.isFinite else {
+            throw TreeError(.validation, "the scroll offset is not finite", node: ids[view.index], key: "bounds")
+        }
+        let s = boundsSlots[view.index]
+        if s >= 0 {
+            boundsTable[s].origin = origin
+        } else {
+            boundsSlots[view.index] = boundsTable.add(CGRect(origin: origin, size: frames[view.index].size))
+        }
+    }
+
+    /// The error for a `NodeID` this tree does not hold (removed, or from
+    /// another tree).
+    func notInTree(_ id: NodeID, node name: String? = nil) -> TreeError {
+        TreeError(.validation, "\(id) is not a node of the tree (removed, or from another tree)", node: name)
+    }
+
+    // MARK: The write path
+
+    /// Adds `node` under `parent` (as the root when `.none`), just behind
+    /// `sibling` (frontmost when `.none`): registered under `node.name` when
+    /// `named`, else pending (not findable by id until `complete(_:as:)`).
+    ///
+    /// Checks the tree's structural rules: the id is new, one root, the root
+    /// is a view, the parent is in the tree, no view under an element node,
+    /// `sibling` is a child of `parent`. Unnamed, the errors name no node (the
+    /// reader does).
+    ///
+    /// - Complexity: amortized O(1), one hash of the name.
+    ///
+    /// `node` is inout to be passed by address (it is large). When `final`
+    /// (no later `complete`), its extras are moved into the tree rather than
+    /// copied (no retain per string); else it is not changed.
+    mutating func add(_ node: inout NodeRecord, named: Bool, final: Bool, under parent: NodeID,
+                      before sibling: NodeID = .none) throws(TreeError) -> NodeID {
+        let isElement = node.isElement
+        var structural: TreeError?
+        if parent.isNone {
+            if !root.isNone {
+                structural = TreeError(.validation, "a tree has one root")
+            } else if isElement {
+                structural = TreeError(.validation, "the root must be a view", key: "kind")
+            }
+        } else if !contains(parent) {
+            structural = TreeError(.validation, "the parent \(parent) is not a node of the tree")
+        } else if !isElement && kind(of: parent) == .element {
+            structural = TreeError(.validation, "a view cannot be a child of an element node", key: "kind")
+        } else if !sibling.isNone && (!contains(sibling) || parents[sibling.index] != parent) {
+            structural = TreeError(.validation, "\(sibling) is not a child of the parent")
+        }
+        let fresh = freeSlots.isEmpty
+        let id = fresh ? NodeID(ids.count) : freeSlots[freeSlots.count - 1]
+        if named {
+            // One hash: claim the name, and give it back if it was taken.
+            if let old = nodeIDsByID.updateValue(id, forKey: node.name) {
+                nodeIDsByID[node.name] = old
+                throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
+            }
+            if var e = structural {
+                nodeIDsByID[node.name] = nil
+                e.node = node.name
+                throw e
+            }
+        } else if let structural {
+            throw structural
+        }
+        if fresh {
+            // Straight appends: no default value written first, then replaced.
+            ids.append(named ? node.name : "")
+            flags.append(Self.storedFlags(node))
+            parents.append(.none)
+            firstChildren.append(.none)
+            lastChildren.append(.none)
+            nextSiblings.append(.none)
+            previousSiblings.append(.none)
+            if isElement {
+                frames.append(.zero)
+                boundsSlots.append(-1)
+                transformSlots.append(-1)
+            } else {
+                frames.append(node.frame)
+                boundsSlots.append(node.bounds.map { boundsTable.add($0) } ?? -1)
+                transformSlots.append(node.transform.map { transformTable.add($0) } ?? -1)
+            }
+            extraSlots.append(node.hasExtras ? extras.add(Self.take(&node, final: final)) : -1)
+        } else {
+            freeSlots.removeLast()
+            write(&node, named: named, final: final, at: id.index)
+        }
+        if parent.isNone {
+            root = id
+        } else {
+            link(id, under: parent, before: sibling)
+        }
+        identifiersChanged()
+        return id
+    }
+
+    /// Gives a node added early (pending, or added with what was known then)
+    /// its final values, name and kind, registering the name when it is new.
+    /// The kind may change, as long as the tree stays valid: the root stays a
+    /// view, a view is not under an element node, and an element node has
+    /// only element children. (`update(_:to:)` forbids a change of kind.)
+    ///
+    /// This is the node's final write: its extras are moved into the tree.
+    ///
+    /// - Complexity: O(1) (one hash when the name is new), plus O(children)
+    ///   when the kind becomes `.element`.
+    /// - Throws: `TreeError` naming the node and key when its id is taken or
+    ///   the new kind does not fit (the id first).
+    mutating func complete(_ id: NodeID, as node: inout NodeRecord) throws(TreeError) {
+        let i = id.index
+        let old = ids[i]
+        let rename = node.name != old
+        let kindChanges = node.isElement != flags[i].contains(.element)
+        if kindChanges {
+            // Rare: check the id first (a lookup), then the kind.
+            if rename && nodeIDsByID[node.name] != nil {
+                throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
+            }
+            let parent = parents[i]
+            if node.isElement {
+                if parent.isNone { throw TreeError(.validation, "the root must be a view", node: node.name, key: "kind") }
+                var c = firstChildren[i]
+                while !c.isNone {
+                    if kind(of: c) == .view {
+                        throw TreeError(.validation, "an element node cannot have a view child (\"\(ids[c.index])\")",
+                                        node: node.name, key: "kind")
+                    }
+                    c = nextSiblings[c.index]
+                }
+            } else if !parent.isNone && kind(of: parent) == .element {
+                throw TreeError(.validation, "a view cannot be a child of an element node", node: node.name, key: "kind")
+            }
+        }
+        if rename {
+            if let taken = nodeIDsByID.updateValue(id, forKey: node.name) {
+                nodeIDsByID[node.name] = taken
+                throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
+            }
+            if !old.isEmpty { nodeIDsByID[old] = nil }
+        }
+        write(&node, named: true, final: true, at: i)
+        identifiersChanged()
+    }
+
+    /// Reserves room for about `n` more nodes read in bulk, and `extraCount`
+    /// entries of the rare-property table.
+    mutating func reserveForLoading(_ n: Int, extras extraCount: Int) {
+        reserveCapacity(n)
+        extras.reserveCapacity(extraCount)
+    }
+
+    /// The flags to store for `node`: its own, plus those derived from its
+    /// values.
+    @inline(__always)
+    private static func storedFlags(_ node: borrowing NodeRecord) -> NodeFlags {
+        var f = node.flags
+        f.insert(.alive)
+        guard node.hasExtras else { return f }
+        return f.union(NodeFlags.derived(from: node.extras, isElement: node.isElement))
+    }
+
+    /// Overwrites slot `i` with `node`'s values (not its links), reusing its
+    /// side-table entries.
+    private mutating func write(_ node: inout NodeRecord, named: Bool, final: Bool, at i: Int) {
+        ids[i] = named ? node.name : ""
+        flags[i] = Self.storedFlags(node)
+        let isView = !node.isElement
+        frames[i] = isView ? node.frame : .zero
+        setEntry(&boundsSlots[i], in: &boundsTable, to: isView ? node.bounds : nil, blank: .zero)
+        setEntry(&transformSlots[i], in: &transformTable, to: isView ? node.transform : nil, blank: .identity)
+        let e: NodeExtras? = node.hasExtras ? Self.take(&node, final: final) : nil
+        setEntry(&extraSlots[i], in: &extras, to: e, blank: NodeExtras())
+    }
+
+    /// Points `slot` at an entry of `table` holding `value` (reusing the
+    /// node's entry), or, for nil, gives the entry back.
+    private func setEntry<T>(_ slot: inout Int32, in table: inout SideTable<T>, to value: T?, blank: T) {
+        if let value {
+            if slot >= 0 { table[slot] = value } else { slot = table.add(value) }
+        } else if slot >= 0 {
+            table.remove(slot, leaving: blank)
+            slot = -1
+        }
+    }
+
+    /// Links node `id` under `parent`, just behind `sibling` (frontmost when
+    /// `.none`).
+    private mutating func link(_ id: NodeID, under parent: NodeID, before sibling: NodeID) {
+        let i = id.index
+        parents[i] = parent
+        firstChildren[i] = .none
+        lastChildren[i] = .none
+        if sibling.isNone {
+            let last = lastChildren[parent.index]
+            previousSiblings[i] = last
+            nextSiblings[i] = .none
+            if last.isNone { firstChildren[parent.index] = id } else { nextSiblings[last.index] = id }
+            lastChildren[parent.index] = id
+        } else {
+            let prev = previousSiblings[sibling.index]
+            previousSiblings[i] = prev
+            nextSiblings[i] = sibling
+            previousSiblings[sibling.index] = id
+            if prev.isNone { firstChildren[parent.index] = id } else { nextSiblings[prev.index] = id }
+        }
+    }
+
+    /// The node's extras: moved out (leaving defaults, `hasExtras` false)
+    /// when `final`, else copied.
+    @inline(__always)
+    private static func take(_ node: inout NodeRecord, final: Bool) -> NodeExtras {
+        guard final else { return node.extras }
+        var e = NodeExtras()
+        swap(&e, &node.extras)
+        node.hasExtras = false
+        return e
+    }
+
+    /// Marks the identifier table stale; a table shared with a copy of the
+    /// tree is left to the copy.
+    @inline(__always)
+    private mutating func identifiersChanged() {
+        identifierGeneration &+= 1
+        if !isKnownUniquelyReferenced(&identifierIndex) { identifierIndex = IdentifierIndex() }
+    }
+}

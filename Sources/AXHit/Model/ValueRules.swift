@@ -1,0 +1,58 @@
+import Foundation
+
+/// The values tree-format.md constrains, checked in one place for every way a
+/// node enters a tree: the builder (`Node.validate()`), the `axhit/1`
+/// reader and the importers. Each check answers what is wrong in words, or
+/// nil, so that each caller puts its own location (file, line, node, key) on
+/// the error without a throw on the good path.
+enum ValueRules {
+    /// Why `[x, y, width, height]` is not a rect of the format (a number
+    /// that is not finite, a negative size), or nil.
+    @inline(__always)
+    static func rectProblem(x: Double, y: Double, width: Double, height: Double) -> String? {
+        if !(x.isFinite && y.isFinite && width.isFinite && height.isFinite) {
+            for (name, v) in [("x", x), ("y", y), ("width", width), ("height", height)] where !v.isFinite {
+                return "\(name) is not a finite number"
+            }
+        }
+        if width < 0 { return "width is negative" }
+        if height < 0 { return "height is negative" }
+        return nil
+    }
+
+    /// See `rectProblem(x:y:width:height:)`.
+    @inline(__always)
+    static func rectProblem(_ r: CGRect) -> String? {
+        rectProblem(x: Double(r.origin.x), y: Double(r.origin.y), width: Double(r.size.width), height: Double(r.size.height))
+    }
+
+    /// Why `p` is not a point of the format (not finite), or nil.
+    static func pointProblem(_ p: CGPoint) -> String? {
+        p.x.isFinite && p.y.isFinite ? nil : "is not a finite point"
+    }
+
+    /// Why `t` is not a transform of the format (an entry not finite), or nil.
+    static func transformProblem(_ t: CGAffineTransform) -> String? {
+        // Test first, name the culprit only on failure: no allocation per node.
+        if t.a.isFinite && t.b.isFinite && t.c.isFinite && t.d.isFinite && t.tx.isFinite && t.ty.isFinite { return nil }
+        for (name, v) in [("a", t.a), ("b", t.b), ("c", t.c), ("d", t.d), ("tx", t.tx), ("ty", t.ty)] where !v.isFinite {
+            return "\(name) is not a finite number"
+        }
+        return nil
+    }
+
+    /// Why `alpha` is not an opacity of the format (outside 0...1), or nil.
+    @inline(__always)
+    static func alphaProblem(_ alpha: Double) -> String? {
+        alpha >= 0 && alpha <= 1 ? nil : "must be between 0 and 1, got \(alpha)"
+    }
+
+    /// Why `scale` is not a screen scale or density (finite and > 0), or nil.
+    static func scaleProblem(_ scale: Double) -> String? {
+        scale.isFinite && scale > 0 ? nil : "must be a finite number > 0, got \(scale)"
+    }
+
+    /// The keys of view properties, which element nodes do not have.
+    static let viewOnlyKeys = ["frame", "bounds", "transform", "clipsToBounds", "isHidden", "alpha",
+                               "isUserInteractionEnabled", "isWindow", "accessibilityElements"]
+}

@@ -1,0 +1,279 @@
+import Foundation
+
+/// Building the engine's derived state: exposure, z-order, the indexes of
+/// views' children, and paths. The updates (`HitTester+Updates.swift`)
+/// call these for the parts they change.
+extension HitTester {
+    // MARK: Building
+
+    /// What the nodes of one sibling list inherit from their parent.
+    struct Inherited {
+        /// The parent's map to the screen (its container's, for an element
+        /// node). Boxes under a rotation and flattening tolerances depend on
+        /// its linear part only; rules that ask for screen boxes use all of it.
+        var toScreen: CGAffineTransform
+        /// What the parent passes down for exposure.
+        var exposure: ExposureScope
+        /// The rank of the next child visited (children are visited in order).
+        var nextRank: Int64 = HitTester.rankGap
+    }
+
+    /// Looks afresh for a modal child of `node`. O(children).
+    mutating func countModalChildren(of node: NodeID) {
+        if ViewRules.hasModalChild(node, in: tree) {
+            hot[node.index].state.insert(.hasModalChild)
+        } else {
+            hot[node.index].state.remove(.hasModalChild)
+        }
+    }
+
+    /// Derives the engine's state for the subtree at `top` (its ancestors'
+    /// state is current): exposure and exposed counts, which it then adds to
+    /// the ancestors; with `structure`, also ranks below `top`, container
+    /// indexes and shapes (for a new subtree); without, exposure only (after
+    /// a change of hidden, alpha, modal or element flags).
+    ///
+    /// Iterative: a chain of any depth is fine. Memory O(depth) plus the
+    /// views whose index waits for the walk to end. O(subtree).
+    mutating func deriveSubtree(_ top: NodeID, structure: Bool) {
+        let before = exposedCounts[top.index]
+        let start = inheritedFromAncestors(of: top)
+        var work = DeriveWork()
+        // The walk writes the columns through pointers (no uniqueness check
+        // per store) and reads a reference to the same tree.
+        let tree = self.tree
+        let rules = self.rules
+        hot.withUnsafeMutableBufferPointer { hot in
+            exposedCounts.withUnsafeMutableBufferPointer { counts in
+                ranks.withUnsafeMutableBufferPointer { ranks in
+                    boxHits.withUnsafeMutableWords { boxHits in
+                        Self.derive(top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
+                    }
+                }
+            }
+        }
+        addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
+        for (view, linear) in work.pending { buildIndex(view, toScreen: work.linears[Int(linear)]) }
+        shapes.fill(work.jobs)
+    }
+
+    /// What a walk of `derive` leaves to do once every record is written.
+    struct DeriveWork {
+        /// Paths to fill.
+        var jobs: [ElementShapes.Job] = []
+        /// Views whose index or block to build (boxes come from the
+        /// children's records), with the linear part of their map to the
+        /// screen, stored once per run of equal ones.
+        var pending: [(view: NodeID, linear: Int32)] = []
+        var linears: [CGAffineTransform] = []
+    }
+
+    /// The walk of `deriveSubtree`, in pre-order without recursion: each
+    /// node's record on the way down (its exposure from the rules' one step,
+    /// `PlatformRules.exposureStep`), exposed counts on the way up.
+    static func derive(_ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree, _ rules: any PlatformRules,
+                       _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: UnsafeMutableBufferPointer<Int32>,
+                       _ ranks: UnsafeMutableBufferPointer<Int64>, _ boxHits: UnsafeMutableBufferPointer<UInt64>,
+                       _ work: inout DeriveWork) {
+        let exposedHidesSubtree = rules.exposedHidesSubtree, needsWindows = rules.needsWindows
+        /// Children are done: the node's count is final, and goes to its parent.
+        func finish(_ n: NodeID) {
+            let i = n.index
+            if hot[i].state.contains(.exposed) { counts[i] += 1 }
+            if counts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
+            if n != top { counts[tree.parent(of: n).index] += counts[i] }
+        }
+        var frames = [start]
+        var n = top
+        while true {
+            let up = frames[frames.count - 1]
+            let i = n.index
+            let flags = tree.flags[i]
+            let child = tree.firstChild(of: n)
+            let isView = !flags.contains(.element)
+            // The children's slot and the modal bit are the engine's own and
+            // stay, but a new node (with `structure`) looks for a modal child.
+            let kept = hot[i]
+            let modal = structure ? !child.isNone && ViewRules.hasModalChild(n, in: tree) : kept.state.contains(.hasModalChild)
+            let step = rules.exposureStep(n, in: tree, scope: up.exposure, hasModalChild: modal) {
+                isView ? tree.bounds(of: n).applying(tree.boundsToParent(n).concatenating(up.toScreen)) : .null
+            }
+            var state: EngineState = []
+            if step.blocked { state.insert(.blocked) }
+            if step.exposed { state.insert(.exposed) }
+            if modal { state.insert(.hasModalChild) }
+            if needsWindows && rules.isFinalWindow(n, in: tree) { state.insert(.finalWindow) }
+            hot[i] = HotNode(frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
+                             childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
+            NodeBits.set(boxHits, i, isBoxHit(hot[i], hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree))
+            counts[i] = 0
+            if structure && n != top {
+                ranks[i] = frames[frames.count - 1].nextRank
+                frames[frames.count - 1].nextRank += rankGap
+            }
+            // Leaves without a path (most nodes) pass nothing down.
+            if !child.isNone || (structure && flags.contains(.hasPath)) {
+                let toScreen = isView ? tree.boundsToParent(n).concatenating(up.toScreen) : up.toScreen
+                let down = Inherited(toScreen: toScreen, exposure: step.children)
+                if structure {
+                    let linear = CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0)
+                    if flags.contains(.hasPath), let path = tree.accessibilityPath(of: n) {
+                        work.jobs.append(shapeJob(n, path, viewToScreen: linear))
+                    }
+                    if !child.isNone && isView {
+                        if work.linears.last != linear { work.linears.append(linear) }
+                        work.pending.append((n, Int32(work.linears.count - 1)))
+                    }
+                }
+                if !child.isNone { frames.append(down); n = child; continue }
+            }
+            finish(n)
+            while n != top && tree.nextSibling(of: n).isNone {
+                n = tree.parent(of: n)
+                frames.removeLast()
+                finish(n)
+            }
+            if n == top { break }
+            n = tree.nextSibling(of: n)
+        }
+    }
+
+    /// What `top` inherits from its ancestors, computed from their current
+    /// state. O(depth), plus the children of ancestors with a modal child.
+    func inheritedFromAncestors(of top: NodeID) -> Inherited {
+        let parent = tree.parent(of: top)
+        guard !parent.isNone else { return Inherited(toScreen: .identity, exposure: ExposureScope()) }
+        let hot = self.hot
+        let scope = rules.exposureScope(above: top, in: tree) { hot[$0.index].state.contains(.hasModalChild) }
+        return Inherited(toScreen: tree.toScreen(of: parent), exposure: scope)
+    }
+
+    /// Adds `delta` to the exposed counts of the ancestors of `id`. O(depth).
+    mutating func addExposedCount(_ delta: Int32, aboveAndExcluding id: NodeID) {
+        guard delta != 0 else { return }
+        var a = tree.parent(of: id)
+        while !a.isNone {
+            let i = a.index
+            exposedCounts[i] += delta
+            if exposedCounts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
+            a = tree.parent(of: a)
+        }
+    }
+
+    /// The job that fills `path` of node `n`: a screen path stays in screen
+    /// space; a view-space path stays in its view's space and is flattened
+    /// finely enough for the view's largest stretch to the screen.
+    static func shapeJob(_ n: NodeID, _ path: AccessibilityPath, viewToScreen t: CGAffineTransform) -> ElementShapes.Job {
+        switch path.coordinateSpace {
+        case .screen:
+            return .init(node: n, path: path.path, inScreenSpace: true, tolerance: pathTolerance)
+        case .view:
+            // The largest singular value is at most the Frobenius norm.
+            let stretch = (t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d).squareRoot()
+            let tolerance = stretch > 1 && stretch.isFinite ? pathTolerance / stretch : pathTolerance
+            return .init(node: n, path: path.path, inScreenSpace: false, tolerance: tolerance)
+        }
+    }
+
+    // MARK: Container indexes
+
+    /// Builds the index of view `v`, whose map to the screen is `toScreen`:
+    /// a `ContainerIndex` when it is wide, else a block of `blocks`.
+    /// O(children + their element subtrees).
+    mutating func buildIndex(_ v: NodeID, toScreen: CGAffineTransform) {
+        dropBlock(of: v)
+        var count = 0
+        var c = tree.firstChild(of: v)
+        while !c.isNone && count < Self.indexThreshold { count += 1; c = tree.nextSibling(of: c) }
+        guard count >= Self.indexThreshold else {
+            dropIndex(of: v)
+            buildBlock(v, toScreen: toScreen)
+            return
+        }
+        var items: [NodeID] = []
+        c = tree.firstChild(of: v)
+        while !c.isNone { items.append(c); c = tree.nextSibling(of: c) }
+        let old = hot[v.index].indexSlot
+        var localBoxes: [CGRect] = []
+        localBoxes.reserveCapacity(items.count)
+        // Screen boxes are rare: their array exists only once one is seen.
+        var screenBoxes: [CGRect] = []
+        for (k, item) in items.enumerated() {
+            ordinals[item.index] = Int32(k)
+            let boxes = itemBoxes(item, containerToScreen: toScreen)
+            localBoxes.append(boxes.local)
+            if !boxes.screen.isNull {
+                if screenBoxes.isEmpty { screenBoxes = Array(repeating: .null, count: items.count) }
+                screenBoxes[k] = boxes.screen
+            }
+        }
+        let index = ContainerIndex(items: items, local: localBoxes, screen: screenBoxes,
+                                   linear: CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0))
+        if old >= 0 {
+            indexes[Int(old)] = index
+        } else if let free = freeIndexSlots.popLast() {
+            indexes[Int(free)] = index
+            hot[v.index].childSlot = free
+        } else {
+            hot[v.index].childSlot = Int32(indexes.count)
+            indexes.append(index)
+        }
+    }
+
+    /// Builds the block of narrow view `v` (see `ChildBlocks`), unless a
+    /// child has a region fixed in screen space.
+    mutating func buildBlock(_ v: NodeID, toScreen: CGAffineTransform) {
+        let start = blocks.boxes.count
+        var count = 0
+        var c = tree.firstChild(of: v)
+        while !c.isNone {
+            let boxes = itemBoxes(c, containerToScreen: toScreen)
+            guard boxes.screen.isNull else {
+                blocks.truncate(to: start)
+                var c = tree.firstChild(of: v)
+                while !c.isNone { ordinals[c.index] = -1; c = tree.nextSibling(of: c) }
+                return
+            }
+            ordinals[c.index] = Int32(count)
+            blocks.append(c, boxes.local)
+            count += 1
+            c = tree.nextSibling(of: c)
+        }
+        guard count > 0 else { return }
+        hot[v.index].childSlot = Int32(start)
+        hot[v.index].blockCount = UInt8(count)
+    }
+
+    /// Forgets the block of `v`, if any (its entries become garbage).
+    mutating func dropBlock(of v: NodeID) {
+        let h = hot[v.index]
+        guard h.blockStart >= 0 else { return }
+        blocks.garbage += Int(h.blockCount)
+        hot[v.index].childSlot = -1
+        hot[v.index].blockCount = 0
+    }
+
+    /// Copies the live blocks into fresh arrays when dropped ones take half
+    /// the room. O(nodes), once per as many dropped entries as live ones.
+    mutating func compactBlocksIfNeeded() {
+        guard blocks.needsCompaction else { return }
+        var fresh = ChildBlocks()
+        fresh.boxes.reserveCapacity(blocks.boxes.count - blocks.garbage)
+        fresh.nodes.reserveCapacity(blocks.boxes.count - blocks.garbage)
+        for i in hot.indices where hot[i].blockStart >= 0 {
+            let start = Int(hot[i].blockStart), end = start + Int(hot[i].blockCount)
+            hot[i].childSlot = Int32(fresh.boxes.count)
+            fresh.boxes.append(contentsOf: blocks.boxes[start ..< end])
+            fresh.nodes.append(contentsOf: blocks.nodes[start ..< end])
+        }
+        blocks = fresh
+    }
+
+    mutating func dropIndex(of v: NodeID) {
+        let slot = hot[v.index].indexSlot
+        guard slot >= 0 else { return }
+        indexes[Int(slot)] = ContainerIndex()
+        freeIndexSlots.append(slot)
+        hot[v.index].childSlot = -1
+    }
+}

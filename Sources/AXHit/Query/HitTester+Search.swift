@@ -1,0 +1,321 @@
+import Foundation
+
+/// Queries: which exposed element is under a point.
+extension HitTester {
+    // MARK: Queries
+
+    /// The frontmost exposed element whose region under `policy` holds the
+    /// screen point `p`, or nil.
+    ///
+    /// - Complexity: O(depth + log(children)) per level on typical layouts;
+    ///   no GEOS call, no lock, and no allocation once `scratch` has grown.
+    public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
+        var found: NodeID?
+        search(p, policy: policy, scratch: &scratch) { found = $0; return false }
+        return found
+    }
+
+    /// The frontmost exposed element under `p` (see `hit(_:policy:scratch:)`);
+    /// allocates its working memory.
+    public func hit(_ p: CGPoint, policy: HitPolicy = .frame) -> NodeID? {
+        var scratch = HitScratch()
+        return hit(p, policy: policy, scratch: &scratch)
+    }
+
+    /// Every exposed element whose region under `policy` holds `p`, front to
+    /// back (the reverse of pre-order).
+    public func hitAll(_ p: CGPoint, policy: HitPolicy = .frame) -> [NodeID] {
+        var scratch = HitScratch()
+        var all: [NodeID] = []
+        search(p, policy: policy, scratch: &scratch) { all.append($0); return true }
+        return all
+    }
+
+    /// The answers for many points, computed on all cores.
+    ///
+    /// - Complexity: the points' queries divided among the cores; one scratch
+    ///   per worker.
+    public func hit(_ points: [CGPoint], policy: HitPolicy = .frame) -> [NodeID?] {
+        parallelMap(points.count, minimumChunk: 256, makeWorker: { HitScratch() }) { scratch, i in
+            hit(points[i], policy: policy, scratch: &scratch)
+        }
+    }
+
+    /// Visits the exposed elements whose region holds `p`, front to back,
+    /// until `visit` returns false.
+    ///
+    /// Where an exposed element hides its subtree (VoiceOver), only its
+    /// region counts. Where it does not (TalkBack), a view whose bounds hold
+    /// the point answers itself once its children have answered nothing (its
+    /// answer waits on the stack beneath theirs), and a final window that
+    /// holds the point ends the search once everything in it has.
+    @inline(__always)
+    func search(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch, _ visit: (NodeID) -> Bool) {
+        let root = tree.root
+        guard !root.isNone, hot[root.index].state.contains(.subtreeExposed) else { return }
+        scratch.stack.reset()
+        // Box hits serve the frame policy only, at a moderate point (checked
+        // once here; each view on the way down checks its own values).
+        scratch.stack.push(.init(node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity))
+        while let entry = scratch.stack.pop() {
+            let n = entry.node
+            switch entry.step {
+            case .visit:
+                break
+            case .answer:
+                if !visit(n) { return }
+                continue
+            case .testItself:
+                if elementRegionContains(n, hot[n.index], policy, container: entry.point, screen: p,
+                                         containerToScreen: entry.toScreen), !visit(n) { return }
+                continue
+            case .stop:
+                return
+            }
+            let h = hot[n.index]
+            guard h.state.contains(.subtreeExposed) else { continue }
+            let exposed = h.state.contains(.exposed)
+            if h.isView {
+                let toParent = boundsToParent(h)
+                // Nil for a view scaled to nothing: its bounds have no area and
+                // hold no point (though its screen-aligned frame may).
+                let q = Self.inverseApply(toParent, entry.point)
+                let toScreen = toParent.concatenating(entry.toScreen)
+                if exposed && exposedHidesSubtree {
+                    if viewRegionContains(n, h, policy, own: q, screen: p, toScreen: toScreen), !visit(n) { return }
+                    continue
+                }
+                let b = bounds(h)
+                guard let q, b.containsClosedOpen(q) else { continue }
+                if h.state.contains(.finalWindow) { scratch.stack.push(.init(node: n, step: .stop, moderatePath: false, point: q, toScreen: toScreen)) }
+                if exposed { scratch.stack.push(.init(node: n, step: .answer, moderatePath: false, point: q, toScreen: toScreen)) }
+                let moderatePath = entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
+                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath, scratch: &scratch)
+            } else {
+                if exposed {
+                    if exposedHidesSubtree {
+                        if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
+                           !visit(n) { return }
+                        continue
+                    }
+                    var itself = entry
+                    itself.step = .testItself
+                    scratch.stack.push(itself)
+                }
+                var c = tree.firstChild(of: n)
+                while !c.isNone {
+                    scratch.stack.push(.init(node: c, moderatePath: entry.moderatePath, point: entry.point, toScreen: entry.toScreen))
+                    c = tree.nextSibling(of: c)
+                }
+            }
+        }
+    }
+
+    /// Pushes the children of view `h` that may hold the point, backmost
+    /// first so that the frontmost is searched first.
+    @inline(__always)
+    func pushChildren(of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
+                      moderatePath: Bool, scratch: inout HitScratch) {
+        // Children are pushed without reading their records (a cache miss
+        // each): the search checks the exposed count when it pops them,
+        // unless the child is a box hit with the point well inside its box
+        // (on a moderate path only).
+        if h.blockStart >= 0 {
+            let qv = ChildBlocks.query(q)
+            let start = Int(h.blockStart), end = start + Int(h.blockCount)
+            blocks.boxes.withUnsafeBufferPointer { boxes in
+                blocks.nodes.withUnsafeBufferPointer { nodes in
+                    boxHits.withUnsafeWords { boxHits in
+                        for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
+                            let c = nodes[k]
+                            let isHit = moderatePath && NodeBits.test(boxHits, c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
+                            scratch.stack.push(.init(node: c, step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
+                                                     toScreen: toScreen))
+                        }
+                    }
+                }
+            }
+            return
+        }
+        let slot = h.indexSlot
+        if slot < 0 {
+            var c = tree.firstChild(of: n)
+            while !c.isNone {
+                scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
+                c = tree.nextSibling(of: c)
+            }
+            return
+        }
+        // Through a pointer: the array's subscript would copy the index
+        // (a retain of each of its arrays) for every query.
+        let pushed = indexes.withUnsafeBufferPointer { indexes -> Bool in
+            let index = indexes.baseAddress! + Int(slot)
+            // (No `&&` on the index itself: its autoclosure would capture,
+            // and copy, the index.)
+            // Numbers only: reading an array or dictionary through the
+            // pointer would retain and release it.
+            let grid = index.pointee.grid.count > 0, keysAreNodes = index.pointee.gridKeysAreNodes
+            let noRemovals = index.pointee.removed == 0, noOverflow = index.pointee.overflow.count == 0
+            guard grid && keysAreNodes && noRemovals && noOverflow else { return false }
+            // The common wide view: the grid's answers are the children
+            // themselves, back to front, straight onto the stack.
+            // The cells as plain values: no copy of the grid, no retain.
+            let cells = index.pointee.grid.cells
+            if cells.outsideCells == 0 {
+                let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
+                boxHits.withUnsafeWords { boxHits in
+                    cells.forEach(containing: q) { key, withRoom in
+                        let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
+                        scratch.stack.push(.init(node: NodeID(key), step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
+                                                 toScreen: toScreen))
+                        return true
+                    }
+                }
+            } else {
+                index.pointee.grid.forEach(containing: q) { key in
+                    scratch.stack.push(.init(node: NodeID(key), moderatePath: moderatePath, point: q, toScreen: toScreen))
+                    return true
+                }
+            }
+            return true
+        }
+        if pushed { return }
+        scratch.candidates.removeAll(keepingCapacity: true)
+        let overflow = indexes.withUnsafeBufferPointer { indexes in
+            Self.collectCandidates(indexes.baseAddress! + Int(slot), local: q, screen: p, into: &scratch.candidates)
+        }
+        if overflow { sortByRank(&scratch.candidates) }
+        var last = NodeID.none
+        for c in scratch.candidates where c != last {
+            last = c
+            scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
+        }
+    }
+
+    /// Appends the children of an indexed view whose boxes hold the point
+    /// (`q` in the view's space, `p` on the screen), back to front, then its
+    /// overflow; returns whether there was any (then the caller must sort by
+    /// rank). A grid answers in z-order; a tree's item numbers are in
+    /// z-order, so sorting them orders the children without touching the
+    /// nodes' memory. Takes the index by pointer: a copy would retain each
+    /// of its arrays.
+    @inline(__always)
+    static func collectCandidates(_ index: UnsafePointer<ContainerIndex>, local q: CGPoint, screen p: CGPoint,
+                                  into candidates: inout [NodeID]) -> Bool {
+        let start = candidates.count
+        if index.pointee.grid.count > 0 {
+            // Already in z-order, each once (a grid implies no screen boxes).
+            // The common case, nothing added or removed, never gets here
+            // (see `pushChildren`).
+            index.pointee.forEachChild(containing: q) { c in
+                candidates.append(c)
+                return true
+            }
+        } else {
+            index.pointee.local.forEach(containing: q) { k in
+                candidates.append(NodeID(k))
+                return true
+            }
+            mapToNodes(index, screen: p, &candidates, from: start)
+        }
+        if index.pointee.overflow.isEmpty { return false }
+        index.pointee.overflow.forEach(local: q, screen: p) { candidates.append($0) }
+        return true
+    }
+
+    /// Adds the items of the screen tree that hold `p` to the item numbers
+    /// in `candidates[start...]`, then sorts them, drops duplicates and maps
+    /// them to nodes.
+    @inline(__always)
+    static func mapToNodes(_ index: UnsafePointer<ContainerIndex>, screen p: CGPoint, _ candidates: inout [NodeID], from start: Int) {
+        if index.pointee.screen.count > 0 {
+            index.pointee.screen.forEach(containing: p) { k in
+                candidates.append(NodeID(k))
+                return true
+            }
+        }
+        // Item numbers for now: sort, drop duplicates, then map to nodes.
+        if candidates.count - start > 1 {
+            candidates[start...].sort()
+        }
+        index.pointee.items.withUnsafeBufferPointer { items in
+            var write = start
+            var last = Int32(-1)
+            for read in start ..< candidates.count {
+                let k = candidates[read].rawValue
+                if k == last || items[Int(k)].isNone { continue }
+                last = k
+                candidates[write] = items[Int(k)]
+                write += 1
+            }
+            candidates.removeSubrange(write...)
+        }
+    }
+
+    /// Sorts nodes back to front by rank: insertion sort, since a point
+    /// rarely lies in more than a few children's boxes.
+    @inline(__always)
+    func sortByRank(_ nodes: inout [NodeID]) {
+        if nodes.count > 32 { nodes.sort { ranks[$0.index] < ranks[$1.index] }; return }
+        var i = 1
+        while i < nodes.count {
+            let x = nodes[i], rx = ranks[x.index]
+            var j = i - 1
+            while j >= 0 && ranks[nodes[j].index] > rx { nodes[j + 1] = nodes[j]; j -= 1 }
+            nodes[j + 1] = x
+            i += 1
+        }
+    }
+
+    /// `t⁻¹(p)`, or nil when `t` is singular.
+    @inline(__always)
+    static func inverseApply(_ t: CGAffineTransform, _ p: CGPoint) -> CGPoint? {
+        let x = p.x - t.tx, y = p.y - t.ty
+        if t.b == 0 && t.c == 0 {
+            guard t.a != 0 && t.d != 0 else { return nil }
+            return CGPoint(x: x / t.a, y: y / t.d)
+        }
+        let det = t.a * t.d - t.b * t.c
+        guard det != 0 && det.isFinite else { return nil }
+        return CGPoint(x: (t.d * x - t.c * y) / det, y: (t.a * y - t.b * x) / det)
+    }
+
+    /// Whether the region of view `n` holds the point, given as `q` in the
+    /// view's own bounds space (nil when that space is singular) and `p` on
+    /// the screen.
+    @inline(__always)
+    func viewRegionContains(_ n: NodeID, _ h: HotNode, _ policy: HitPolicy, own q: CGPoint?, screen p: CGPoint,
+                            toScreen: CGAffineTransform) -> Bool {
+        switch policy {
+        case .frame:
+            if h.flags.contains(.hasAccessibilityFrame), let f = tree.explicitAccessibilityFrame(of: n) {
+                return f.containsClosedOpen(p)
+            }
+            return bounds(h).applying(toScreen).containsClosedOpen(p)
+        case .shape:
+            if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
+                if shape.inScreenSpace { return shape.region.contains(p) }
+                return q.map { shape.region.contains($0) } ?? false
+            }
+            return q.map { bounds(h).containsClosedOpen($0) } ?? false
+        }
+    }
+
+    /// Whether the region of element node `n` holds the point, given as `pc`
+    /// in its container's bounds space and `p` on the screen.
+    @inline(__always)
+    func elementRegionContains(_ n: NodeID, _ h: HotNode, _ policy: HitPolicy, container pc: CGPoint, screen p: CGPoint,
+                               containerToScreen: CGAffineTransform) -> Bool {
+        switch policy {
+        case .frame:
+            if h.flags.contains(.hasFrameInContainerSpace) { return h.frame.applying(containerToScreen).containsClosedOpen(p) }
+            return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
+        case .shape:
+            if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
+                return shape.region.contains(shape.inScreenSpace ? p : pc)
+            }
+            if h.flags.contains(.hasFrameInContainerSpace) { return h.frame.containsClosedOpen(pc) }
+            return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// An iOS accessibility snapshot (`platform: "ios"`, `source: "snapshot"`):
+/// an Appium/XCUITest or idb page source, which lists accessibility nodes,
+/// not views, and does not say which of them take touches.
+///
+/// Exposure and audits are UIKit's (`UIKitRules`), with two differences:
+/// - `visibleInSnapshot: false` hides nothing (XCTest's flag is often wrong;
+///   an importer option may restore it as `isHidden`), and an audit reports
+///   where the flag and the geometry disagree.
+/// - Touch and activation follow XCUITest's `isHittable`: a tap at `p` goes
+///   to the element `hit(p)` answers under the frame policy, or nowhere;
+///   containers never take one. An activation is `ok` when that element is
+///   the element itself.
+struct IOSSnapshotRules: PlatformRules {
+    private let uikit = UIKitRules()
+
+    var platform: Platform { .ios }
+
+    func isHiddenItself(_ n: NodeID, in tree: ElementTree) -> Bool { uikit.isHiddenItself(n, in: tree) }
+
+    func isExposed(_ n: NodeID, in tree: ElementTree, scope: ExposureScope, screenBox: () -> CGRect) -> Bool {
+        uikit.isExposed(n, in: tree, scope: scope, screenBox: screenBox)
+    }
+
+    var exposedHidesSubtree: Bool { true }
+    var exposureInputs: ExposureInputs { [.hidden, .accessibilityElement] }
+    var needsWindows: Bool { false }
+    func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool { false }
+
+    var touchModel: TouchModel { .hittableElement }
+
+    func consumesTap(_ n: NodeID, in tree: ElementTree) -> Bool { false }
+    func activatesWithoutTap(_ e: NodeID, in tree: ElementTree) -> Bool { false }
+    func tapReaches(_ receiver: NodeID, element e: NodeID, in tree: ElementTree) -> Bool { receiver == e }
+
+    var minimumTouchTarget: Double { uikit.minimumTouchTarget }
+    var sizeUnit: String { uikit.sizeUnit }
+    func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool { uikit.isInteractive(e, in: tree) }
+    var emptyFrameMeansOffScreen: Bool { false }
+    var checksVisibilityFlag: Bool { true }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// UIKit and VoiceOver over a tree of real views (`platform: "ios"`,
+/// `source: "views"`): the rules of tree-format.md's first sections.
+///
+/// - Exposed: `isAccessibilityElement`, with nothing hiding it or an
+///   ancestor (`ViewRules`), no exposed element above it (an element hides
+///   its subtree) and no modal sibling suppressing it or an ancestor.
+/// - Touch: UIKit's `hitTest(_:with:)`; element nodes never receive one.
+/// - Activation: the tap reaches the element's view or a descendant (an
+///   element node's container or a descendant).
+/// - Audits: touch targets of 44 × 44 pt, on elements with an interactive
+///   trait that are enabled.
+struct UIKitRules: PlatformRules {
+    var platform: Platform { .ios }
+
+    func isHiddenItself(_ n: NodeID, in tree: ElementTree) -> Bool { ViewRules.isHiddenItself(n, in: tree) }
+
+    func isExposed(_ n: NodeID, in tree: ElementTree, scope: ExposureScope, screenBox: () -> CGRect) -> Bool {
+        tree.has(.accessibilityElement, n)
+    }
+
+    var exposedHidesSubtree: Bool { true }
+    var exposureInputs: ExposureInputs { [.hidden, .accessibilityElement] }
+    var needsWindows: Bool { false }
+    func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool { false }
+
+    var touchModel: TouchModel { .viewHitTest }
+
+    func consumesTap(_ n: NodeID, in tree: ElementTree) -> Bool { false }
+    func activatesWithoutTap(_ e: NodeID, in tree: ElementTree) -> Bool { false }
+
+    func tapReaches(_ receiver: NodeID, element e: NodeID, in tree: ElementTree) -> Bool {
+        tree.isDescendant(receiver, of: tree.isView(e) ? e : tree.container(of: e))
+    }
+
+    var minimumTouchTarget: Double { 44 }
+    var sizeUnit: String { "pt" }
+
+    /// Traits that make an element something a user taps.
+    static let interactiveTraits: AccessibilityTraits = [
+        .button, .link, .keyboardKey, .searchField, .adjustable, .toggleButton,
+    ]
+
+    func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool {
+        let traits = tree.traits(of: e)
+        return !traits.isDisjoint(with: Self.interactiveTraits) && !traits.contains(.notEnabled)
+    }
+
+    var emptyFrameMeansOffScreen: Bool { false }
+    var checksVisibilityFlag: Bool { false }
+}
