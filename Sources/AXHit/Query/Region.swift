@@ -84,6 +84,14 @@ enum Region: Sendable {
         return .polygons(try builder.intersection(polygonSet, other.polygonSet))
     }
 
+    /// `∪ regions`: a rect when there is one region, else GEOS.
+    static func union(_ regions: [Region], _ builder: RegionBuilder) throws(GeometryError) -> Region {
+        let parts = regions.filter { !$0.isEmpty }
+        if parts.isEmpty { return .empty }
+        if parts.count == 1 { return parts[0] }
+        return .polygons(try builder.union(parts.map(\.polygonSet)))
+    }
+
     /// `self ∖ ∪ covers`. Covers that miss the region are dropped first; a
     /// rect cover holding the whole region empties it without GEOS.
     func subtracting(_ covers: [Region], _ builder: RegionBuilder) throws(GeometryError) -> Region {

@@ -1,35 +1,44 @@
 import Foundation
 
 /// Activation, touch delivery and visibility for every exposed element of a
-/// screen at once (tree-format.md, "Touch delivery" and "Activation"), in
-/// screen points.
+/// screen at once (tree-format.md, "Touch delivery", "Activation" and
+/// "Platforms and snapshots"), in screen units (points; Android: pixels),
+/// each judged by the tree's platform rules (`PlatformRules`).
 ///
-/// For each exposed element it resolves the activation point, the view that
-/// receives a tap there (`HitTester.touch`), the status, whether the point
-/// is outside the element's shape, and the **deliverable region**: the
-/// element's shape region (cut by every ancestor view's bounds) where a tap
-/// reaches the element. With V the element's view (its container, for an
-/// element node) and A₀ … Aₖ = V the views from the root down to V, a tap at
-/// p reaches V or a descendant exactly when every Aⱼ is touchable, p lies in
-/// every Aⱼ's bounds, and no touchable sibling in front of Aⱼ₊₁ under Aⱼ
-/// holds p in its bounds (such a sibling, or a view of its subtree, would
-/// take the tap first). So the region is the shape ∩ those bounds quads,
-/// minus the bounds quads of those front siblings, computed exactly with
-/// GEOS; the per-view indexes find the front siblings near the element.
-/// Its largest inscribed circle gives `suggested` and the touch-target size.
+/// For each exposed element it resolves the activation point, the node that
+/// receives a tap there (`HitTester.touch`), the status, whether the point is
+/// outside the element's shape, and the **deliverable region**: the part of
+/// the element's shape region (cut by every ancestor view's bounds) where a
+/// tap activates it. Its largest inscribed circle gives `suggested` and the
+/// touch-target size. By touch model:
+///
+/// - UIKit (`viewHitTest`): with V the element's view (its container, for an
+///   element node) and A₀ … Aₖ = V the views from the root down to V, a tap
+///   at p reaches V or a descendant exactly when every Aⱼ is touchable, p
+///   lies in every Aⱼ's bounds, and no touchable sibling in front of Aⱼ₊₁
+///   under Aⱼ holds p in its bounds (such a sibling, or a view of its
+///   subtree, would take the tap first). So the region is the shape ∩ those
+///   bounds quads, minus the bounds quads of those front siblings, computed
+///   exactly with GEOS; the per-view indexes find the front siblings.
+/// - XCUITest (`hittableElement`): where `hit` answers the element under the
+///   frame policy (`Ownership` of the exposed elements' frame regions).
+/// - Android (`consumingNode`): everywhere in the region for a node that
+///   declares a click (no point is involved); else where the node that
+///   consumes the tap is the element, a descendant or an ancestor
+///   (`Ownership` of the consuming nodes' bounds).
 ///
 /// **Opacity rule** (the format has no colours): a view hides what lies
-/// behind it when it is drawn (neither it nor an ancestor is hidden or has
-/// alpha below 0.01), fully opaque (the product of the alphas from the root
-/// down to it is 1), and draws content of its own: it has no subviews, or it
-/// is an accessibility element. Containers are taken as transparent, as a
-/// UIView without a background colour is. A cover hides only its bounds quad
-/// cut by its own `clipsToBounds` ancestors. What lies "in front" of an
-/// element is every view after the subtree of its view in pre-order (the
-/// painting order); its own view's subviews are its content. The visible
-/// fraction is the area of the shape inside every `clipsToBounds` proper
-/// ancestor and the screen (when the tree gives its bounds), minus the
-/// covers, over the shape's area (0 for a shape of no area).
+/// behind it when it is drawn (neither it nor an ancestor is hidden), fully
+/// opaque (the product of the alphas from the root down to it is 1), and
+/// draws content of its own: it has no subviews, or it is an accessibility
+/// element. Containers are taken as transparent, as a UIView without a
+/// background colour is. A cover hides only its bounds quad cut by its own
+/// `clipsToBounds` ancestors. What lies "in front" of an element is every
+/// view after the subtree of its view in pre-order (the painting order); its
+/// own view's subviews are its content. The visible fraction is the area of
+/// the shape inside every `clipsToBounds` proper ancestor and the screen
+/// (when the tree gives its bounds), minus the covers, over the shape's area
+/// (0 for a shape of no area).
 ///
 /// A value: safe to share between threads.
 public struct ScreenAnalysis: Sendable {
@@ -53,9 +62,10 @@ public struct ScreenAnalysis: Sendable {
     /// - Parameter visibility: whether to compute visible fractions (audits
     ///   and pictures need them; `activate` does not).
     /// - Complexity: O(n) to resolve, plus per element O(depth) and the
-    ///   index queries for the views that overlap it; GEOS only where a
-    ///   region is not an axis-aligned rect or a cover cuts into it.
-    /// - Throws: `TreeError` naming the element when GEOS fails on its geometry.
+    ///   index queries for the nodes that overlap it; GEOS only where a
+    ///   region is not an axis-aligned rect or something cuts into it.
+    /// - Throws: `TreeError` (`.geometry`) naming the element when GEOS fails
+    ///   on its geometry.
     public init(_ tester: HitTester, visibility: Bool = true) throws(TreeError) {
         self.tester = tester
         let space = ScreenSpace(tester.tree)
@@ -68,27 +78,47 @@ public struct ScreenAnalysis: Sendable {
         for (k, e) in exposed.enumerated() { positions[e.index] = Int32(k) }
         self.positions = positions
 
+        @Sendable func failure(_ error: GeometryError, _ e: NodeID) -> TreeError {
+            TreeError(.geometry, "\(error)", node: tree.id(of: e))
+        }
+        let context = AnalysisContext(tester: tester, space: space, order: order)
+        // Phase 1: each element's regions and activation.
+        let basics = try Self.parallel(exposed, context: context, failure) { analyzer, e throws(GeometryError) in
+            try analyzer.basics(e)
+        }
+        // Where taps land, for the touch models that "last wins" answers.
+        let taps = try TapOwnership(context: context, exposed: basics, failure: failure)
         let occluders = visibility ? Occluders(tester: tester, space: space, order: order) : nil
         let screenRect = tree.screenBounds.map(Region.rect(of:))
-        // One GEOS builder (and analyzer) per chunk of elements.
-        let results = parallelMap(exposed.count, minimumChunk: 64, makeWorker: {
-            Result { () throws(GeometryError) -> Analyzer in
-                Analyzer(tester: tester, space: space, order: order, builder: try RegionBuilder(),
-                         occluders: occluders, screen: screenRect)
-            }
-        }) { analyzer, i -> Result<ElementAnalysis, TreeError> in
-            analyzer.flatMap { analyzer in Result { try analyzer.analyze(exposed[i]) } }
-                .mapError { TreeError(.geometry, "\($0)", node: tree.id(of: exposed[i])) }
+        // Phase 2: what a tap reaches, and what an eye sees.
+        let elements = try Self.parallel(Array(basics.indices), context: context, { error, k in failure(error, basics[k].element) }) {
+            analyzer, k throws(GeometryError) in
+            try analyzer.complete(basics[k], taps: taps, occluders: occluders, screen: screenRect)
         }
-        var elements: [ElementAnalysis] = []
-        elements.reserveCapacity(exposed.count)
-        for r in results { elements.append(try r.get()) }
         self.elements = elements
+    }
+
+    /// `body` for each item on all cores, one analyzer (and GEOS context)
+    /// per chunk; the first failure, named by `failure`, is thrown.
+    static func parallel<Item: Sendable, Out: Sendable>(
+        _ items: [Item], context: AnalysisContext, _ failure: @escaping @Sendable (GeometryError, Item) -> TreeError,
+        _ body: @escaping @Sendable (Analyzer, Item) throws(GeometryError) -> Out
+    ) throws(TreeError) -> [Out] {
+        let results = parallelMap(items.count, minimumChunk: 64, makeWorker: {
+            Result { () throws(GeometryError) -> Analyzer in Analyzer(context: context, builder: try RegionBuilder()) }
+        }) { analyzer, i -> Result<Out, TreeError> in
+            analyzer.flatMap { analyzer in Result { () throws(GeometryError) -> Out in try body(analyzer, items[i]) } }
+                .mapError { failure($0, items[i]) }
+        }
+        var out: [Out] = []
+        out.reserveCapacity(items.count)
+        for r in results { out.append(try r.get()) }
+        return out
     }
 
     /// Resolves `tree` and analyses it (see `init(_:visibility:)`).
     ///
-    /// - Throws: `TreeError` when a path cannot be filled or GEOS fails.
+    /// - Throws: `TreeError` when GEOS fails.
     public init(_ tree: ElementTree, visibility: Bool = true) throws(TreeError) {
         try self.init(HitTester(tree), visibility: visibility)
     }
@@ -100,6 +130,69 @@ public struct ScreenAnalysis: Sendable {
     public func analysis(of id: NodeID) -> ElementAnalysis? {
         guard id.rawValue >= 0, id.index < positions.count, positions[id.index] >= 0 else { return nil }
         return elements[Int(positions[id.index])]
+    }
+}
+
+/// What every worker of an analysis shares.
+struct AnalysisContext: Sendable {
+    let tester: HitTester
+    let space: ScreenSpace
+    let order: PaintOrder
+    var tree: ElementTree { tester.tree }
+    var rules: any PlatformRules { tester.rules }
+}
+
+/// Where taps land under the touch models whose answer is the last
+/// candidate in pre-order (`Ownership`): each candidate's owned region,
+/// computed once for every element that asks. Nil under UIKit's model,
+/// whose deliverable regions come from the views' indexes.
+struct TapOwnership: Sendable {
+    let ownership: Ownership
+    /// The owned region of each entry of `ownership`.
+    let owned: [Region]
+
+    init?(context: AnalysisContext, exposed: [ElementBasics], failure: @escaping @Sendable (GeometryError, NodeID) -> TreeError)
+        throws(TreeError)
+    {
+        let tree = context.tree, space = context.space, order = context.order
+        var entries: [Ownership.Entry] = []
+        switch context.rules.touchModel {
+        case .viewHitTest:
+            return nil
+        case .hittableElement:
+            // The element `hit` answers under the frame policy takes the tap.
+            for b in exposed {
+                entries.append(.init(node: b.element, region: b.frameRegion, position: order.position[b.element.index]))
+            }
+        case .consumingNode:
+            // Every visible node that consumes a tap, by its bounds cut by
+            // its ancestors'.
+            var reach = [Region?](repeating: nil, count: tree.capacity)
+            var refused = [Bool](repeating: false, count: tree.capacity)
+            var builder: RegionBuilder?
+            for n in order.nodes where tree.isView(n) {
+                let p = tree.parent(of: n)
+                refused[n.index] = context.rules.refusesTouch(n, in: tree) || (!p.isNone && refused[p.index])
+                let quad = space.resolved[n.index].contains(.invertible)
+                    ? Region.quad(tree.bounds(of: n), space.toScreen[n.index]) : Region.empty
+                let cut = p.isNone ? quad : Occluders.cut(quad, by: reach[p.index], &builder)
+                reach[n.index] = cut
+                if !refused[n.index] && context.rules.consumesTap(n, in: tree) && !cut.isEmpty {
+                    entries.append(.init(node: n, region: cut, position: order.position[n.index]))
+                }
+            }
+        }
+        let ownership = Ownership(entries, capacity: tree.capacity)
+        self.ownership = ownership
+        owned = try ScreenAnalysis.parallel(ownership.entries, context: context, { failure($0, $1.node) }) {
+            analyzer, entry throws(GeometryError) in
+            try ownership.ownedRegion(of: entry.node, analyzer.builder)
+        }
+    }
+
+    /// The owned region of candidate `node` (empty for any other node).
+    func ownedRegion(of node: NodeID) -> Region {
+        ownership.entryIndex(of: node).map { owned[$0] } ?? .empty
     }
 }
 
@@ -150,7 +243,7 @@ struct Occluders: Sendable {
             let p = tree.parent(of: v)
             let parentDrawn = p.isNone || drawn[p.index]
             let alpha = tree.alpha(of: v)
-            drawn[v.index] = parentDrawn && !tree.has(.hidden, v) && alpha >= 0.01
+            drawn[v.index] = parentDrawn && !tester.rules.isHiddenItself(v, in: tree)
             opacity[v.index] = (p.isNone ? 1 : opacity[p.index]) * alpha
             let parentClip = p.isNone ? nil : clips[p.index]
             let quad = Region.quad(tree.bounds(of: v), space.toScreen[v.index])
