@@ -23,6 +23,8 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
     #expect(back.count == tree.count, sourceLocation: sourceLocation)
     #expect(back.screenBounds == tree.screenBounds, sourceLocation: sourceLocation)
     #expect(back.screenScale == tree.screenScale, sourceLocation: sourceLocation)
+    #expect(back.platform == tree.platform && back.source == tree.source, sourceLocation: sourceLocation)
+    #expect(back.idiom == tree.idiom && back.layoutDirection == tree.layoutDirection, sourceLocation: sourceLocation)
     #expect(back.preOrder.map(\.rawValue) == Array(0..<Int32(tree.count)), sourceLocation: sourceLocation)
     let a = records(tree), b = records(back)
     #expect(a.count == b.count, sourceLocation: sourceLocation)
@@ -120,6 +122,10 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
             tree.screenBounds = CGRect(x: 0, y: 0, width: randomSize(&rng), height: randomSize(&rng))
             tree.screenScale = 3
         }
+        tree.platform = Platform.allCases[Int(rng.next() % 2)]
+        tree.source = TreeSource.allCases[Int(rng.next() % 2)]
+        if rng.next() % 2 == 0 { tree.idiom = .pad }
+        if rng.next() % 2 == 0 { tree.layoutDirection = .rightToLeft }
         var ids = [try tree.append(randomNode("root", kind: .view, &rng), under: .none)]
         for i in 1..<1500 {
             let parent = ids[Int(rng.next() % UInt64(ids.count))]
@@ -130,6 +136,64 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
             ids.append(try tree.insert(randomNode("n\(i)", kind: kind, &rng), under: parent, before: sibling))
         }
         try expectRoundTrip(tree)
+    }
+
+    /// A save and reload gives the same answers: every hit (both policies)
+    /// and touch at many points, and the same exposed elements, on random
+    /// trees of each platform and source with moderate geometry (views and
+    /// element nodes, hidden and translucent views, modal flags, snapshot
+    /// facts, windows).
+    @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
+    func reloadedTreesGiveTheSameAnswers(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        var tree = ElementTree()
+        tree.platform = seed % 2 == 0 ? .ios : .android
+        tree.source = seed % 3 == 0 ? .views : .snapshot
+        var ids = [try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: .none)]
+        for i in 1..<600 {
+            let parent = ids[Int(rng.next() % UInt64(ids.count))]
+            let kind: NodeKind = tree.kind(of: parent) == .element || rng.chance(0.2) ? .element : .view
+            var n = Node(id: "n\(i)", kind: kind)
+            if kind == .view {
+                // Mostly inside the parent, so that deep nodes stay reachable.
+                n.frame = CGRect(x: rng.number(-10...150), y: rng.number(-10...300), width: rng.number(0...250), height: rng.number(0...400))
+                if rng.chance(0.1) { n.bounds = CGRect(x: rng.number(-40...40), y: rng.number(-40...40), width: n.frame.width, height: n.frame.height) }
+                if rng.chance(0.05) { n.transform = CGAffineTransform(rotationAngle: rng.number(-1...1)) }
+                n.isHidden = rng.chance(0.05)
+                if rng.chance(0.05) { n.alpha = rng.chance(0.5) ? 0 : 0.5 }
+                n.isUserInteractionEnabled = !rng.chance(0.1)
+                n.isWindow = rng.chance(0.05)
+            } else if rng.chance(0.7) {
+                n.accessibilityFrameInContainerSpace = CGRect(x: rng.number(0...200), y: rng.number(0...200), width: rng.number(0...100), height: rng.number(0...100))
+            }
+            // The first nodes are the containers most others sit in: an
+            // element or a modal flag there would hide most of the tree.
+            let container = i < 150
+            n.isAccessibilityElement = !container && rng.chance(0.5)
+            n.accessibilityElementsHidden = rng.chance(0.02)
+            n.accessibilityViewIsModal = !container && rng.chance(0.02)
+            if rng.chance(0.3) { n.accessibilityLabel = "label \(i)" }
+            if rng.chance(0.1) { n.accessibilityValue = "value" }
+            if rng.chance(0.2) { n.visibleInSnapshot = !rng.chance(0.3) }
+            if !container && rng.chance(0.3) { n.actions = NodeActions(rawValue: UInt8(rng.next() % 32)) }
+            if rng.chance(0.05) { n.accessibilityTraits = .adjustable }
+            ids.append(try tree.append(n, under: parent))
+        }
+        let back = try ElementTree(axhitJSON: tree.axhitJSON(), file: "reloaded.json")
+        let before = HitTester(tree), after = HitTester(back)
+        #expect(Array(before.exposedElements).map(tree.id(of:)) == Array(after.exposedElements).map(back.id(of:)))
+        #expect(before.exposedElements.count > 20)
+        var answered = 0
+        for _ in 0..<3000 {
+            let p = CGPoint(x: rng.number(-20...420), y: rng.number(-20...820))
+            for policy in HitPolicy.allCases {
+                let a = before.hit(p, policy: policy).map(tree.id(of:)), b = after.hit(p, policy: policy).map(back.id(of:))
+                #expect(a == b, "hit \(policy) at \(p)")
+                if a != nil { answered += 1 }
+            }
+            #expect(before.touch(p).map(tree.id(of:)) == after.touch(p).map(back.id(of:)), "touch at \(p)")
+        }
+        #expect(answered > 500)  // not vacuous: many points answer something
     }
 
     @Test func deepChainRoundTrips() throws {
@@ -211,5 +275,11 @@ private func randomNode(_ id: String, kind: NodeKind, _ rng: inout SplitMix) -> 
     n.accessibilityViewIsModal = chance(&rng)
     n.shouldGroupAccessibilityChildren = chance(&rng)
     if chance(&rng) { n.accessibilityNavigationStyle = chance(&rng) ? .separate : .combined }
+    if chance(&rng) {
+        n.accessibilityContainerType = AccessibilityContainerType.allCases[Int(rng.next() % 5)]
+    }
+    if chance(&rng) { n.visibleInSnapshot = chance(&rng) }
+    if chance(&rng) { n.actions = NodeActions(rawValue: UInt8(rng.next() % 32)) }
+    if kind == .view && chance(&rng) { n.isWindow = true }
     return n
 }

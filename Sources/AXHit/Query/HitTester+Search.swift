@@ -31,14 +31,28 @@ extension HitTester {
         return all
     }
 
-    /// The answers for many points, computed on all cores.
+    /// The answers for many points, computed on all cores, or on at most
+    /// `threads` threads (1: on the calling thread alone).
     ///
-    /// - Complexity: the points' queries divided among the cores; one scratch
-    ///   per worker.
-    public func hit(_ points: [CGPoint], policy: HitPolicy = .frame) -> [NodeID?] {
-        parallelMap(points.count, minimumChunk: 256, makeWorker: { HitScratch() }) { scratch, i in
-            hit(points[i], policy: policy, scratch: &scratch)
+    /// - Complexity: the points' queries divided among the threads; one
+    ///   scratch per worker.
+    public func hit(_ points: [CGPoint], policy: HitPolicy = .frame, threads: Int? = nil) -> [NodeID?] {
+        guard let threads else {
+            return parallelMap(points.count, minimumChunk: 256, makeWorker: { HitScratch() }) { scratch, i in
+                hit(points[i], policy: policy, scratch: &scratch)
+            }
         }
+        // One contiguous run of points per thread.
+        let runs = max(1, min(threads, points.count))
+        let size = (points.count + runs - 1) / max(runs, 1)
+        @Sendable func run(_ r: Int) -> [NodeID?] {
+            var scratch = HitScratch()
+            return points[min(points.count, r * size) ..< min(points.count, (r + 1) * size)].map {
+                hit($0, policy: policy, scratch: &scratch)
+            }
+        }
+        if runs == 1 { return run(0) }
+        return parallelMap(runs, minimumChunk: 1, makeWorker: {}) { _, r in run(r) }.flatMap { $0 }
     }
 
     /// Visits the exposed elements whose region holds `p`, front to back,

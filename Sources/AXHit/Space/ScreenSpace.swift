@@ -82,18 +82,8 @@ public struct ScreenSpace: Sendable {
             let noTouch = rules.refusesTouch(id, in: tree) || (!parent.isNone && touchBlocked[parent.index])
             touchBlocked[i] = noTouch
             if !isElementNode && !noTouch { resolved[i].insert(.touchable) }
-            frames[i] = Self.accessibilityFrame(of: id, in: tree, toScreen: toScreen[i])
+            frames[i] = ElementGeometry.accessibilityFrame(of: id, in: tree, toScreen: toScreen[i])
         }
-    }
-
-    static func accessibilityFrame(of id: NodeID, in tree: ElementTree, toScreen: CGAffineTransform) -> CGRect {
-        let extras = tree.extrasOf(id)
-        if tree.has(.element, id) {
-            if let r = extras?.frameInContainerSpace { return r.applying(toScreen) }
-            return extras?.accessibilityFrame ?? .zero
-        }
-        if let r = extras?.accessibilityFrame { return r }
-        return tree.bounds(of: id).applying(toScreen)
     }
 }
 
@@ -111,9 +101,7 @@ extension ScreenSpace {
     /// The node's activation point in screen coordinates: explicit, or the
     /// midpoint of its accessibility frame. O(1).
     public func activationPoint(of id: NodeID) -> CGPoint {
-        if let p = tree.extrasOf(id)?.activationPoint { return p }
-        let f = frames[id.index]
-        return CGPoint(x: f.midX, y: f.midY)
+        ElementGeometry.activationPoint(of: id, in: tree, frame: frames[id.index])
     }
 
     /// The map from the bounds space of `view` to the screen (for an element
@@ -168,10 +156,7 @@ extension ScreenSpace {
     /// The node's `accessibilityPath` in screen coordinates (converted from
     /// its view's space when written in view space), or nil when it has none.
     public func screenPath(of id: NodeID) -> BezierPath? {
-        guard let p = tree.extrasOf(id)?.path else { return nil }
-        switch p.coordinateSpace {
-        case .screen: return p.path
-        case .view: return p.path.applying(toScreen[id.index])
-        }
+        ElementGeometry.screenPath(of: id, in: tree, toScreen: toScreen[id.index])
     }
+
 }
