@@ -13,8 +13,9 @@ private func importError(_ text: String) -> TreeError? {
 
 /// Bugs found by the reliability work (issue 7), each kept fixed.
 @Suite struct ImportRegressionTests {
-    /// XMLParser's stream mode reports success when the input stops inside an
-    /// element: a truncated dump used to import as far as it went.
+    /// XMLParser's stream mode reported success when the input stopped
+    /// inside an element: a truncated dump used to import as far as it went.
+    /// (The page-source scanner that replaced it reports the last line.)
     @Test(arguments: [
         ("<hierarchy rotation=\"0\">\n<node bounds=\"[0,0][10,10]\" class=\"a\">", 2),
         ("<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"1\" height=\"1\">\n", 3),
@@ -26,9 +27,9 @@ private func importError(_ text: String) -> TreeError? {
         #expect(e?.message == "malformed XML: unexpected end of input (truncated?)")
     }
 
-    /// The parser's codes are libxml2's; they were read as
-    /// `XMLParser.ErrorCode`, whose numbering is off by one, so most came
-    /// out as "XML error N".
+    /// The parser's codes were libxml2's, read as `XMLParser.ErrorCode`
+    /// (off by one), so most came out as "XML error N"; the scanner that
+    /// replaced it keeps the words.
     @Test(arguments: [
         ("<hierarchy>\n<node bounds=\"[0,0][1,1]\"></hierarchy>", "mismatched closing tag"),
         ("<hierarchy><node bounds=\"[0,0][1,1]\" bounds=\"[0,0][1,1]\"/></hierarchy>", "attribute given twice"),
@@ -39,12 +40,11 @@ private func importError(_ text: String) -> TreeError? {
         #expect(importError(text)?.message == "malformed XML: \(words)")
     }
 
-    /// Input that is no known format names its first line of content;
-    /// whitespace alone is an empty file.
     /// FoundationXML crashed (strlen of a null pointer) on a processing
     /// instruction without data, and on what libxml2 makes of a broken XML
-    /// declaration; the fuzzer found both. Every `<?` but a well-formed
-    /// declaration at the start is blanked before parsing.
+    /// declaration; the fuzzer found both. The scanner that replaced it
+    /// steps over processing instructions; these inputs still fail (they
+    /// are not well-formed), with an error.
     @Test(arguments: ["processing-instruction-without-data.xml", "broken-declaration.xml"])
     func fuzzFoundInputsThrowInsteadOfCrashing(_ name: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -54,10 +54,10 @@ private func importError(_ text: String) -> TreeError? {
         #expect(throws: TreeError.self) { try ElementTree(uiautomatorDump: data, file: "in") }
     }
 
-    @Test func processingInstructionsAreNotParsed() throws {
+    @Test func processingInstructionsAreSkipped() throws {
         #expect(importError("<?foo?><AppiumAUT>")?.line == 1)
         #expect(importError("<?xeecrha?>\n<Ap\n") != nil)
-        // A well-formed declaration stays; one elsewhere is blanked like any other.
+        // A declaration, and a processing instruction anywhere, are stepped over.
         let tree = try ElementTree(contentsOf: Data(("<?xml version=\"1.0\"?>\n<AppiumAUT>"
             + "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\"><?foo?></XCUIElementTypeApplication>"
             + "</AppiumAUT>").utf8), file: "in")
@@ -65,6 +65,8 @@ private func importError(_ text: String) -> TreeError? {
         #expect(importError("<?xml version=\"1.0\"?><?foo?>\n<AppiumAUT>") != nil)
     }
 
+    /// Input that is no known format names its first line of content;
+    /// whitespace alone is an empty file.
     @Test func unrecognizedInputHasALine() {
         let e = importError("\n\n  hello")
         #expect(e?.line == 3)

@@ -27,8 +27,10 @@ private func rect(_ x: CGFloat, _ y: CGFloat, _ w: CGFloat, _ h: CGFloat) -> CGR
     CGRect(x: x, y: y, width: w, height: h)
 }
 
-/// One corpus file and what it must import as; frames checked by hand
-/// against the source (screen space; Android in pixels at density 1).
+/// One corpus file and what it must import as: `count` is the number of
+/// elements below the wrapper counted in the source (plus 1 for a synthetic
+/// root), frames checked by hand against the source (screen space; Android
+/// in pixels).
 struct CorpusCase: CustomTestStringConvertible, Sendable {
     var file: String
     var format: TreeFormat
@@ -36,6 +38,8 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
     var root: String
     var screen: CGRect
     var frames: [(String, CGRect)]
+    /// The root's frame when it is not the screen (a synthetic root).
+    var rootFrame: CGRect?
     var testDescription: String { file }
 }
 
@@ -93,6 +97,48 @@ private let cases: [CorpusCase] = [
     CorpusCase(file: "android/droidbot_yelp_search_list_1440x2560_state.json", format: .droidBot, count: 119,
                root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
                frames: [("TextView#98", rect(315, 1882, 1023, 66)), ("TextView#112", rect(0, 2196, 288, 196))]),
+    // Added 2026-12-01. The edge case: 8 XCUIElementType elements and 2
+    // <SomeRandoElement type="blah"> without a frame.
+    CorpusCase(file: "ios/appium_theapp_login_edgecase_iphone414x896.xml", format: .appiumIOS, count: 10,
+               root: "Application#0", screen: rect(0, 0, 414, 896),
+               frames: [("blah#1", rect(0, 0, 0, 0)), ("blah#2", rect(0, 0, 0, 0)), ("TextField#4", rect(50, 185, 314, 51)),
+                        ("Other#8", rect(1, 2, 3, 4))]),
+    // 15 entries, each top-level under the synthetic root, which covers the
+    // Screen Time row below the 874-pt screen (y 831.33 + 52).
+    CorpusCase(file: "ios/autonom_settings_idb_describe_all_flat_iphone402x874.json", format: .idbJSON, count: 16,
+               root: "screen", screen: rect(0, 0, 402, 874),
+               frames: [("Heading#1", rect(16, 119.66666666666667, 133, 40.66666666666667)),
+                        ("Button#13", rect(16, 831.3333333333334, 370, 52))],
+               rootFrame: rect(0, 0, 402, 883.3333333333334)),
+    CorpusCase(file: "ios/autonom_settings_idb_describe_all_nested_iphone402x874.json", format: .idbJSON, count: 15,
+               root: "Application#0", screen: rect(0, 0, 402, 874),
+               frames: [("Heading#1", rect(16, 119.66666666666667, 133, 40.66666666666667))]),
+    CorpusCase(file: "android/appium_theapp_login_1080x1920_uia2.xml", format: .uiautomator, count: 21,
+               root: "FrameLayout#0", screen: rect(0, 0, 1080, 1920),
+               frames: [("RelativeLayout#5", rect(0, 72, 1080, 1848))]),
+    CorpusCase(file: "android/autonom_devtty_prefixed_dump_1080x2400_classic.xml", format: .uiautomator, count: 6,
+               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2400),
+               frames: [("TextView#1", rect(40, 100, 400, 120)), ("ScrollView#5", rect(0, 700, 1080, 1500))]),
+    CorpusCase(file: "android/droidbot2016_paypal_license_agreement_1080x1776_devicestate.json", format: .droidBot,
+               count: 57, root: "FrameLayout#0", screen: rect(0, 0, 1080, 1776),
+               frames: [("View#5", rect(24, 345, 1032, 387)), ("View#51", rect(0, 0, 0, 0))]),
+    CorpusCase(file: "android/droidbot_samsung_easylauncher_home_1440x2560_state.json", format: .droidBot, count: 205,
+               root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
+               frames: [("TextView#5", rect(1114, 132, 238, 166)), ("LinearLayout#6", rect(1440, 40, 0, 224))]),
+    CorpusCase(file: "android/macyolo_google_messages_conversations_1080x2340_classic.xml", format: .uiautomator,
+               count: 84, root: "FrameLayout#0", screen: rect(0, 0, 1080, 2340),
+               frames: [("ViewGroup#5", rect(0, 0, 1080, 2340))]),
+    CorpusCase(file: "android/mobileenv_gmail_newfeatures_overlay_1080x1794_classic.xml", format: .uiautomator,
+               count: 20, root: "FrameLayout#0", screen: rect(0, 0, 1080, 1794),
+               frames: [("ViewPager#6", rect(0, 63, 1080, 1581))]),
+    // The window is not at the screen's origin; with no hierarchy size,
+    // the screen is the window.
+    CorpusCase(file: "android/uifinder_facebook_bottomsheet_1080x2414_classic.xml", format: .uiautomator, count: 46,
+               root: "FrameLayout#0", screen: rect(0, 483, 1080, 1931),
+               frames: [("FrameLayout#5", rect(0, 483, 1080, 493))]),
+    CorpusCase(file: "android/uifinder_whereismytrain_home_1080x2414_classic.xml", format: .uiautomator, count: 77,
+               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2414),
+               frames: [("DrawerLayout#5", rect(0, 121, 1080, 2161))]),
 ]
 
 @Suite struct ImportTests {
@@ -104,12 +150,16 @@ private let cases: [CorpusCase] = [
         #expect(tree.count == c.count)
         #expect(tree.id(of: tree.root) == c.root)
         #expect(tree.screenBounds == c.screen)
-        #expect(tree[tree.root].frame == c.screen)
+        #expect(tree[tree.root].frame == (c.rootFrame ?? c.screen))
         for (name, expected) in c.frames {
             #expect(screenFrame(tree, name) == expected, "\(name)")
         }
-        // Every node is a view, and ids are pre-order numbered from the source.
+        // Every node is a view; a snapshot of the format's platform, at no
+        // density unless one is given.
         for id in tree.preOrder { #expect(tree.kind(of: id) == .view) }
+        #expect(tree.source == .snapshot)
+        #expect(tree.platform == ([.uiautomator, .droidBot].contains(c.format) ? .android : .ios))
+        #expect(tree.screenScale == nil)
     }
 
     @Test func corpusFilesAreAllCovered() throws {
@@ -134,26 +184,36 @@ private let cases: [CorpusCase] = [
         // The fixture's hand-added Tab and Key with enabled="": enabled.
         let key = tree[try #require(tree.node(withID: "Key#18"))]
         #expect(key.accessibilityTraits == .keyboardKey)
-        // An `Other` is a container; the second window is invisible → hidden.
+        // An `Other` is a container; the second window is invisible, which
+        // is evidence only: it stays visible.
         #expect(!tree[try #require(tree.node(withID: "Other#2"))].isAccessibilityElement)
-        let window = try #require(tree.children(of: tree.root).last)
-        #expect(tree[window].isHidden)
+        let window = tree[try #require(tree.children(of: tree.root).last)]
+        #expect(window.visibleInSnapshot == false && !window.isHidden)
+        // The application says visible="true".
+        #expect(tree[tree.root].visibleInSnapshot == true)
     }
 
     @Test func appiumAccessibleAndVisibleAttributes() throws {
         let data = try load("ios/appiuminspector_lockscreen_springboard_iphone375x812.xml")
         let tree = try ElementTree(appiumPageSource: data)
         let clock = tree[try #require(tree.node(withID: "StaticText#41"))]
-        #expect(clock.isAccessibilityElement && clock.isHidden && clock.accessibilityLabel == "08:09")
+        #expect(clock.isAccessibilityElement && clock.accessibilityLabel == "08:09")
+        #expect(clock.visibleInSnapshot == false && !clock.isHidden)
         #expect(!tree[tree.root].isAccessibilityElement)  // accessible="false" wins over nothing
-        let kept = try ElementTree(appiumPageSource: data, options: ImportOptions(hidesInvisibleNodes: false))
-        #expect(kept.preOrder.allSatisfy { !kept[$0].isHidden })
+        #expect(tree.preOrder.allSatisfy { !tree[$0].isHidden })
+        // Trusted, the flag hides: 61 of the 84 elements say visible="false"
+        // (SOURCES.md), and exactly those are hidden.
+        let trusted = try ElementTree(appiumPageSource: data, options: ImportOptions(trustsVisibilityFlags: true))
+        #expect(trusted[try #require(trusted.node(withID: "StaticText#41"))].isHidden)
+        #expect(trusted.preOrder.filter { trusted[$0].isHidden }.count == 61)
+        #expect(trusted.preOrder.allSatisfy { trusted[$0].isHidden == (trusted[$0].visibleInSnapshot == false) })
     }
 
     @Test func disabledSwitchAndTraitsAttribute() throws {
         let tree = try ElementTree(appiumPageSource: load("ios/shirates_settings_keyboard_iphone390x844.xml"))
         let flick = tree[try #require(tree.node(withID: "Switch#86"))]
-        #expect(flick.accessibilityTraits == [.button, .toggleButton] && flick.isHidden && flick.accessibilityValue == "0")
+        #expect(flick.accessibilityTraits == [.button, .toggleButton] && flick.accessibilityValue == "0")
+        #expect(flick.visibleInSnapshot == false && !flick.isHidden)
         let settings = try ElementTree(appiumPageSource: load("ios/shirates_settings_accessibility_iphone375x667.xml"))
         let chevron = settings[try #require(settings.node(withID: "Button#56"))]
         #expect(chevron.accessibilityTraits == [.button, .notEnabled])
@@ -191,13 +251,16 @@ private let cases: [CorpusCase] = [
         #expect(clock.accessibilityLabel == "6:44\u{202F}PM" && clock.accessibilityValue == "6:44")
         #expect(clock.accessibilityIdentifier == "com.android.systemui:id/clock")
         #expect(clock.isAccessibilityElement && clock.accessibilityTraits == .staticText)
+        #expect(clock.visibleInSnapshot == true && clock.actions.isEmpty)
         let privacy = tree[try #require(tree.node(withID: "View#49"))]
         #expect(privacy.isAccessibilityElement && privacy.accessibilityLabel == "Privacy Policy")
         #expect(privacy.accessibilityValue == nil)
         // Windows are listed topmost first: the status bar ends up frontmost.
         let windows = tree.children(of: tree.root).map { tree.id(of: $0) }
-        #expect(windows.count == 2 && windows.last == "FrameLayout#0")
-        #expect(tree.screenScale == 1)
+        #expect(windows == ["FrameLayout#27", "FrameLayout#0"])
+        #expect(tree.children(of: tree.root).allSatisfy { tree[$0].isWindow })
+        #expect(tree.preOrder.filter { tree[$0].isWindow }.count == 2)
+        #expect(tree.screenScale == nil)
     }
 
     @Test func siblingsFollowDrawingOrder() throws {
@@ -207,12 +270,22 @@ private let cases: [CorpusCase] = [
         #expect(tree.children(of: parent).map { tree.id(of: $0) } == ["FrameLayout#9", "FrameLayout#73", "ViewGroup#55"])
     }
 
-    @Test func densityScalesToPoints() throws {
+    /// The density is the screen's scale; coordinates stay in pixels.
+    @Test func densityIsTheScaleNotADivisor() throws {
         let data = try load("android/shirates_playstore_games_1080x2088_uia2.xml")
-        let tree = try ElementTree(contentsOf: data, options: ImportOptions(density: 2))
-        #expect(tree.screenBounds == rect(0, 0, 540, 1044) && tree.screenScale == 2)
-        #expect(screenFrame(tree, "TextView#16") == rect(33, 110, 138, 66))
-        #expect(throws: TreeError.self) { try ElementTree(uiautomatorDump: data, options: ImportOptions(density: 0)) }
+        let tree = try ElementTree(contentsOf: data, options: ImportOptions(density: 2.625))
+        #expect(tree.screenBounds == rect(0, 0, 1080, 2088) && tree.screenScale == 2.625)
+        #expect(screenFrame(tree, "TextView#16") == rect(66, 220, 276, 132))
+        for bad in [0, -1, CGFloat.nan, .infinity] {
+            let e = try #require(throws: TreeError.self) {
+                try ElementTree(contentsOf: data, file: "d.xml", options: ImportOptions(density: bad))
+            }
+            #expect(e.kind == .validation && e.key == "density", "\(bad)")
+            #expect(throws: TreeError.self) { try ElementTree(uiautomatorDump: data, options: ImportOptions(density: bad)) }
+        }
+        // An iOS source has no density.
+        let ios = try ElementTree(contentsOf: load("ios/appium_theapp_login_iphone414x896.xml"), options: ImportOptions(density: 3))
+        #expect(ios.screenScale == nil)
     }
 
     @Test func uiautomatorTraitsAndHidden() throws {
@@ -222,23 +295,46 @@ private let cases: [CorpusCase] = [
           <node class="android.widget.ImageButton" enabled="false" content-desc="Back" bounds="[10,10][20,20]"/>
           <node class="android.widget.SeekBar" clickable="true" visible-to-user="false" bounds="[20,20][10,30]"/>
           <node class="android.widget.TextView" text="" bounds="[0,0][5,5]"/>
+          <node class="android.widget.NumberPicker" long-clickable="true" focusable="true" bounds="[0,0][5,5]"/>
+          <node class="com.google.android.material.slider.RangeSlider" screen-reader-focusable="true" bounds="[0,0][5,5]"/>
+          <node class="android.widget.RatingBar" displayed="false" bounds="[0,0][5,5]">
+            <node class="android.view.View" text="no bounds"/>
+          </node>
         </node></hierarchy>
         """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
-        #expect(t[try #require(t.node(withID: "Switch#1"))].accessibilityTraits == [.button, .toggleButton, .selected])
+        let toggle = t[try #require(t.node(withID: "Switch#1"))]
+        #expect(toggle.accessibilityTraits == [.button, .toggleButton, .selected] && toggle.actions == .check)
         let back = t[try #require(t.node(withID: "ImageButton#2"))]
         #expect(back.accessibilityTraits == [.button, .notEnabled] && back.accessibilityLabel == "Back")
         let seek = t[try #require(t.node(withID: "SeekBar#3"))]
-        #expect(seek.isHidden && seek.accessibilityTraits == .adjustable)
+        #expect(seek.visibleInSnapshot == false && !seek.isHidden && seek.accessibilityTraits == .adjustable)
+        #expect(seek.actions == .click)
         #expect(seek.frame == rect(20, 20, 0, 10))  // inverted x: size 0
-        #expect(!t[try #require(t.node(withID: "TextView#4"))].isAccessibilityElement)
+        let text = t[try #require(t.node(withID: "TextView#4"))]
+        #expect(!text.isAccessibilityElement && text.visibleInSnapshot == nil)
+        // A NumberPicker is no control that consumes touches by itself.
+        let picker = t[try #require(t.node(withID: "NumberPicker#5"))]
+        #expect(picker.accessibilityTraits == [] && picker.actions == [.longClick, .focus] && picker.isAccessibilityElement)
+        let slider = t[try #require(t.node(withID: "RangeSlider#6"))]
+        #expect(slider.accessibilityTraits == .adjustable && slider.actions == .screenReaderFocus)
+        #expect(t[try #require(t.node(withID: "RatingBar#7"))].visibleInSnapshot == false)  // UiAutomator2's `displayed`
+        // Every element counts, with or without bounds.
+        let loose = try #require(t.node(withID: "View#8"))
+        #expect(t[loose].frame == rect(0, 0, 0, 0) && t.count == 9)
+        #expect(t.id(of: t.parent(of: loose)) == "RatingBar#7")
+        // Android's rules hide what the dump calls invisible: the SeekBar and
+        // the RatingBar's subtree are not exposed.
+        let space = ScreenSpace(t)
+        let exposed = Set(t.preOrder.filter { space.isExposed($0) }.map { t.id(of: $0) })
+        #expect(exposed == ["Switch#1", "ImageButton#2", "NumberPicker#5", "RangeSlider#6"])
     }
 
     @Test func droidBotMapsAndRejectsCycles() throws {
         let tree = try ElementTree(droidBotState: load("android/droidbot_yelp_search_list_1440x2560_state.json"))
         let nearby = tree[try #require(tree.node(withID: "TextView#112"))]
         #expect(nearby.accessibilityLabel == "Nearby" && nearby.isAccessibilityElement)
-        #expect(tree[try #require(tree.node(withID: "TextView#13"))].isHidden)
+        #expect(tree[try #require(tree.node(withID: "TextView#13"))].visibleInSnapshot == false)
         let cycle = #"{"views": [{"class": "a", "parent": 1, "bounds": [[0,0],[1,1]]}, {"class": "b", "parent": 0, "bounds": [[0,0],[1,1]]}]}"#
         let error = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(cycle.utf8), file: "s.json") }
         #expect(error.key == "parent" && error.file == "s.json")
@@ -255,7 +351,16 @@ private let cases: [CorpusCase] = [
         #expect(d(#"{"screen": {"bounds": [0,0,1,1]}, "format": "axhit/1"}"#) == .axhitJSON)
         #expect(d(#"{"x": {"views": 1}, "views": []}"#) == .droidBot)
         #expect(d(#"{"sessionId": "s\"}", "value": {"tree": {}}}"#) == .webDriverAgentJSON)
-        #expect(d(#"{"tree": 1}"#) == .axhitJSON)
+        #expect(d(#"{"tree": 1}"#) == nil)
+        #expect(d(#"{"x": 1, "root": {}}"#) == .axhitJSON)
+        #expect(d(#"[{"AXLabel": "a", "frame": {}}]"#) == .idbJSON)
+        #expect(d(#"{"AXFrame": "{{0, 0}, {1, 1}}", "children": []}"#) == .idbJSON)
+        #expect(d("[]") == nil)
+        #expect(d("[1, 2]") == nil)
+        #expect(d(#"{"screenshot": "s.png", "elements": []}"#) == nil)
+        #expect(d("UI hierchary dumped to: /dev/tty\n<?xml version='1.0'?><hierarchy/>") == .uiautomator)
+        #expect(d("UI hierchary dumped to: /dev/tty\n<AppiumAUT/>") == nil)
+        #expect(d("<UI width='1'/>") == nil)
         #expect(d("<?xml version='1.0'?>\n<!-- c --><!DOCTYPE x><AppiumAUT/>") == .appiumIOS)
         #expect(d("<XCUIElementTypeApplication x='0'/>") == .appiumIOS)
         #expect(d("<hierarchy rotation='0'/>") == .uiautomator)
@@ -278,7 +383,8 @@ private let cases: [CorpusCase] = [
         #expect(e.line == 3 && e.node == "Button#1" && e.key == "x")
         let negative = "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"-1\" height=\"10\"/>"
         let e2 = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(negative.utf8)) }
-        #expect(e2.node == "Application#0" && e2.key == "frame")
+        #expect(e2.node == "Application#0" && e2.key == "frame" && e2.kind == .validation)
+        #expect(e2.message == "width is negative")
         let bounds = "<hierarchy><node class='x' bounds='[0,0][1,'/></hierarchy>"
         let e3 = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(bounds.utf8)) }
         #expect(e3.key == "bounds" && e3.node == "x#0")

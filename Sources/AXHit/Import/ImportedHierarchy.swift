@@ -1,118 +1,233 @@
 import Foundation
 
-/// The nodes an importer read, in source pre-order, with screen-space frames,
-/// before they become an `ElementTree`.
+/// What the tree keeps of one node of a foreign page source, its frame
+/// still in screen coordinates. Importers make every node a view.
+struct ImportedNode {
+    /// `<Kind>#<n>` (tree-format.md, "Node ids of imported trees").
+    var id: String
+    /// Screen coordinates: points (iOS) or pixels (Android).
+    var frame: CGRect
+    var isAccessibilityElement = false
+    var label: String?
+    var value: String?
+    var hint: String?
+    var identifier: String?
+    var traits: AccessibilityTraits = []
+    var visibleInSnapshot: Bool?
+    var actions: NodeActions = []
+}
+
+/// The nodes an importer read, in source pre-order, before they become an
+/// `ElementTree`.
 ///
 /// Importers fill it in source order; `makeTree` turns screen rects into
 /// parent-relative frames (foreign formats give every rect in screen
 /// coordinates), orders siblings back to front, adds a synthetic root when
-/// the source has several top-level nodes, and appends everything in one
-/// iterative pass, so any depth is fine.
+/// the source has several top-level nodes, and appends everything through
+/// the tree's write path in one iterative pass, so any depth is fine.
 struct ImportedHierarchy {
-    /// Each node, its `frame` still in screen coordinates.
-    var nodes: [Node] = []
+    var nodes: [ImportedNode] = []
     /// The index of each node's parent in `nodes`, or -1 for a top-level node.
     var parents: [Int] = []
-    /// The 1-based source line of each node, when the source has lines.
-    var lines: [Int?] = []
-    /// An explicit z-order key among siblings (Android `drawing-order`), or nil.
-    var zOrders: [Int?] = []
-
-    /// Adds a node whose `frame` is in screen coordinates. `parent` must be an
-    /// index already added, or -1.
-    mutating func add(_ node: Node, parent: Int, line: Int? = nil, zOrder: Int? = nil) {
-        nodes.append(node)
-        parents.append(parent)
-        lines.append(line)
-        zOrders.append(zOrder)
-    }
+    /// Where each node starts in the source (a byte offset, for the line of
+    /// an error), or -1.
+    var offsets: [Int] = []
+    /// An explicit z-order key among siblings (Android `drawing-order`), or
+    /// `Int.min` for none.
+    var zOrders: [Int] = []
 
     /// The id a synthetic root gets. Importers' ids all contain `#`, so it
     /// cannot collide with them.
     static let syntheticRootID = "screen"
 
-    /// The tree.
+    /// Room for about `n` nodes.
+    mutating func reserveCapacity(_ n: Int) {
+        nodes.reserveCapacity(n)
+        parents.reserveCapacity(n)
+        offsets.reserveCapacity(n)
+        zOrders.reserveCapacity(n)
+    }
+
+    /// Adds a node whose `frame` is in screen coordinates. `parent` must be
+    /// an index already added, or -1.
+    mutating func add(_ node: consuming ImportedNode, parent: Int, offset: Int = -1, zOrder: Int? = nil) {
+        nodes.append(node)
+        parents.append(parent)
+        offsets.append(offset)
+        zOrders.append(zOrder ?? .min)
+    }
+
+    /// How the top level of a source is laid out.
+    struct TopLevel {
+        /// Top-level nodes are listed frontmost first (uiautomator lists
+        /// windows so) and are reversed into back-to-front order.
+        var frontFirst = false
+        /// Top-level nodes are windows (`isWindow`: Android).
+        var areWindows = false
+        /// The screen rect a synthetic root covers at least (besides the
+        /// union of the top-level frames), if known.
+        var screen: CGRect?
+    }
+
+    /// The tree: a snapshot of `platform`.
     ///
     /// - Parameters:
-    ///   - topLevelFrontFirst: whether top-level nodes are listed frontmost
-    ///     first (uiautomator lists windows top first) and must be reversed.
-    ///   - screen: the screen rect a synthetic root covers at least (with the
-    ///     union of the top-level frames); nil for just the union.
+    ///   - top: how the top level is laid out.
+    ///   - options: `trustsVisibilityFlags` makes a node the source calls
+    ///     invisible hidden.
+    ///   - line: the 1-based line of a source offset, for errors.
     /// - Complexity: O(n log k), k the largest sibling count (sorting by z-order).
-    /// - Throws: `TreeError` (with `file` and the node's line) when the source
-    ///   has no node, or a node is invalid (`Node.validate()`).
-    func makeTree(file: String?, topLevelFrontFirst: Bool = false, screen: CGRect? = nil) throws(TreeError) -> ElementTree {
+    /// - Throws: `TreeError` (`.input`, naming `file`) when the source has no
+    ///   node; (`.validation`, with the node's line, id and key `frame`) when
+    ///   a parent-relative frame is not finite.
+    consuming func makeTree(platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
+                            line: (Int) -> Int?) throws(TreeError) -> ElementTree {
         let n = nodes.count
         guard n > 0 else { throw TreeError(.input, "the page source has no elements", file: file) }
-        var children = [[Int]](repeating: [], count: n)
+        // Children of each node, back to back (parents precede children).
         var topLevel: [Int] = []
+        var firstChild = [Int](repeating: 0, count: n + 1)
         for i in 0..<n {
             let p = parents[i]
-            if p >= 0 && p < i { children[p].append(i) } else { topLevel.append(i) }
+            if p >= 0 && p < i { firstChild[p + 1] += 1 } else { topLevel.append(i) }
         }
-        for p in 0..<n where children[p].count > 1 { children[p] = zOrdered(children[p]) }
-        topLevel = zOrdered(topLevel)
-        if topLevelFrontFirst { topLevel.reverse() }
+        for i in 0..<n { firstChild[i + 1] += firstChild[i] }
+        var children = [Int](repeating: 0, count: firstChild[n])
+        var fill = firstChild
+        for i in 0..<n {
+            let p = parents[i]
+            if p >= 0 && p < i {
+                children[fill[p]] = i
+                fill[p] += 1
+            }
+        }
+        for p in 0..<n where firstChild[p + 1] - firstChild[p] > 1 {
+            zOrder(&children[firstChild[p]..<firstChild[p + 1]])
+        }
+        // Windows are not siblings in a view: their drawing order says
+        // nothing about one another. Document order, reversed when the
+        // source lists the frontmost first.
+        if top.frontFirst { topLevel.reverse() }
 
         var tree = ElementTree()
-        tree.reserveCapacity(n + 1)
-        // (source index, parent in the tree, parent's screen origin)
-        var stack: [(Int, NodeID, CGPoint)] = []
+        tree.platform = platform
+        tree.source = .snapshot
+        tree.reserveForLoading(n + 1, extras: n)
+        // (source index, parent in the tree, parent's screen origin, top level)
+        var stack: [(Int, NodeID, CGPoint, Bool)] = []
         if topLevel.count == 1, let only = topLevel.first {
-            stack.append((only, .none, .zero))
+            stack.append((only, .none, .zero, true))
         } else {
-            var union = screen ?? .null
+            var union = top.screen ?? .null
             for i in topLevel { union = union.union(nodes[i].frame) }
             if union.isNull { union = .zero }
-            let root = try append(Node.view(Self.syntheticRootID, frame: union), under: .none, to: &tree, line: nil, file: file)
-            for i in topLevel.reversed() { stack.append((i, root, union.origin)) }
+            var root = NodeRecord()
+            root.name = Self.syntheticRootID
+            root.frame = union
+            let id = try tree.add(&root, named: true, final: true, under: .none)
+            for i in topLevel.reversed() { stack.append((i, id, union.origin, true)) }
         }
-        while let (i, parent, origin) = stack.popLast() {
-            var node = nodes[i]
-            let screenOrigin = node.frame.origin
-            // Frames are in the parent's bounds space; importers make no scroll
-            // offsets or transforms, so that is the screen rect minus the
-            // parent's screen origin. The root keeps its screen rect.
-            node.frame.origin = CGPoint(x: screenOrigin.x - origin.x, y: screenOrigin.y - origin.y)
-            let id = try append(node, under: parent, to: &tree, line: lines[i], file: file)
-            for c in children[i].reversed() { stack.append((c, id, screenOrigin)) }
+        while let (i, parent, origin, isTop) = stack.popLast() {
+            var record = NodeRecord()
+            // Fields one by one: a copy of the node would retain its strings.
+            let frame = nodes[i].frame
+            // Frames are in the parent's bounds space; importers make no
+            // scroll offsets or transforms, so that is the screen rect minus
+            // the parent's screen origin. The root keeps its screen rect.
+            record.frame = CGRect(x: frame.minX - origin.x, y: frame.minY - origin.y, width: frame.width, height: frame.height)
+            if let problem = ValueRules.rectProblem(record.frame) {
+                throw TreeError(.validation, problem, file: file, line: offsets[i] >= 0 ? line(offsets[i]) : nil,
+                                node: nodes[i].id, key: "frame")
+            }
+            if nodes[i].isAccessibilityElement { record.flags.insert(.accessibilityElement) }
+            if options.hides(visibleInSnapshot: nodes[i].visibleInSnapshot) { record.flags.insert(.hidden) }
+            if top.areWindows && isTop { record.flags.insert(.window) }
+            // The strings are moved, not copied: each node is read once.
+            swap(&record.name, &nodes[i].id)
+            swap(&record.extras.label, &nodes[i].label)
+            swap(&record.extras.value, &nodes[i].value)
+            swap(&record.extras.hint, &nodes[i].hint)
+            swap(&record.extras.identifier, &nodes[i].identifier)
+            record.extras.traits = nodes[i].traits
+            record.extras.visibleInSnapshot = nodes[i].visibleInSnapshot
+            record.extras.actions = nodes[i].actions
+            record.hasExtras = record.extras.label != nil || record.extras.value != nil || record.extras.hint != nil
+                || record.extras.identifier != nil || !record.extras.traits.isEmpty
+                || record.extras.visibleInSnapshot != nil || !record.extras.actions.isEmpty
+            // Ids are unique (`Kind#n`) and the structure is a tree, so
+            // this cannot fail; a failure would be a bug, reported as such.
+            let id = try tree.add(&record, named: true, final: true, under: parent)
+            let screenOrigin = frame.origin
+            var c = firstChild[i + 1]
+            while c > firstChild[i] {
+                c -= 1
+                stack.append((children[c], id, screenOrigin, false))
+            }
         }
+        try options.apply(to: &tree, flagsApplied: true)
         return tree
     }
 
-    private func append(_ node: Node, under parent: NodeID, to tree: inout ElementTree, line: Int?, file: String?) throws(TreeError) -> NodeID {
-        do {
-            return try tree.append(node, under: parent)
-        } catch {
-            throw error.located(file: file, line: line)
-        }
-    }
-
-    /// `indices` sorted by z-order key when every one has a key (stable, so
-    /// equal keys keep source order); otherwise unchanged.
-    private func zOrdered(_ indices: [Int]) -> [Int] {
-        var keyed: [(key: Int, index: Int)] = []
-        keyed.reserveCapacity(indices.count)
-        for i in indices {
-            guard let z = zOrders[i] else { return indices }
-            keyed.append((z, i))
-        }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-        return keyed.map(\.index)
+    /// Sorts `indices` by z-order key when every one has a key (stable, so
+    /// equal keys keep source order); otherwise leaves them.
+    private func zOrder(_ indices: inout ArraySlice<Int>) {
+        for i in indices where zOrders[i] == .min { return }
+        // Source order is index order: sorting by (key, index) is stable.
+        indices.sort { zOrders[$0] != zOrders[$1] ? zOrders[$0] < zOrders[$1] : $0 < $1 }
     }
 }
 
 /// Lenient readings of the scalar values foreign page sources write as text.
 enum SourceValue {
-    /// "true"/"1"/"yes" → true, "false"/"0"/"no" → false, anything else
-    /// (absent, empty, garbage) → nil, so the caller's default applies.
-    static func bool(_ s: String?) -> Bool? {
-        guard let s else { return nil }
-        switch s.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "true", "1", "yes": return true
-        case "false", "0", "no": return false
+    /// "true"/"1"/"yes" → true, "false"/"0"/"no" → false (any case, spaces
+    /// around ignored); anything else (empty, garbage) → nil, so the
+    /// caller's default applies.
+    static func bool(_ s: UnsafeBufferPointer<UInt8>) -> Bool? {
+        // The common spellings first, without a loop.
+        if s.count == 4 && s[0] == UInt8(ascii: "t") && s[1] == UInt8(ascii: "r") && s[2] == UInt8(ascii: "u")
+            && s[3] == UInt8(ascii: "e") { return true }
+        if s.count == 5 && s[0] == UInt8(ascii: "f") && s[1] == UInt8(ascii: "a") && s[2] == UInt8(ascii: "l")
+            && s[3] == UInt8(ascii: "s") && s[4] == UInt8(ascii: "e") { return false }
+        var lo = 0, hi = s.count
+        while lo < hi && (s[lo] == 0x20 || s[lo] == 0x09) { lo += 1 }
+        while hi > lo && (s[hi - 1] == 0x20 || s[hi - 1] == 0x09) { hi -= 1 }
+        // Lowercase ASCII letters and pack up to 5 bytes into one word.
+        guard hi - lo <= 5 else { return nil }
+        var word: UInt64 = 0
+        for i in lo..<hi { word = word << 8 | UInt64(s[i] | (s[i] >= 0x41 && s[i] <= 0x5A ? 0x20 : 0)) }
+        switch word {
+        case 0x74_72_75_65, 0x31, 0x79_65_73: return true  // true, 1, yes
+        case 0x66_61_6C_73_65, 0x30, 0x6E_6F: return false  // false, 0, no
         default: return nil
         }
+    }
+
+    /// See `bool(_:)` for bytes; nil for nil.
+    static func bool(_ s: String?) -> Bool? {
+        guard var s else { return nil }
+        return s.withUTF8 { bool($0) }
+    }
+
+    /// A number written as text (spaces around ignored), or nil when it is
+    /// not one. Integers of up to 15 digits are read directly; anything
+    /// else goes through `Double(String)`, so the result may be infinite
+    /// or NaN ("inf", "1e999"): callers check.
+    static func number(_ s: UnsafeBufferPointer<UInt8>) -> Double? {
+        var lo = 0, hi = s.count
+        while lo < hi && (s[lo] == 0x20 || s[lo] == 0x09) { lo += 1 }
+        while hi > lo && (s[hi - 1] == 0x20 || s[hi - 1] == 0x09) { hi -= 1 }
+        guard lo < hi else { return nil }
+        let negative = s[lo] == UInt8(ascii: "-")
+        var i = negative ? lo + 1 : lo
+        if i < hi && hi - i <= 15 {
+            var v: Int64 = 0
+            while i < hi, s[i] &- UInt8(ascii: "0") < 10 {
+                v = v * 10 + Int64(s[i] &- UInt8(ascii: "0"))
+                i += 1
+            }
+            if i == hi { return Double(negative ? -v : v) }
+        }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: s[lo..<hi]), as: UTF8.self))
     }
 
     /// The string, or nil when absent or empty (sources write "" for "none").
@@ -121,15 +236,8 @@ enum SourceValue {
         return s
     }
 
-    /// A finite number, nil when absent.
-    ///
-    /// - Throws: `TreeError` naming the node and key when present but not a
-    ///   finite number.
-    static func number(_ s: String?, key: String, node: String, line: Int?, file: String?) throws(TreeError) -> CGFloat? {
-        guard let s else { return nil }
-        guard let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite else {
-            throw TreeError(.validation, "\"\(s)\" is not a finite number", file: file, line: line, node: node, key: key)
-        }
-        return CGFloat(v)
+    /// `s` cut to 40 characters, for echoing a bad value in a message.
+    static func echo(_ s: String) -> String {
+        s.count <= 40 ? s : String(s.prefix(40)) + "…"
     }
 }

@@ -4,60 +4,71 @@ import Foundation
 /// UIAutomation-era schema: `{"value": {"tree": node}}`, each node with
 /// `type` such as `UIAButton`, `name`, `label`, `value`, `isEnabled` and
 /// `isVisible` as "1"/"0", `rect: {origin: {x, y}, size: {width, height}}` in
-/// screen points, and `children`) into a tree of view nodes.
+/// screen points, and `children`) into a snapshot tree (`platform` ios,
+/// `source` snapshot) of view nodes.
 ///
 /// The mapping is `AppiumPageSource`'s, after dropping the `UIA` prefix and
 /// renaming the old types to XCUITest's (TableCell → Cell, TableView → Table,
 /// SearchBar → SearchField, Element → Other). One difference: a generic
-/// `UIAElement` with a label is an accessibility element, since UIAutomation listed only elements and their
-/// containers (the status bar's items). `id`: `<Type>#<n>` in pre-order.
-/// Negative origins (an off-screen page) are kept.
+/// `UIAElement` with a label is an accessibility element, since UIAutomation
+/// listed only elements and their containers (the status bar's items).
+/// `isVisible` → `visibleInSnapshot`. `id`: `<Type>#<n>` in pre-order. A
+/// node without `rect` gets an empty frame at the origin; negative origins
+/// (an off-screen page) are kept.
 enum WebDriverAgentJSON {
     /// The tree of an old WebDriverAgent JSON page source.
     ///
     /// - Complexity: O(n) in the input size; iterative, so any depth is fine.
-    /// - Throws: `TreeError` with `file`, node id and key for malformed JSON,
-    ///   a node without a usable `rect`, or a source with no tree.
+    /// - Throws: `TreeError` with `file`, line, node id and key for malformed
+    ///   JSON, a bad `rect`, or a source with no tree.
     static func read(_ data: Data, file: String?, options: ImportOptions) throws(TreeError) -> ElementTree {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw TreeError(.input, "malformed JSON", file: file)
-        }
-        guard let top = object as? [String: Any], let value = top["value"] as? [String: Any],
-              let root = value["tree"] as? [String: Any] else {
-            throw TreeError(.input, "expected {\"value\": {\"tree\": ...}}", file: file, key: "value.tree")
-        }
-        var hierarchy = ImportedHierarchy()
-        var stack: [(node: [String: Any], parent: Int)] = [(root, -1)]
-        while let (raw, parent) = stack.popLast() {
-            let type = oldTypeName(raw["type"] as? String ?? "")
-            let id = "\(type)#\(hierarchy.nodes.count)"
-            guard let frame = rect(raw["rect"]) else {
-                throw TreeError(.input, "expected {origin: {x, y}, size: {width, height}} of finite numbers, sizes >= 0",
-                                file: file, node: id, key: "rect")
+        try withBytes(of: data) { bytes throws(TreeError) in
+            let lines = JSONLines(bytes: bytes)
+            let document = try ForeignJSON.parse(bytes, file: file)
+            guard let root = document["value"]?["tree"], root.isObject else {
+                throw TreeError(.input, "expected {\"value\": {\"tree\": {...}}}", file: file,
+                                line: lines.line(at: document.offset), key: "value.tree")
             }
-            let label = raw["label"] as? String
-            var facts = IOSElementFacts(
-                type: type, frame: frame, name: raw["name"] as? String, label: label,
-                value: stringValue(raw["value"]),
-                enabled: SourceValue.bool(stringValue(raw["isEnabled"])),
-                visible: SourceValue.bool(stringValue(raw["isVisible"])),
-                accessible: nil, selected: nil, traits: nil)
-            if (raw["type"] as? String) == "UIAElement" { facts.accessible = SourceValue.text(label) != nil }
-            let index = hierarchy.nodes.count
-            hierarchy.add(facts.node(id: id, options: options), parent: parent)
-            if let children = raw["children"] as? [Any] {
-                for child in children.reversed() {
-                    guard let c = child as? [String: Any] else {
-                        throw TreeError(.input, "a child is not an object", file: file, node: id, key: "children")
+            var hierarchy = ImportedHierarchy()
+            var stack: [(node: ForeignJSON, parent: Int)] = [(root, -1)]
+            while let (raw, parent) = stack.popLast() {
+                let rawType = raw["type"]?.string ?? ""
+                let type = oldTypeName(rawType)
+                let id = "\(type)#\(hierarchy.nodes.count)"
+                var frame = CGRect.zero
+                if let r = raw["rect"] {
+                    frame = try rect(r, node: id, file: file, lines: lines)
+                }
+                let label = raw["label"]?.string
+                var facts = IOSElementFacts(
+                    type: type, frame: frame, name: raw["name"]?.text, label: label, value: raw["value"]?.text,
+                    enabled: raw["isEnabled"]?.bool, visible: raw["isVisible"]?.bool,
+                    accessible: nil, selected: nil, traits: nil)
+                if rawType == "UIAElement" { facts.accessible = SourceValue.text(label) != nil }
+                let index = hierarchy.nodes.count
+                hierarchy.add(facts.node(id: id), parent: parent, offset: raw.offset)
+                if let c = raw["children"] {
+                    guard let children = c.array else {
+                        throw TreeError(.input, "expected an array", file: file, line: lines.line(at: c.offset),
+                                        node: id, key: "children")
                     }
-                    stack.append((c, index))
+                    for child in children.reversed() {
+                        guard child.isObject else {
+                            throw TreeError(.input, "a child is not an object", file: file, line: lines.line(at: child.offset),
+                                            node: id, key: "children")
+                        }
+                        stack.append((child, index))
+                    }
                 }
             }
+            // The screen: the first application's frame (a flat idb list has
+            // no single root), else the root's.
+            let application = hierarchy.nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
+            var tree = try hierarchy.makeTree(platform: .ios, top: .init(), options: options, file: file,
+                                              line: lines.line(at:))
+            tree.screenBounds = application ?? (tree.root.isNone ? nil : tree[tree.root].frame)
+            return tree
         }
-        var tree = try hierarchy.makeTree(file: file)
-        if !tree.root.isNone { tree.screenBounds = tree[tree.root].frame }
-        return tree
     }
 
     /// `UIATableCell` → `Cell`, `UIAButton` → `Button`.
@@ -72,22 +83,21 @@ enum WebDriverAgentJSON {
         }
     }
 
-    private static func stringValue(_ v: Any?) -> String? {
-        if let s = v as? String { return s }
-        if let b = v as? Bool { return b ? "1" : "0" }
-        if let d = ForeignJSONScalar.double(v) { return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d) }
-        return nil
-    }
-
-    private static func rect(_ value: Any?) -> CGRect? {
-        guard let r = value as? [String: Any], let o = r["origin"] as? [String: Any],
-              let s = r["size"] as? [String: Any] else { return nil }
-        func num(_ d: [String: Any], _ k: String) -> CGFloat? {
-            guard let v = ForeignJSONScalar.double(d[k]), v.isFinite else { return nil }
-            return CGFloat(v)
+    /// `{origin: {x, y}, size: {width, height}}`.
+    ///
+    /// - Throws: `TreeError` naming the node and key `rect`: `.input` when
+    ///   the shape is wrong, `.validation` for a number that is not finite
+    ///   or a negative size.
+    private static func rect(_ value: ForeignJSON, node: String, file: String?, lines: JSONLines) throws(TreeError) -> CGRect {
+        guard let o = value["origin"], let s = value["size"], let x = o["x"]?.number, let y = o["y"]?.number,
+              let w = s["width"]?.number, let h = s["height"]?.number else {
+            throw TreeError(.input, "expected {origin: {x, y}, size: {width, height}} of numbers", file: file,
+                            line: lines.line(at: value.offset), node: node, key: "rect")
         }
-        guard let x = num(o, "x"), let y = num(o, "y"), let w = num(s, "width"), let h = num(s, "height"),
-              w >= 0, h >= 0 else { return nil }
-        return CGRect(x: x, y: y, width: w, height: h)
+        let r = CGRect(x: x, y: y, width: w, height: h)
+        if let problem = ValueRules.rectProblem(x: x, y: y, width: w, height: h) {
+            throw TreeError(.validation, problem, file: file, line: lines.line(at: value.offset), node: node, key: "rect")
+        }
+        return r
     }
 }

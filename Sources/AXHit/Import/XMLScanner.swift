@@ -1,0 +1,635 @@
+import Foundation
+
+/// A pull scanner for the XML that page sources are written in, over UTF-8
+/// bytes.
+///
+/// Each `next()` returns one element event: a start tag (its name and
+/// attributes, as byte ranges of the input), or an end tag (a self-closing
+/// tag gives both). Between them it checks well-formedness: names, quoting,
+/// matching end tags, attributes given twice, one document element, valid
+/// UTF-8, no control characters, and character references. Comments,
+/// processing instructions (the XML declaration among them), CDATA sections
+/// and text are stepped over; a DOCTYPE is skipped whole, internal subset
+/// included, and what it declares is never used.
+///
+/// Entities: only XML's five predefined ones (`&amp; &lt; &gt; &quot;
+/// &apos;`) and character references (`&#N;`, `&#xN;`) exist; any other is
+/// an error ("undeclared entity"). Nothing is ever fetched or expanded
+/// beyond one character, so external entities (XXE) and entity bombs
+/// (billion laughs) cannot happen.
+///
+/// Attribute values are left in place: `withValue` and `string` decode one
+/// on request (entities, and XML's attribute-value normalization: a literal
+/// tab, newline or carriage return becomes a space, `\r\n` one space), so
+/// attributes nobody reads cost one scan. Open elements are kept on an
+/// explicit stack, so depth costs no native stack.
+///
+/// Lines are not counted while scanning: `line(at:)` counts the newlines
+/// before an offset when an error needs it. The scanner borrows `bytes`: it
+/// must not outlive the buffer.
+struct XMLScanner {
+    /// What `next()` found.
+    enum Event {
+        /// A start tag: `name`, `attributes`, `tagOffset`.
+        case start
+        /// The end of the element opened by the matching `.start`.
+        case end
+        /// The end of the input, after the document element.
+        case finish
+    }
+
+    /// What may follow the document element besides whitespace, comments
+    /// and processing instructions.
+    enum Epilogue {
+        /// Nothing else (XML's rule).
+        case strict
+        /// Anything: the scanner stops at the end of the document element
+        /// (after `adb exec-out uiautomator dump /dev/tty`'s banner line at
+        /// the start, adb may print more at the end).
+        case ignored
+        /// adb's `UI hierchary dumped to: ...` banner, and anything after it.
+        case devTTYBanner
+    }
+
+    /// One attribute: byte ranges of its name and of its value (without
+    /// the quotes).
+    struct Attribute {
+        var nameStart: Int
+        var nameEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+        /// The value holds an entity or a literal tab, newline or carriage
+        /// return, so it must be decoded rather than read in place.
+        var needsDecoding: Bool
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The file name errors carry.
+    let file: String?
+    var epilogue: Epilogue = .strict
+
+    /// Where scanning continues.
+    private(set) var position: Int
+    /// The last start tag's name (a byte range), attributes, and where the
+    /// tag begins (its `<`).
+    private(set) var nameStart = 0
+    private(set) var nameEnd = 0
+    private(set) var attributes: [Attribute] = []
+    private(set) var tagOffset = 0
+    /// The names of the open elements, as (start, end) byte ranges.
+    private var open: [(Int, Int)] = []
+    /// A self-closing tag's `.end` is due.
+    private var pendingEnd = false
+    private var sawDocumentElement = false
+
+    /// A scanner over `bytes` from `start` (a UTF-8 byte order mark there is
+    /// skipped).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, file: String?) {
+        self.bytes = bytes
+        self.file = file
+        var p = start
+        if bytes.count >= p + 3 && bytes[p] == 0xEF && bytes[p + 1] == 0xBB && bytes[p + 2] == 0xBF { p += 3 }
+        position = p
+        attributes.reserveCapacity(32)
+    }
+
+    /// How many elements are open (1 inside the document element).
+    var depth: Int { open.count }
+
+    /// The last start tag's name.
+    var name: UnsafeBufferPointer<UInt8> { slice(nameStart, nameEnd) }
+
+    /// The bytes `start..<end` of the input.
+    @inline(__always)
+    func slice(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// The name of attribute `a`.
+    @inline(__always)
+    func name(of a: Attribute) -> UnsafeBufferPointer<UInt8> { slice(a.nameStart, a.nameEnd) }
+
+    /// Calls `body` with the decoded value of attribute `a`: the input's
+    /// own bytes when nothing needs decoding, else a decoded copy.
+    @inline(__always)
+    func withValue<R>(_ a: Attribute, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if !a.needsDecoding { return body(slice(a.valueStart, a.valueEnd)) }
+        return decodedValue(a).withUnsafeBufferPointer(body)
+    }
+
+    /// The decoded value of attribute `a`.
+    func string(_ a: Attribute) -> String {
+        withValue(a) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The 1-based line of the byte at `offset`.
+    ///
+    /// - Complexity: O(offset): for errors only.
+    func line(at offset: Int) -> Int {
+        var line = 1
+        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A { line += 1 }
+        return line
+    }
+
+    /// An input error at `offset`.
+    func error(_ words: String, at offset: Int) -> TreeError {
+        TreeError(.input, "malformed XML: \(words)", file: file, line: line(at: offset))
+    }
+
+    // MARK: Scanning
+
+    /// The next element event.
+    ///
+    /// - Complexity: O(bytes stepped over).
+    /// - Throws: `TreeError` (`.input`, with the line) for input that is not
+    ///   well-formed XML of this subset.
+    mutating func next() throws(TreeError) -> Event {
+        if pendingEnd {
+            pendingEnd = false
+            open.removeLast()
+            return .end
+        }
+        let n = bytes.count
+        while true {
+            guard position < n else {
+                if !open.isEmpty { throw error("unexpected end of input (truncated?)", at: n) }
+                if !sawDocumentElement { throw error("no XML document (no element)", at: n) }
+                return .finish
+            }
+            let c = bytes[position]
+            if c == Self.lt {
+                let next = position + 1 < n ? bytes[position + 1] : 0
+                switch next {
+                case UInt8(ascii: "?"): try skip(past: "?>", from: position + 2)
+                case UInt8(ascii: "!"): try skipDeclaration()
+                case UInt8(ascii: "/"): return try endTag()
+                default:
+                    if sawDocumentElement && open.isEmpty {
+                        if endsInEpilogue() { return .finish }
+                        throw error("content after the document element", at: position)
+                    }
+                    return try startTag()
+                }
+            } else if Self.isSpace(c) {
+                position += 1
+            } else if open.isEmpty {
+                if sawDocumentElement && endsInEpilogue() { return .finish }
+                throw error(sawDocumentElement ? "content after the document element" : "text before the document element",
+                            at: position)
+            } else {
+                try skipText()
+            }
+        }
+    }
+
+    /// Whether `epilogue` lets the input end at `position`, after the
+    /// document element; if so, moves there to the end.
+    private mutating func endsInEpilogue() -> Bool {
+        switch epilogue {
+        case .strict: return false
+        case .ignored: break
+        case .devTTYBanner:
+            guard TreeFormat.devTTYBannerEnd(slice(position, bytes.count)) != nil else { return false }
+        }
+        position = bytes.count
+        return true
+    }
+
+    private static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
+    private static let slash = UInt8(ascii: "/"), eq = UInt8(ascii: "=")
+
+    @inline(__always)
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+
+    /// A byte a name may start with: a letter, `_`, `:` or (part of) a
+    /// non-ASCII character.
+    @inline(__always)
+    private static func isNameStart(_ b: UInt8) -> Bool {
+        let l = b | 0x20
+        return (l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") || b >= 0x80
+    }
+
+    /// The ASCII bytes a name may continue with, as bit masks over 0..<64
+    /// (`-`, `.`, digits, `:`) and 64..<128 (letters, `_`). Literals: a
+    /// computed static would cost a lazy-initialization check per name.
+    private static let nameBytesLow: UInt64 = 0x07FF_6000_0000_0000
+    private static let nameBytesHigh: UInt64 = 0x07FF_FFFE_87FF_FFFE
+
+    /// An ASCII byte a name may continue with.
+    @inline(__always)
+    private static func isNameByte(_ b: UInt8, low: UInt64, high: UInt64) -> Bool {
+        let mask = b < 64 ? low : high
+        return (mask >> UInt64(b & 63)) & 1 != 0
+    }
+
+    /// Scans a name at `position`; returns its end.
+    private mutating func scanName() throws(TreeError) -> Int {
+        let n = bytes.count
+        guard position < n, Self.isNameStart(bytes[position]) else {
+            throw position < n ? error("a name was expected", at: position)
+                : error("unexpected end of input (truncated?)", at: n)
+        }
+        let low = Self.nameBytesLow, high = Self.nameBytesHigh
+        skipLowercaseAndDashes()
+        while position < n {
+            let b = bytes[position]
+            if b < 0x80 {
+                guard Self.isNameByte(b, low: low, high: high) else { break }
+                position &+= 1
+            } else {
+                try skipUTF8Sequence()
+            }
+        }
+        return position
+    }
+
+    /// Steps over lowercase ASCII letters and `-`, 8 at a time: most of a
+    /// page source's names (`node`, `long-clickable`, `visible-to-user`).
+    @inline(__always)
+    private mutating func skipLowercaseAndDashes() {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let n = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while position &+ 8 <= n {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            // Exact per byte (with the high bit clear, no carry crosses a
+            // byte): `atLeastA` flags bytes >= "a", `aboveZ` bytes > "z",
+            // `dash` bytes equal to "-"; non-ASCII bytes are never name
+            // bytes here.
+            let low7 = w & lows
+            let atLeastA = low7 &+ ones &* (0x80 - 0x61)
+            let aboveZ = low7 &+ ones &* (0x80 - 0x7B)
+            let x = low7 ^ (ones &* 0x2D)
+            let dash = ~(((x & lows) &+ lows) | x)
+            let others = ~((atLeastA & ~aboveZ) | dash) & highs | (w & highs)
+            if others != 0 {
+                position &+= others.trailingZeroBitCount >> 3
+                return
+            }
+            position &+= 8
+        }
+    }
+
+    private mutating func skipSpaces() {
+        while position < bytes.count && Self.isSpace(bytes[position]) { position += 1 }
+    }
+
+    /// A start tag at `position` (its `<`).
+    private mutating func startTag() throws(TreeError) -> Event {
+        let n = bytes.count
+        tagOffset = position
+        position += 1
+        nameStart = position
+        nameEnd = try scanName()
+        attributes.removeAll(keepingCapacity: true)
+        // A 64-bit signature of the names seen, so that a duplicate check
+        // compares bytes only when two names share a bit.
+        var seen: UInt64 = 0
+        while true {
+            let hadSpace = position < n && Self.isSpace(bytes[position])
+            skipSpaces()
+            guard position < n else { throw error("unexpected end of input (truncated?)", at: n) }
+            let c = bytes[position]
+            if c == Self.gt {
+                position += 1
+                break
+            }
+            if c == Self.slash {
+                guard position + 1 < n else { throw error("unexpected end of input (truncated?)", at: n) }
+                guard bytes[position + 1] == Self.gt else { throw error("broken tag", at: position) }
+                position += 2
+                pendingEnd = true
+                break
+            }
+            guard hadSpace else { throw error("broken tag", at: position) }
+            let aStart = position
+            let aEnd = try scanName()
+            skipSpaces()
+            guard position < n, bytes[position] == Self.eq else {
+                throw position < n ? error("broken attribute", at: position) : error("unexpected end of input (truncated?)", at: n)
+            }
+            position += 1
+            skipSpaces()
+            guard position < n else { throw error("unexpected end of input (truncated?)", at: n) }
+            let quote = bytes[position]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw error("broken attribute", at: position) }
+            position += 1
+            let vStart = position
+            let needsDecoding = try scanValue(quote: quote)
+            let attribute = Attribute(nameStart: aStart, nameEnd: aEnd, valueStart: vStart, valueEnd: position,
+                                      needsDecoding: needsDecoding)
+            position += 1  // the closing quote
+            let bit: UInt64 = 1 << ((UInt64(aEnd - aStart) &* 31 &+ UInt64(bytes[aStart]) &+ UInt64(bytes[aEnd - 1]) &* 7) & 63)
+            if seen & bit != 0 {
+                let name = slice(aStart, aEnd)
+                if attributes.contains(where: { self.name(of: $0).elementsEqual(name) }) {
+                    throw error("attribute given twice", at: aStart)
+                }
+            }
+            seen |= bit
+            attributes.append(attribute)
+        }
+        open.append((nameStart, nameEnd))
+        sawDocumentElement = true
+        return .start
+    }
+
+    /// An end tag at `position` (its `<`).
+    private mutating func endTag() throws(TreeError) -> Event {
+        let at = position
+        position += 2
+        let start = position
+        let end = try scanName()
+        skipSpaces()
+        guard position < bytes.count else { throw error("unexpected end of input (truncated?)", at: bytes.count) }
+        guard bytes[position] == Self.gt else { throw error("broken tag", at: position) }
+        position += 1
+        guard let (openStart, openEnd) = open.last, slice(openStart, openEnd).elementsEqual(slice(start, end)) else {
+            throw error(open.isEmpty ? "content after the document element" : "mismatched closing tag", at: at)
+        }
+        open.removeLast()
+        return .end
+    }
+
+    /// Scans an attribute value from `position` to its closing quote (left
+    /// at `position`). Returns whether it needs decoding.
+    private mutating func scanValue(quote: UInt8) throws(TreeError) -> Bool {
+        let n = bytes.count
+        var needsDecoding = false
+        while true {
+            skipPlain(quote: quote)
+            guard position < n else { throw error("unexpected end of input (truncated?)", at: n) }
+            let b = bytes[position]
+            switch b {
+            case quote: return needsDecoding
+            case Self.lt: throw error("'<' in an attribute value", at: position)
+            case Self.amp:
+                try checkReference()
+                needsDecoding = true
+            case 0x09, 0x0A, 0x0D:
+                needsDecoding = true
+                position += 1
+            case 0x80...:
+                try skipUTF8Sequence()
+            case ..<0x20:
+                throw error("invalid character", at: position)
+            default:
+                position += 1
+            }
+        }
+    }
+
+    /// Steps over text content up to the next `<` (left at `position`).
+    private mutating func skipText() throws(TreeError) {
+        let n = bytes.count
+        while position < n {
+            skipPlain(quote: Self.lt)
+            guard position < n else { return }
+            let b = bytes[position]
+            switch b {
+            case Self.lt: return
+            case Self.amp: try checkReference()
+            case 0x09, 0x0A, 0x0D: position += 1
+            case 0x80...: try skipUTF8Sequence()
+            case ..<0x20: throw error("invalid character", at: position)
+            default: position += 1
+            }
+        }
+    }
+
+    /// Steps over plain ASCII bytes, 8 at a time: stops at the first byte
+    /// that needs a look (`quote`, `<`, `&`, a control character or a
+    /// non-ASCII byte) or at the end of the input.
+    @inline(__always)
+    private mutating func skipPlain(quote: UInt8) {
+        let n = bytes.count
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let q = ones &* UInt64(quote), l = ones &* UInt64(Self.lt), a = ones &* UInt64(Self.amp)
+        // The high bit of each byte that is zero. A borrow can flag a byte
+        // above a zero byte, never one below: the lowest flag is exact.
+        @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        while position &+ 8 <= n {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            // Below 0x20 (the same borrow argument), at or above 0x80, or one
+            // of the three stop bytes.
+            let stops = (((w &- ones &* 0x20) & ~w) | w) & highs | zeros(w ^ q) | zeros(w ^ l) | zeros(w ^ a)
+            if stops != 0 {
+                position &+= stops.trailingZeroBitCount >> 3
+                return
+            }
+            position &+= 8
+        }
+        while position < n {
+            let b = bytes[position]
+            if b < 0x20 || b >= 0x80 || b == quote || b == Self.lt || b == Self.amp { return }
+            position &+= 1
+        }
+    }
+
+    /// Checks the entity or character reference at `position` (its `&`)
+    /// and steps over it.
+    private mutating func checkReference() throws(TreeError) {
+        let at = position
+        let (_, end) = try reference(at: at)
+        position = end
+    }
+
+    /// The character an entity or character reference at `at` (its `&`)
+    /// stands for, and the offset after its `;`.
+    private func reference(at: Int) throws(TreeError) -> (UInt32, Int) {
+        let n = bytes.count
+        var p = at + 1
+        // The reference's name or number, up to its `;`: letters, digits
+        // and `#`, and short (a longer name is undeclared anyway).
+        var end = p
+        while end < n && end - p <= 10 {
+            let b = bytes[end] | 0x20
+            guard (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                || bytes[end] == UInt8(ascii: "#") else { break }
+            end += 1
+        }
+        guard end < n else { throw error("unexpected end of input (truncated?)", at: n) }
+        guard bytes[end] == UInt8(ascii: ";") else { throw error("entity reference without ';'", at: at) }
+        let body = slice(p, end)
+        if body.first == UInt8(ascii: "#") {
+            p += 1
+            var value: UInt32 = 0
+            let hex = p < end && (bytes[p] == UInt8(ascii: "x"))
+            if hex { p += 1 }
+            guard p < end else { throw error("invalid character reference", at: at) }
+            while p < end {
+                let b = bytes[p]
+                let d: UInt32
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
+                default: throw error("invalid character reference", at: at)
+                }
+                value = value &* (hex ? 16 : 10) &+ d
+                guard value <= 0x10FFFF else { throw error("invalid character", at: at) }
+                p += 1
+            }
+            // XML's Char production: tab, newline, carriage return, and the
+            // rest from U+0020 up, without surrogates, U+FFFE and U+FFFF.
+            let valid = value == 0x09 || value == 0x0A || value == 0x0D || (value >= 0x20 && value <= 0xD7FF)
+                || (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF)
+            guard valid else { throw error("invalid character", at: at) }
+            return (value, end + 1)
+        }
+        switch body.count {
+        case 2 where body[1] == UInt8(ascii: "t") && (body[0] == UInt8(ascii: "l") || body[0] == UInt8(ascii: "g")):
+            return (body[0] == UInt8(ascii: "l") ? 0x3C : 0x3E, end + 1)
+        case 3 where body.elementsEqual("amp".utf8): return (0x26, end + 1)
+        case 4 where body.elementsEqual("quot".utf8): return (0x22, end + 1)
+        case 4 where body.elementsEqual("apos".utf8): return (0x27, end + 1)
+        default: throw error("undeclared entity", at: at)
+        }
+    }
+
+    /// Attribute `a`'s value with references replaced and literal tab,
+    /// newline and carriage return normalized to spaces (`\r\n` to one).
+    private func decodedValue(_ a: Attribute) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(a.valueEnd - a.valueStart)
+        var p = a.valueStart
+        while p < a.valueEnd {
+            let b = bytes[p]
+            switch b {
+            case Self.amp:
+                // Checked while scanning: it cannot fail here.
+                guard let (scalar, end) = try? reference(at: p) else { return out }
+                Self.appendUTF8(scalar, to: &out)
+                p = end
+            case 0x0D:
+                out.append(0x20)
+                p += p + 1 < a.valueEnd && bytes[p + 1] == 0x0A ? 2 : 1
+            case 0x09, 0x0A:
+                out.append(0x20)
+                p += 1
+            default:
+                out.append(b)
+                p += 1
+            }
+        }
+        return out
+    }
+
+    /// Appends code point `s` (a valid one: checked while scanning) as UTF-8.
+    private static func appendUTF8(_ s: UInt32, to out: inout [UInt8]) {
+        switch s {
+        case 0..<0x80:
+            out.append(UInt8(s))
+        case 0x80..<0x800:
+            out.append(UInt8(0xC0 | (s >> 6)))
+            out.append(UInt8(0x80 | (s & 0x3F)))
+        case 0x800..<0x10000:
+            out.append(UInt8(0xE0 | (s >> 12)))
+            out.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (s & 0x3F)))
+        default:
+            out.append(UInt8(0xF0 | (s >> 18)))
+            out.append(UInt8(0x80 | ((s >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (s & 0x3F)))
+        }
+    }
+
+    /// Steps over the multi-byte UTF-8 sequence at `position`, checking it
+    /// (Unicode table 3-7: no overlong forms, no surrogates, nothing above
+    /// U+10FFFF).
+    private mutating func skipUTF8Sequence() throws(TreeError) {
+        let n = bytes.count
+        let c = bytes[position]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
+        switch c {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw TreeError(.input, "not UTF-8 (byte \(position))", file: file, line: line(at: position))
+        }
+        guard position + length <= n, bytes[position + 1] >= low, bytes[position + 1] <= high,
+              (2..<length).allSatisfy({ bytes[position + $0] & 0xC0 == 0x80 }) else {
+            throw TreeError(.input, "not UTF-8 (byte \(position))", file: file, line: line(at: position))
+        }
+        // U+FFFE and U+FFFF are not XML characters.
+        if c == 0xEF && bytes[position + 1] == 0xBF && bytes[position + 2] >= 0xBE {
+            throw error("invalid character", at: position)
+        }
+        position += length
+    }
+
+    /// Steps past the next `terminator` from `from`.
+    private mutating func skip(past terminator: StaticString, from: Int) throws(TreeError) {
+        let t = UnsafeBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
+        let n = bytes.count
+        var p = from
+        while p + t.count <= n {
+            if bytes[p] == t[0] && slice(p, p + t.count).elementsEqual(t) {
+                position = p + t.count
+                return
+            }
+            p += 1
+        }
+        throw error("unexpected end of input (truncated?)", at: n)
+    }
+
+    private func hasPrefix(_ prefix: StaticString, at p: Int) -> Bool {
+        let t = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return p + t.count <= bytes.count && slice(p, p + t.count).elementsEqual(t)
+    }
+
+    /// A comment, CDATA section or DOCTYPE at `position` (its `<!`).
+    private mutating func skipDeclaration() throws(TreeError) {
+        let at = position
+        if hasPrefix("<!--", at: at) {
+            try skip(past: "-->", from: at + 4)
+        } else if hasPrefix("<![CDATA[", at: at) {
+            guard !open.isEmpty else { throw error("CDATA outside the document element", at: at) }
+            try skip(past: "]]>", from: at + 9)
+        } else if hasPrefix("<!DOCTYPE", at: at) {
+            guard !sawDocumentElement else { throw error("DOCTYPE after the document element", at: at) }
+            try skipDoctype()
+        } else {
+            throw error("broken markup declaration", at: at)
+        }
+    }
+
+    /// Steps over a DOCTYPE: up to its `>` outside quotes and outside its
+    /// internal subset (`[...]`, whose comments may hold anything). What it
+    /// declares is ignored: no entity it defines is ever expanded.
+    private mutating func skipDoctype() throws(TreeError) {
+        let n = bytes.count
+        var p = position + 9
+        var inSubset = false
+        while p < n {
+            let b = bytes[p]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                p += 1
+                while p < n && bytes[p] != b { p += 1 }
+            } else if inSubset && hasPrefix("<!--", at: p) {
+                position = p
+                try skip(past: "-->", from: p + 4)
+                p = position
+                continue
+            } else if b == UInt8(ascii: "[") {
+                inSubset = true
+            } else if b == UInt8(ascii: "]") {
+                inSubset = false
+            } else if b == Self.gt && !inSubset {
+                position = p + 1
+                return
+            }
+            p += 1
+        }
+        throw error("unexpected end of input (truncated?)", at: n)
+    }
+}
