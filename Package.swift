@@ -23,6 +23,9 @@ let package = Package(
         .executableTarget(name: "axhit", dependencies: ["AXHit", "CommandLineSupport"], path: "Sources/axhit"),
         .executableTarget(
             name: "axhit-bench", dependencies: ["AXHit", "CommandLineSupport"], path: "Benchmarks/axhit-bench"),
+        // The README's library example, built as printed (a test checks the
+        // README shows exactly this file, and runs it).
+        .executableTarget(name: "readme-example", dependencies: ["AXHit"], path: "Examples/readme-example"),
         .testTarget(name: "AXGeometryTests", dependencies: ["AXGeometry"]),
         .testTarget(name: "AXHitTests", dependencies: ["AXHit"]),
     ]

@@ -19,7 +19,9 @@ struct Box {
 
 /// The naive baseline: UIKit's accessibility hit-test as a plain recursive
 /// function over the same `ScreenSpace`, front to back with bounds pruning,
-/// and nothing else (no index, no "subtree has no element" skip).
+/// and nothing else (no index, no "subtree has no element" skip). On an
+/// Android tree, TalkBack's: an exposed node answers only when no child
+/// does, and a window that holds the point decides.
 ///
 /// What a UIView keeps in its own fields (bounds, subviews, its map from the
 /// window: `convert(_:from: nil)`) is copied out of the public API once, into
@@ -32,8 +34,11 @@ struct NaiveWalk: Sendable {
         static let exposed = Flags(rawValue: 1)
         static let view = Flags(rawValue: 2)
         static let invertible = Flags(rawValue: 4)
+        static let window = Flags(rawValue: 8)
     }
     private let root: Int32
+    /// VoiceOver's rule (iOS): an exposed element answers for its subtree.
+    private let exposedHidesSubtree: Bool
     private let lastChild: [Int32]
     private let previousSibling: [Int32]
     private let flags: [UInt8]
@@ -54,6 +59,7 @@ struct NaiveWalk: Sendable {
             previousSibling[i] = tree.previousSibling(of: id).rawValue
             var f: Flags = []
             if space.isExposed(id) { f.insert(.exposed) }
+            if tree[id].isWindow { f.insert(.window) }
             if tree.kind(of: id) == .view {
                 f.insert(.view)
                 bounds[i] = Box(tree[id].effectiveBounds)
@@ -66,6 +72,7 @@ struct NaiveWalk: Sendable {
             flags[i] = f.rawValue
         }
         self.root = tree.root.rawValue
+        exposedHidesSubtree = tree.platform != .android
         self.lastChild = lastChild; self.previousSibling = previousSibling
         self.flags = flags; self.bounds = bounds; self.fromScreen = fromScreen; self.frames = frames
     }
@@ -82,23 +89,31 @@ struct NaiveWalk: Sendable {
     private func hitTest(_ n: Int32, _ x: Double, _ y: Double) -> Int32 {
         let i = Int(n)
         let f = Flags(rawValue: flags[i])
-        // An exposed element answers for its whole subtree.
-        if f.contains(.exposed) { return frames[i].containsClosedOpen(x, y) ? n : -1 }
-        if f.contains(.view) {
-            // A point outside a view's bounds (in its own space) skips its subtree.
-            guard f.contains(.invertible) else { return -1 }
-            let t = fromScreen[i]
-            let lx = t.a * x + t.c * y + t.tx, ly = t.b * x + t.d * y + t.ty
-            guard bounds[i].containsClosedOpen(Double(lx), Double(ly)) else { return -1 }
-        }
+        // An exposed element answers for its whole subtree (VoiceOver).
+        if f.contains(.exposed) && exposedHidesSubtree { return frames[i].containsClosedOpen(x, y) ? n : -1 }
+        if f.contains(.view) && !holds(i, x, y) { return -1 }  // skips the subtree
         // Subviews front to back.
         var c = lastChild[i]
         while c >= 0 {
             let h = hitTest(c, x, y)
             if h >= 0 { return h }
-            c = previousSibling[Int(c)]
+            // TalkBack: a window that holds the point decides, even with none.
+            let ci = Int(c)
+            if Flags(rawValue: flags[ci]).contains(.window) && holds(ci, x, y) { return -1 }
+            c = previousSibling[ci]
         }
-        return -1
+        // TalkBack: the node itself once no child answered.
+        guard f.contains(.exposed) else { return -1 }
+        return f.contains(.view) || frames[i].containsClosedOpen(x, y) ? n : -1
+    }
+
+    /// Whether view `i`'s bounds (in its own space, closed-open) hold the
+    /// screen point.
+    private func holds(_ i: Int, _ x: Double, _ y: Double) -> Bool {
+        guard Flags(rawValue: flags[i]).contains(.invertible) else { return false }
+        let t = fromScreen[i]
+        let lx = t.a * x + t.c * y + t.tx, ly = t.b * x + t.d * y + t.ty
+        return bounds[i].containsClosedOpen(Double(lx), Double(ly))
     }
 }
 

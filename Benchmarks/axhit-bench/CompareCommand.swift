@@ -46,7 +46,7 @@ enum CompareCommand {
         let thresholds = try a.option("threshold").map(parseThresholds) ?? .defaults
         let base = try JSONReport.read(a.positionals[0]), new = try JSONReport.read(a.positionals[1])
         let (lines, regressions) = compare(base: base, new: new, thresholds: thresholds)
-        let out = OutputBuffer()
+        let out = OutputBuffer { StandardOutput.exitAfterFailedWrite($0, tool: "axhit-bench") }
         for l in lines { out.writeLine(l) }
         out.flush()
         return regressions > 0 ? 2 : 0

@@ -74,7 +74,7 @@ enum RunCommand {
         let peak = MemoryProbe.peakResident()
         progress.log("done in \(String(format: "%.1f", progress.elapsedSeconds)) s; peak RSS \(peak.map { "\($0 >> 20) MiB" } ?? "unknown")")
 
-        let out = OutputBuffer()
+        let out = OutputBuffer { StandardOutput.exitAfterFailedWrite($0, tool: "axhit-bench") }
         for line in Report.table(results.rows, notes: results.notes) { out.writeLine(line) }
         out.flush()
         if let path = settings.jsonPath {

@@ -42,12 +42,18 @@ public enum JSONText {
     public static func numbers(_ vs: [Double]) -> String { "[" + vs.map(number).joined(separator: ",") + "]" }
 }
 
-/// Buffered standard output for JSON Lines: one write per 64 KiB, not per line.
+/// Buffered standard output for JSON Lines: one write per 64 KiB, not per
+/// line. Every write is checked: a failure (a reader that went away, a full
+/// disk, a closed descriptor) goes to `failure`, which ends the tool.
 public final class OutputBuffer {
     private var buffer: [UInt8] = []
+    private let failure: (Int32) -> Never
 
-    /// An empty buffer.
-    public init() { buffer.reserveCapacity(1 << 16) }
+    /// An empty buffer whose failed writes go to `failure` (with the `errno`).
+    public init(failure: @escaping (Int32) -> Never) {
+        self.failure = failure
+        buffer.reserveCapacity(1 << 16)
+    }
 
     /// Appends `line` and a newline, flushing when the buffer is full.
     public func writeLine(_ line: String) {
@@ -56,19 +62,17 @@ public final class OutputBuffer {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Appends `text` as it is.
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     /// Writes out what is buffered.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBufferPointer { p in
-            var offset = 0
-            while offset < p.count {
-                let n = write(1, p.baseAddress! + offset, p.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        let code = buffer.withUnsafeBytes { StandardOutput.writeAll(1, $0) }
         buffer.removeAll(keepingCapacity: true)
+        if code != 0 { failure(code) }
     }
-
-    deinit { flush() }
 }

@@ -8,24 +8,32 @@ enum ActivateCommand {
         usage: axhit activate TREE [--element ID]
 
         For each exposed element, in pre-order (or only element ID), where a
-        double-tap lands and whether it reaches the element:
+        double-tap lands and whether it reaches the element, by the tree's platform:
           {"element":"ID","activationPoint":[x,y],"receiver":"ID" or null,
            "status":"ok"|"obstructed"|"lost","outside":true|false,"suggested":[x,y] or null}
-        receiver    the view UIKit's hitTest gives the activation point
-        status      ok: the element's view (or container) or a descendant receives it;
-                    obstructed: another view does; lost: none does
+        receiver    what takes the tap at the activation point: the view UIKit's
+                    hitTest gives (iOS views), the element VoiceOver finds there
+                    (iOS snapshots, as XCUITest's isHittable), the node that consumes
+                    it (Android), or the node itself when it declares a click
+                    (Android: TalkBack sends the click action)
+        status      ok: the tap reaches the element (iOS views: its view or container
+                    or a descendant; snapshots: the element itself; Android: the
+                    node, a descendant or an ancestor); obstructed: something else
+                    takes it; lost: nothing does
         outside     the point lies outside the element's shape (cut by its ancestors)
         suggested   the point of the shape a tap reaches that is farthest from the edges
                     of the reachable part (null when no tap reaches the element)
         --element ID   only that element (nothing is printed when it is not exposed;
                        an id no node has is an error)
+
+        \(TreeOptions.help)
         """
 
     static func run(_ argv: [String]) throws {
-        let args = try Arguments(argv, options: ["element"], flags: ["help"])
-        if args.flag("help") { print(help); return }
+        let (args, treeOptions) = try TreeOptions.parse(argv, options: ["element"], flags: ["help"])
+        if args.flag("help") { Output.line(help); return }
         let treePath = try args.single("TREE")
-        let tester = try Input.hitTester(treePath)
+        let tester = try Input.hitTester(treePath, treeOptions)
         var only: NodeID?
         if let name = args.option("element") {
             guard let id = tester.tree.node(withID: name) else {
@@ -40,7 +48,7 @@ enum ActivateCommand {
             throw error.located(file: Input.displayName(treePath))
         }
         let tree = analysis.tree
-        let out = OutputBuffer()
+        let out = Output.buffer()
         for a in analysis.elements where only == nil || a.element == only {
             out.writeLine(line(a, tree))
         }

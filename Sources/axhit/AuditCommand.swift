@@ -7,21 +7,26 @@ enum AuditCommand {
     static let help = """
         usage: axhit audit TREE [--json]
 
-        Check every exposed element's geometry: forgotten (zero) frames, frames off
-        the screen, activation points outside the shape, obstructed or lost
-        activation, touch targets under 44 pt (measured on the part a tap really
-        reaches), elements touch exploration can never land on, overlapping
-        elements, paths outside their frames, and elements nothing of which is
-        visible. Human-readable text by default; with --json one object per finding:
-          {"rule":"...","severity":"error"|"warning","element":"ID","message":"...",
+        Check every exposed element's geometry by its platform's rules: forgotten
+        (zero) frames, frames off the screen (on Android also empty bounds),
+        activation points outside the shape, obstructed or lost activation, touch
+        targets under 44 pt (iOS) or 48 dp (Android, pixels divided by the density),
+        measured on the part a tap really reaches, elements touch exploration can
+        never land on, overlapping elements, paths outside their frames, elements
+        nothing of which is visible, and (iOS snapshots) visibility flags that the
+        geometry contradicts. Human-readable text by default (control characters
+        from the input escaped); with --json one object per finding:
+          {"rule":"...","severity":"error"|"warning"|"info","element":"ID","message":"...",
            "wkt":"..." (optional),"points":[[x,y],...],"related":"ID" (optional)}
+
+        \(TreeOptions.help)
         """
 
     static func run(_ argv: [String]) throws {
-        let args = try Arguments(argv, options: [], flags: ["json", "help"])
-        if args.flag("help") { print(help); return }
+        let (args, treeOptions) = try TreeOptions.parse(argv, options: [], flags: ["json", "help"])
+        if args.flag("help") { Output.line(help); return }
         let treePath = try args.single("TREE")
-        let tester = try Input.hitTester(treePath)
+        let tester = try Input.hitTester(treePath, treeOptions)
         let findings: [AuditFinding]
         do {
             findings = try Auditor.findings(ScreenAnalysis(tester))
@@ -29,15 +34,17 @@ enum AuditCommand {
             throw error.located(file: Input.displayName(treePath))
         }
         let tree = tester.tree
-        let out = OutputBuffer()
+        let out = Output.buffer()
         if args.flag("json") {
             for f in findings { out.writeLine(json(f, tree)) }
         } else {
             for f in findings {
-                out.writeLine("\(f.severity.rawValue): \(f.rule.rawValue): \"\(tree.id(of: f.element))\": \(f.message)")
+                // Ids and labels come from the input: escaped for the terminal.
+                out.writeLine(TerminalText.escaped("\(f.severity.rawValue): \(f.rule.rawValue): \"\(tree.id(of: f.element))\": \(f.message)"))
             }
-            let errors = findings.filter { $0.severity == .error }.count
-            out.writeLine("\(findings.count) finding\(findings.count == 1 ? "" : "s"): \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")")
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            let by = { (s: AuditSeverity) in findings.filter { $0.severity == s }.count }
+            out.writeLine("\(count(findings.count, "finding")): \(count(by(.error), "error")), \(count(by(.warning), "warning")), \(by(.info)) info")
         }
         out.flush()
     }

@@ -13,11 +13,13 @@ enum ConvertCommand {
           {"rect":[x,y,w,h]}   {"point":[x,y]}   {"d":"..."}
         A rect converts to the bounding box of its four converted corners; a path
         converts exactly. For an element node, its container's space is used.
+
+        \(TreeOptions.help)
         """
 
     static func run(_ argv: [String]) throws {
-        let args = try Arguments(argv, options: ["view", "rect", "point", "path"], flags: ["inverse", "help"])
-        if args.flag("help") { print(help); return }
+        let (args, treeOptions) = try TreeOptions.parse(argv, options: ["view", "rect", "point", "path"], flags: ["inverse", "help"])
+        if args.flag("help") { Output.line(help); return }
         let treePath = try args.single("TREE")
         let viewName = try args.required("view")
         let given = ["rect", "point", "path"].filter { args.option($0) != nil }
@@ -43,7 +45,7 @@ enum ConvertCommand {
             }
         }
 
-        let space = ScreenSpace(try Input.tree(treePath))
+        let space = ScreenSpace(try Input.tree(treePath, treeOptions))
         guard let view = space.tree.node(withID: viewName) else {
             throw TreeError(.validation, "no node has this id", file: file, node: viewName, key: "id")
         }
@@ -70,6 +72,6 @@ enum ConvertCommand {
             let d = try converted(path, space.convertToScreen, space.convertFromScreen)
             line = "{\"d\":\(JSONText.string(d.svgPathData))}"
         }
-        print(line)
+        Output.line(line)
     }
 }

@@ -2,6 +2,54 @@ import AXHit
 import CommandLineSupport
 import Foundation
 
+/// The options of every verb that reads a TREE (cli.md): whose rules answer,
+/// the density, and whether a snapshot's visibility flags hide nodes.
+struct TreeOptions {
+    /// The option names (without `--`) that take a value.
+    static let names: Set<String> = ["platform", "density"]
+    /// The flag names.
+    static let flags: Set<String> = ["trust-visible"]
+    /// Their lines in a verb's `--help`.
+    static let help = """
+        --platform ios|android   whose rules answer (overrides what the input says or implies)
+        --density D              Android: pixels per dp, for rules stated in dp (default: the
+                                 file's screen.scale, else inferred from the screen's width)
+        --trust-visible          a snapshot's visibility flags hide nodes (iOS: visible="false";
+                                 off by default, since XCTest's flag is often wrong)
+        """
+
+    var importOptions = ImportOptions()
+
+    /// Parses a tree-reading verb's arguments: its own `options` and `flags`
+    /// plus the tree options.
+    /// - Throws: `UsageError` as `Arguments` and `init(_:)`.
+    static func parse(_ argv: [String], options: Set<String>, flags: Set<String>) throws(UsageError)
+        -> (Arguments, TreeOptions)
+    {
+        let args = try Arguments(argv, options: options.union(names), flags: flags.union(Self.flags))
+        return (args, try TreeOptions(args))
+    }
+
+    /// The options given in `args`.
+    /// - Throws: `UsageError` for an unknown platform or a density that is
+    ///   not a finite number > 0.
+    init(_ args: Arguments) throws(UsageError) {
+        if let name = args.option("platform") {
+            guard let platform = Platform(rawValue: name) else {
+                throw UsageError("--platform must be ios or android, got '\(name)'")
+            }
+            importOptions.platform = platform
+        }
+        if let text = args.option("density") {
+            guard let d = Double(text), d.isFinite, d > 0 else {
+                throw UsageError("--density must be a finite number > 0 (pixels per dp), got '\(text)'")
+            }
+            importOptions.density = CGFloat(d)
+        }
+        importOptions.trustsVisibilityFlags = args.flag("trust-visible")
+    }
+}
+
 /// Reading what the user names on the command line: files or `-`.
 enum Input {
     /// The bytes of `path`, or standard input for `-`.
@@ -22,15 +70,15 @@ enum Input {
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
     /// Reads and imports the tree in `path` (axhit/1 JSON or a page source,
-    /// detected from the content).
-    static func tree(_ path: String) throws(TreeError) -> ElementTree {
+    /// detected from the content), read as `options` say.
+    static func tree(_ path: String, _ options: TreeOptions) throws(TreeError) -> ElementTree {
         let data = try read(path)
-        return try ElementTree(contentsOf: data, file: displayName(path))
+        return try ElementTree(contentsOf: data, file: displayName(path), options: options.importOptions)
     }
 
     /// Resolves the tree in `path` for queries.
-    static func hitTester(_ path: String) throws(TreeError) -> HitTester {
-        HitTester(try tree(path))
+    static func hitTester(_ path: String, _ options: TreeOptions) throws(TreeError) -> HitTester {
+        HitTester(try tree(path, options))
     }
 
     /// The points of a points file: one per line, `x y` or `x,y`; blank lines

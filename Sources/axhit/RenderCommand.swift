@@ -11,18 +11,20 @@ enum RenderCommand {
         element's shape and frame coloured by its worst audit finding, activation
         points by status (ok, obstructed, lost; ringed when outside the shape),
         suggested points, the views that take obstructed taps, overlaps, and a legend.
-        `-o -` writes the picture to standard output.
+        `-o -` writes the picture to standard output; the input is never overwritten.
+
+        \(TreeOptions.help)
         """
 
     static func run(_ argv: [String]) throws {
         // `-o` is the documented spelling; the parser takes long options only.
         var argv = argv
         if let i = argv.firstIndex(of: "-o") { argv[i] = "--output" }
-        let args = try Arguments(argv, options: ["output"], flags: ["help"])
-        if args.flag("help") { print(help); return }
+        let (args, treeOptions) = try TreeOptions.parse(argv, options: ["output"], flags: ["help"])
+        if args.flag("help") { Output.line(help); return }
         let treePath = try args.single("TREE")
         guard let output = args.option("output") else { throw UsageError("-o FILE.svg is required") }
-        let tester = try Input.hitTester(treePath)
+        let tester = try Input.hitTester(treePath, treeOptions)
         let svg: String
         do {
             let analysis = try ScreenAnalysis(tester)
@@ -31,14 +33,6 @@ enum RenderCommand {
         } catch {
             throw error.located(file: Input.displayName(treePath))
         }
-        if output == "-" {
-            FileHandle.standardOutput.write(Data(svg.utf8))
-            return
-        }
-        do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw TreeError(.io, "cannot write the picture", file: output)
-        }
+        try Output.write(Data(svg.utf8), to: output, input: treePath)
     }
 }

@@ -15,7 +15,7 @@ enum ShapeCommand {
 
     static func run(_ argv: [String]) throws {
         let args = try Arguments(argv, options: ["d", "tolerance"], flags: ["even-odd", "help"])
-        if args.flag("help") { print(help); return }
+        if args.flag("help") { Output.line(help); return }
         try args.noPositionals()
         let d = try args.required("d")
         let tolerance = try args.number("tolerance", default: 0.05)
@@ -30,6 +30,6 @@ enum ShapeCommand {
             // Named like a parse error, so the one error line names its input.
             throw TreeError(.validation, "\(error)", file: "--d")
         }
-        print(region.wkt)
+        Output.line(region.wkt)
     }
 }

@@ -11,32 +11,34 @@ let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("activate", "where each element's double-tap lands and whether it reaches the element", ActivateCommand.run),
     ("audit", "geometric accessibility checks, as text or JSON Lines", AuditCommand.run),
     ("render", "an SVG picture of the screen, its elements, taps and findings", RenderCommand.run),
+    ("export", "write any input as axhit/1 JSON (ids, platform, snapshot facts)", ExportCommand.run),
 ]
 
 /// The verbs and what they do: on stdout for `--help`, on stderr after a
 /// usage error (stdout carries only output).
-@MainActor func printUsage(to handle: FileHandle = .standardOutput) {
+@MainActor func usage() -> String {
     var text = "usage: axhit VERB [options]   (axhit VERB --help for each)\n\nverbs:\n"
     for v in verbs { text += "  \(v.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(v.summary)\n" }
-    handle.write(Data(text.utf8))
+    return text
 }
 
 // A reader that stops early (`axhit hit ... | head -1`) must not kill us by
-// signal: writes then fail with EPIPE, which the output buffer handles.
+// signal: writes then fail with EPIPE, which `Output.failed` handles.
 signal(SIGPIPE, SIG_IGN)
 
+/// One line on standard error (control characters escaped), then `status`.
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("axhit: \(message)\n".utf8))
+    StandardOutput.writeError("axhit: \(TerminalText.escaped(message))\n")
     exit(status)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let verbName = arguments.first else {
-    printUsage(to: .standardError)
+    StandardOutput.writeError(usage())
     exit(2)
 }
 if verbName == "--help" || verbName == "-h" || verbName == "help" {
-    printUsage()
+    StandardOutput.write(usage(), failure: Output.failed)
     exit(0)
 }
 guard let verb = verbs.first(where: { $0.name == verbName }) else {

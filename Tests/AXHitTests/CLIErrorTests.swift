@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 
-/// The built `axhit` binary: `<package root>/.build/debug/axhit`
-/// (`swift build --build-tests`, as scripts/test does, builds it).
-private let axhitBinary: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // AXHitTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()  // package root
-    .appendingPathComponent(".build/debug/axhit")
+/// The built `axhit` binary, beside the test bundle that runs (whatever the
+/// build's configuration, scratch path or sanitizer; `swift build
+/// --build-tests`, as scripts/test does, builds both).
+let axhitBinary: URL = {
+    // On Linux the test runner is the bundle itself, an executable
+    // (…/debug/AXHitPackageTests.xctest) in the products' directory.
+    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    return runner.deletingLastPathComponent().appendingPathComponent("axhit")
+}()
 
 /// What one run of `axhit` did.
 struct CLIRun {
@@ -42,9 +44,10 @@ final class CLIScratch {
     @discardableResult
     func write(_ name: String, _ text: String) throws -> String { try write(name, Data(text.utf8)) }
 
-    /// Runs `axhit` with `arguments`, `stdin` on standard input; nil (with an
+    /// Runs `axhit` with `arguments`, `stdin` on standard input, in
+    /// `workingDirectory` (default: the scratch directory); nil (with an
     /// Issue recorded) when the binary has not been built.
-    func run(_ arguments: [String], stdin: Data = Data()) throws -> CLIRun? {
+    func run(_ arguments: [String], stdin: Data = Data(), in workingDirectory: URL? = nil) throws -> CLIRun? {
         guard FileManager.default.isExecutableFile(atPath: axhitBinary.path) else {
             Issue.record("\(axhitBinary.path) is missing: build first (swift build --build-tests, or scripts/test)")
             return nil
@@ -52,7 +55,7 @@ final class CLIScratch {
         let process = Process()
         process.executableURL = axhitBinary
         process.arguments = arguments
-        process.currentDirectoryURL = directory
+        process.currentDirectoryURL = workingDirectory ?? directory
         // Files, not pipes: nothing can fill up and block while we wait.
         let outURL = directory.appendingPathComponent(".stdout")
         let errURL = directory.appendingPathComponent(".stderr")

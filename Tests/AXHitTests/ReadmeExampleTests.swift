@@ -1,28 +1,28 @@
 import Foundation
 import Testing
-@testable import AXHit
 
-/// The README's library example, kept compiling and true.
-@Test func readmeExample() throws {
-    var tree = ElementTree()
-    let window = try tree.append(.view("window", frame: CGRect(x: 0, y: 0, width: 390, height: 844)), under: .none)
-    var list = Node.view("list", frame: CGRect(x: 0, y: 100, width: 390, height: 500))
-    list.bounds = CGRect(x: 0, y: 120, width: 390, height: 500)  // scrolled by 120
-    let listID = try tree.append(list, under: window)
-    var row = Node.view("row", frame: CGRect(x: 0, y: 176, width: 390, height: 88))
-    row.isAccessibilityElement = true
-    let rowID = try tree.append(row, under: listID)
+/// The README's library example is `Examples/readme-example/main.swift`,
+/// built with the package: the README must show that file exactly, and
+/// running it must print what its comments say.
+@Suite struct ReadmeExampleTests {
+    static let root = Corpus.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    var engine = HitTester(tree)
-    // The row spans screen y 156..244 (100 + 176 - 120).
-    #expect(engine.hit(CGPoint(x: 10, y: 200)) == rowID)
-    try engine.scroll(listID, to: CGPoint(x: 0, y: 0))
-    // Unscrolled it spans 276..364.
-    #expect(engine.hit(CGPoint(x: 10, y: 200)) == nil)
-    #expect(engine.hit(CGPoint(x: 10, y: 300)) == rowID)
-    let space = ScreenSpace(engine.tree)
-    #expect(space.accessibilityFrame(of: rowID) == CGRect(x: 0, y: 276, width: 390, height: 88))
-    let analysis = try ScreenAnalysis(engine)
-    #expect(analysis.analysis(of: rowID)?.status == .ok)
-    #expect(try Auditor.findings(analysis).isEmpty)
+    @Test func theReadmeShowsTheBuiltExample() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(contentsOf: Self.root.appendingPathComponent("Examples/readme-example/main.swift"), encoding: .utf8)
+        #expect(readme.contains("```swift\n" + example + "```\n"), "README.md's library example differs from Examples/readme-example/main.swift")
+    }
+
+    @Test func theExamplePrintsWhatItsCommentsSay() throws {
+        let binary = axhitBinary.deletingLastPathComponent().appendingPathComponent("readme-example")
+        let process = Process()
+        process.executableURL = binary
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: data, as: UTF8.self) == "row Inbox 156.0\nnothing\n[\"ok\"] 0\n")
+    }
 }

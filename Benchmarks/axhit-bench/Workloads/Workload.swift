@@ -50,7 +50,7 @@ struct ScrollView {
 /// Every workload, in report order. A new one is one more entry.
 let allWorkloads: [any Workload] = [
     GridWorkload(), FlatWorkload(), NestedWorkload(), ListWorkload(),
-    PathsWorkload(), RotatedWorkload(), ChainWorkload(), CorpusWorkload(),
+    PathsWorkload(), RotatedWorkload(), ChainWorkload(), CorpusWorkload(), AndroidWorkload(),
 ]
 
 /// Appends nodes with short sequential ids (`n0`, `n1`, ...: at most 15 UTF-8
@@ -60,6 +60,12 @@ struct TreeBuilder {
     private var counter = 0
 
     init(capacity: Int) { tree.reserveCapacity(capacity) }
+
+    /// Makes the tree one of `platform`'s (before any node is appended).
+    mutating func platform(_ platform: Platform) {
+        tree.platform = platform
+        tree.source = .snapshot
+    }
 
     /// The number of nodes appended so far.
     var count: Int { counter }

@@ -3,10 +3,16 @@ import Foundation
 /// Runs every `AuditRule` over a `ScreenAnalysis`: one pass per element on
 /// all cores, with the overlap and coverage rules answered through a packed
 /// R-tree over the elements' frame regions (no all-pairs comparison).
+///
+/// Sizes are judged in the platform's unit (`PlatformRules`): touch targets
+/// of 44 × 44 pt on iOS, 48 × 48 dp on Android, where the tree's pixels are
+/// divided by the density (`screen.scale`, or inferred from the screen's
+/// width and said so in the message).
 public enum Auditor {
-    /// Touch targets must hold a circle this wide (points): the inscribed
-    /// circle of Apple's 44x44 pt minimum.
-    public static let minimumTouchTarget = 44.0
+    /// At most this many overlaps per element are measured through GEOS
+    /// (rects are measured exactly, all of them); the rest of a pile of
+    /// rotated or path regions is left out of the count.
+    public static let maximumOverlapsMeasured = 64
     /// Overlaps smaller than this (square points) are rounding, not ambiguity.
     public static let minimumOverlapArea = 1.0
     /// A frame region with less than this left uncovered (square points)
@@ -14,11 +20,6 @@ public enum Auditor {
     public static let coveredTolerance = 0.01
     /// Path area outside the frame below this (square points) is flattening noise.
     public static let pathStrayTolerance = 0.5
-
-    /// Traits that make an element something a user taps.
-    static let interactiveTraits: AccessibilityTraits = [
-        .button, .link, .keyboardKey, .searchField, .adjustable, .toggleButton,
-    ]
 
     /// Every finding, ordered by element (pre-order), then by rule.
     ///
@@ -85,7 +86,14 @@ struct ElementAudit {
                                     related: related, geometry: region))
         }
         let frame = analysis.space.accessibilityFrame(of: e)
+        let rules = analysis.tester.rules
 
+        // Empty bounds in a dump are a node the screen clipped away.
+        if !(frame.width > 0 && frame.height > 0) && rules.emptyFrameMeansOffScreen {
+            add(.offScreen, "its bounds \(Auditor.text(frame)) are empty: the dump clipped it away at the screen's edge, so it lies off the screen. Scroll it into view, or hide it from accessibility while it is off screen",
+                points: [frame.origin])
+            return out
+        }
         // A forgotten frame explains everything else about the element: report it alone.
         if !(frame.width > 0 && frame.height > 0) {
             let what = frame == .zero
@@ -132,14 +140,16 @@ struct ElementAudit {
                 region: a.region, points: suggestedPoints)
         }
 
-        // Touch target, on what a tap really reaches.
-        let traits = tree[e].accessibilityTraits
-        if !traits.isDisjoint(with: Auditor.interactiveTraits) && !traits.contains(.notEnabled)
-            && 2 * a.touchTargetRadius < Auditor.minimumTouchTarget {
+        // Touch target, on what a tap really reaches, in the platform's unit.
+        let (scale, inferred) = rules.unitScale(of: tree)
+        let unit = rules.sizeUnit, minimum = rules.minimumTouchTarget
+        if rules.isInteractive(e, in: tree) && 2 * a.touchTargetRadius / scale < minimum {
             let size = a.deliverable.isEmpty
                 ? "no tap reaches it at all"
-                : "the largest circle a tap reaches it through is \(Auditor.text(2 * a.touchTargetRadius)) pt across"
-            add(.smallTouchTarget, "touch target too small: \(size) (44 pt needed, measured on the part of its shape that views in front leave reachable, not on its frame). Enlarge it or move what covers it",
+                : "the largest circle a tap reaches it through is \(Auditor.text(2 * a.touchTargetRadius / scale)) \(unit) across"
+            let density = scale == 1 && !inferred ? ""
+                : " at \(Auditor.text(scale)) pixels per \(unit)\(inferred ? " (inferred from the screen's width; --density sets it)" : "")"
+            add(.smallTouchTarget, "touch target too small: \(size) (\(Auditor.text(minimum)) \(unit) needed\(density), measured on the part of its shape that views in front leave reachable, not on its frame). Enlarge it or move what covers it",
                 region: a.deliverable.isEmpty ? nil : a.deliverable, points: a.suggested.map { [$0] } ?? [])
         }
 
@@ -170,12 +180,29 @@ struct ElementAudit {
                     add(.unreachable, "it is wholly covered by elements in front (\(names)): touch exploration always finds those instead. Shrink or move them, or merge the elements",
                         region: mine, related: coverNames.first)
                 }
+                // One finding per element, naming its overlaps (a few, and
+                // how many): 3,000 elements on one frame give 3,000 findings,
+                // not 4.5 million pairs.
+                var overlaps: [(element: NodeID, region: Region, area: Double)] = []
+                var examined = 0
                 for (other, region) in zip(coverNames, covers) {
-                    let shared = try mine.intersecting(region, builder)
-                    if shared.area > Auditor.minimumOverlapArea {
-                        add(.overlappingElements, "its frame overlaps \(name(other))'s by \(Auditor.text(shared.area)) pt²: touch exploration there finds only \(name(other)). Make the frames disjoint",
-                            region: shared, related: other)
+                    // Exact overlaps of rects are cheap; polygons go through
+                    // GEOS, so at most `maximumOverlapsMeasured` of them.
+                    if region.asRect == nil || mine.asRect == nil {
+                        if examined >= Auditor.maximumOverlapsMeasured { continue }
+                        examined += 1
                     }
+                    let shared = try mine.intersecting(region, builder)
+                    if shared.area > Auditor.minimumOverlapArea { overlaps.append((other, shared, shared.area)) }
+                }
+                if let largest = overlaps.max(by: { $0.area < $1.area }) {
+                    let area = "\(Auditor.text(largest.area)) \(rules.coordinateUnit)²"
+                    let names = overlaps.prefix(3).map { name($0.element) }.joined(separator: ", ")
+                    let more = overlaps.count > 3 ? " and \(overlaps.count - 3) more" : ""
+                    let what = overlaps.count == 1
+                        ? "its frame overlaps \(names)'s by \(area): touch exploration there finds only \(names)"
+                        : "its frame overlaps \(overlaps.count) elements in front (\(names)\(more)), by up to \(area): touch exploration there finds only them"
+                    add(.overlappingElements, "\(what). Make the frames disjoint", region: largest.region, related: largest.element)
                 }
             }
         }
@@ -184,7 +211,7 @@ struct ElementAudit {
         if tree.has(.hasPath, e) {
             let stray = try a.shape.subtracting([Region.rect(of: frame)], builder)
             if stray.area > Auditor.pathStrayTolerance {
-                add(.pathOutsideFrame, "its accessibilityPath reaches \(Auditor.text(stray.area)) pt² outside its frame \(Auditor.text(frame)): VoiceOver draws and hit-tests the two differently. Make the frame hold the path",
+                add(.pathOutsideFrame, "its accessibilityPath reaches \(Auditor.text(stray.area)) \(rules.coordinateUnit)² outside its frame \(Auditor.text(frame)): VoiceOver draws and hit-tests the two differently. Make the frame hold the path",
                     region: stray)
             }
         }
@@ -193,6 +220,14 @@ struct ElementAudit {
         if !whollyOff && a.visibleFraction == 0 && !mine.isEmpty {
             add(.notVisible, "nothing of it is visible: it is clipped by a clipsToBounds ancestor or lies under opaque views in front. Sighted VoiceOver users see the cursor around nothing",
                 region: a.shape)
+        }
+        if rules.checksVisibilityFlag, let flag = tree.visibleInSnapshot(e), a.visibleFraction.isFinite {
+            let seen = !whollyOff && a.visibleFraction > 0
+            if !flag && seen {
+                add(.visibilityDisagrees, "the dump marks it not visible (visible=\"false\"), but \(Auditor.text(100 * a.visibleFraction))% of it is on the screen and uncovered: it is kept as visible (XCTest's flag is often wrong; --trust-visible would hide it)")
+            } else if flag && !seen && !whollyOff {
+                add(.visibilityDisagrees, "the dump marks it visible, but nothing of it can be seen: it is clipped away or covered by views in front")
+            }
         }
         return out
     }

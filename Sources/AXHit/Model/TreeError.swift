@@ -65,26 +65,6 @@ public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
         if let node { parts.append("node \"\(node)\"") }
         if let key { parts.append("key \"\(key)\"") }
         parts.append(message)
-        return Self.oneLine(parts.joined(separator: ": "))
-    }
-
-    /// `text` with C0 controls, DEL and Unicode line breaks escaped
-    /// (`\n`, `\u{2028}`).
-    static func oneLine(_ text: String) -> String {
-        func needsEscape(_ u: Unicode.Scalar) -> Bool {
-            u.value < 0x20 || u.value == 0x7F || u.value == 0x85 || u.value == 0x2028 || u.value == 0x2029
-        }
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var out = ""
-        for u in text.unicodeScalars {
-            switch u {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where needsEscape(u): out += "\\u{\(String(u.value, radix: 16))}"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
+        return TerminalText.escaped(parts.joined(separator: ": "))
     }
 }

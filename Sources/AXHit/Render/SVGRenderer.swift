@@ -63,7 +63,7 @@ private struct Renderer {
             switch worst[e] {
             case .error?: return Self.errorColour
             case .warning?: return Self.warningColour
-            case nil: return Self.okColour
+            case .info?, nil: return Self.okColour
             }
         }
 

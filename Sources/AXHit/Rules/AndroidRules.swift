@@ -63,7 +63,24 @@ struct AndroidRules: PlatformRules {
     }
 
     var minimumTouchTarget: Double { 48 }
+    var coordinateUnit: String { "px" }
     var sizeUnit: String { "dp" }
+
+    /// Android's standard densities (pixels per dp): mdpi to xxxhdpi and the
+    /// common steps between.
+    static let standardDensities: [Double] = [1, 1.5, 2, 2.625, 2.75, 3, 3.5, 4]
+
+    /// The density: `screen.scale` when known (a file's, or the user's
+    /// through the importer), else inferred from the screen's width as the
+    /// standard density that brings it nearest to 411 dp (a typical phone),
+    /// or 1 when the tree has no width.
+    func unitScale(of tree: ElementTree) -> (scale: Double, inferred: Bool) {
+        if let scale = tree.screenScale { return (Double(scale), false) }
+        let width = Double(tree.screenBounds?.width ?? (tree.root.isNone ? 0 : tree.frames[tree.root.index].width))
+        guard width > 0, width.isFinite else { return (1, true) }
+        let best = Self.standardDensities.min { abs(width / $0 - 411) < abs(width / $1 - 411) } ?? 1
+        return (best, true)
+    }
 
     func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool {
         !tree.actions(of: e).isDisjoint(with: NodeActions.tap) && !tree.traits(of: e).contains(.notEnabled)

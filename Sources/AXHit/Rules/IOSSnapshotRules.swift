@@ -35,6 +35,8 @@ struct IOSSnapshotRules: PlatformRules {
     func tapReaches(_ receiver: NodeID, element e: NodeID, in tree: ElementTree) -> Bool { receiver == e }
 
     var minimumTouchTarget: Double { uikit.minimumTouchTarget }
+    func unitScale(of tree: ElementTree) -> (scale: Double, inferred: Bool) { (1, false) }
+    var coordinateUnit: String { "pt" }
     var sizeUnit: String { uikit.sizeUnit }
     func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool { uikit.isInteractive(e, in: tree) }
     var emptyFrameMeansOffScreen: Bool { false }

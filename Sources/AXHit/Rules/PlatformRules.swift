@@ -68,6 +68,12 @@ protocol PlatformRules: Sendable {
     var minimumTouchTarget: Double { get }
     /// The platform's unit of size: `pt` or `dp`.
     var sizeUnit: String { get }
+    /// The unit of the tree's coordinates: `pt` (iOS) or `px` (Android).
+    var coordinateUnit: String { get }
+    /// How many of the tree's coordinate units make one `sizeUnit` (1 for
+    /// points; Android: the density), and whether it was inferred rather
+    /// than known.
+    func unitScale(of tree: ElementTree) -> (scale: Double, inferred: Bool)
     /// Whether `e` is something a user taps, so its touch target is judged.
     func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool
     /// Whether an exposed element with an empty frame is off the screen (a

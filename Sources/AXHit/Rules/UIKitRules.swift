@@ -35,6 +35,8 @@ struct UIKitRules: PlatformRules {
     }
 
     var minimumTouchTarget: Double { 44 }
+    func unitScale(of tree: ElementTree) -> (scale: Double, inferred: Bool) { (1, false) }
+    var coordinateUnit: String { "pt" }
     var sizeUnit: String { "pt" }
 
     /// Traits that make an element something a user taps.
