@@ -86,3 +86,28 @@ struct Ownership: Sendable {
         return try region.subtracting(regions(inFrontOf: k, near: region.bounds), builder)
     }
 }
+
+extension Ownership {
+    /// `ownedRegion(of:_:)` for a whole-screen map, as polygons (each its
+    /// exterior ring then its holes, rings closed): rect arithmetic when the
+    /// region and everything in front that meets it are rects (the common
+    /// layout: no GEOS context is made), else GEOS, through `builder`,
+    /// which makes its context on first use.
+    ///
+    /// - Complexity: O(log n + k) index work for the k regions in front that
+    ///   meet the candidate's box, then O(k²) cells for k rects (at most
+    ///   `Region.rectilinearCoverLimit`), or one GEOS union and difference.
+    /// - Throws: `GeometryError` when GEOS fails.
+    func exactOwnedPolygons(of node: NodeID, _ builder: inout RegionBuilder?) throws(GeometryError) -> [[[CGPoint]]] {
+        guard let k = entryIndex(of: node) else { return [] }
+        let region = entries[k].region
+        let covers = regions(inFrontOf: k, near: region.bounds).filter { !$0.isEmpty }
+        if let r = region.asRect {
+            let rects = covers.compactMap(\.asRect)
+            if rects.count == covers.count, let exact = Region.rectilinear(r, minus: rects) { return exact }
+        }
+        if builder == nil { builder = try RegionBuilder() }
+        guard let builder else { return [] }
+        return try region.subtracting(covers, builder).polygons
+    }
+}
