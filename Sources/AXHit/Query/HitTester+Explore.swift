@@ -185,7 +185,22 @@ extension HitTester {
     /// segment may meet, frontmost first (so the backmost is visited
     /// first: pre-order), each with `e`'s segment, interval and map.
     private func pushChildren(of n: NodeID, _ e: ExploreScratch.Entry, scratch: inout ExploreScratch) {
-        let slot = hot[n.index].isView ? hot[n.index].indexSlot : -1
+        let h = hot[n.index]
+        let pa = Self.point(e.a, e.b, e.lo), pb = Self.point(e.a, e.b, e.hi)
+        let local = CGRect(x: min(pa.x, pb.x), y: min(pa.y, pb.y), width: abs(pb.x - pa.x), height: abs(pb.y - pa.y))
+        if h.isView && h.blockStart >= 0 {
+            // A narrow view's block: the children whose boxes meet the part's box.
+            let query = SIMD4(Float(local.maxX).nextUp, Float(local.maxY).nextUp, -Float(local.minX).nextDown, -Float(local.minY).nextDown)
+            var k = Int(h.blockStart) + Int(h.blockCount) - 1
+            while k >= Int(h.blockStart) {
+                if PackedRTree.matches(blocks.boxes[k], query) {
+                    scratch.stack.append(.init(node: blocks.nodes[k], a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
+                }
+                k -= 1
+            }
+            return
+        }
+        let slot = h.isView ? h.indexSlot : -1
         guard slot >= 0 else {
             var c = tree.lastChild(of: n)
             while !c.isNone {
@@ -197,24 +212,25 @@ extension HitTester {
         // A wide view: the children whose boxes meet the part's box, in its
         // own space, in screen space (regions fixed there) and among the
         // children added since the index was built.
-        let pa = Self.point(e.a, e.b, e.lo), pb = Self.point(e.a, e.b, e.hi)
-        let local = CGRect(x: min(pa.x, pb.x), y: min(pa.y, pb.y), width: abs(pb.x - pa.x), height: abs(pb.y - pa.y))
         scratch.children.removeAll(keepingCapacity: true)
-        let index = indexes[Int(slot)]
-        index.forEachChild(intersecting: local) { c in
-            scratch.children.append(c)
-            return true
-        }
-        if index.screen.count > 0 {
-            let sa = pa.applying(e.toScreen), sb = pb.applying(e.toScreen)
-            let screen = CGRect(x: min(sa.x, sb.x), y: min(sa.y, sb.y), width: abs(sb.x - sa.x), height: abs(sb.y - sa.y))
-            let items = index.items
-            index.screen.forEach(intersecting: screen) { k in
-                if !items[Int(k)].isNone { scratch.children.append(items[Int(k)]) }
+        // Through a pointer: a copy of the index would retain each of its arrays.
+        indexes.withUnsafeBufferPointer { indexes in
+            let index = indexes.baseAddress! + Int(slot)
+            index.pointee.forEachChild(intersecting: local) { c in
+                scratch.children.append(c)
                 return true
             }
+            if index.pointee.screen.count > 0 {
+                let sa = pa.applying(e.toScreen), sb = pb.applying(e.toScreen)
+                let screen = CGRect(x: min(sa.x, sb.x), y: min(sa.y, sb.y), width: abs(sb.x - sa.x), height: abs(sb.y - sa.y))
+                let items = index.pointee.items
+                index.pointee.screen.forEach(intersecting: screen) { k in
+                    if !items[Int(k)].isNone { scratch.children.append(items[Int(k)]) }
+                    return true
+                }
+            }
+            if !index.pointee.overflow.isEmpty { index.pointee.overflow.forEachChild { scratch.children.append($0) } }
         }
-        index.overflow.forEachChild { scratch.children.append($0) }
         let ranks = self.ranks
         scratch.children.sort { ranks[$0.index] > ranks[$1.index] }
         var last = NodeID.none

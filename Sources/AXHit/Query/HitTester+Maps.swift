@@ -83,7 +83,7 @@ extension HitTester {
         let ownership = try mapOwnership(touch: touch && rules.touchModel != .hittableElement, space: space)
         let entries = ownership.entries.filter { !$0.node.isNone }
         let results = parallelMap(entries.count, minimumChunk: 32, makeWorker: { RegionBuilder?.none }) { builder, k in
-            Result { () throws(GeometryError) -> [[[CGPoint]]] in try ownership.exactOwnedPolygons(of: entries[k].node, &builder) }
+            Result { () throws(GeometryError) -> [[[CGPoint]]] in try ownership.exactOwnedPolygons(of: entries[k].node, in: tree, &builder) }
         }
         var out: [MapRegion] = []
         for (entry, result) in zip(entries, results) {
@@ -146,7 +146,11 @@ extension HitTester {
                 if !touch && hot[i].state.contains(.finalWindow) && hot[i].state.contains(.subtreeExposed) && !reach[i].isEmpty {
                     entries.append(.init(node: .none, region: reach[i], position: 2 * position))
                 }
-                if let region, !region.isEmpty { entries.append(.init(node: n, region: region, position: 2 * position + 1)) }
+                if let region, !region.isEmpty {
+                    // A view's reach holds its subtree's; an element's frame need not.
+                    let holds = tree.isView(n) && (touch || !exposedHidesSubtree)
+                    entries.append(.init(node: n, region: region, position: 2 * position + 1, holdsSubtree: holds))
+                }
             } catch {
                 throw TreeError(.geometry, "\(error)", node: tree.id(of: n))
             }

@@ -27,6 +27,10 @@ struct Ownership: Sendable {
         var region: Region
         /// Its pre-order position: later positions are in front.
         var position: Int32
+        /// Its region holds the region of every candidate of its subtree (a
+        /// view's bounds cut by its ancestors', as touch candidates are), so
+        /// that those need not be subtracted again behind it.
+        var holdsSubtree = false
     }
 
     /// Every entry, by position.
@@ -94,14 +98,30 @@ extension Ownership {
     /// layout: no GEOS context is made), else GEOS, through `builder`,
     /// which makes its context on first use.
     ///
-    /// - Complexity: O(log n + k) index work for the k regions in front that
-    ///   meet the candidate's box, then O(k²) cells for k rects (at most
-    ///   `Region.rectilinearCoverLimit`), or one GEOS union and difference.
+    /// - Complexity: O(log n + k × depth) for the k regions in front that
+    ///   meet the candidate's box, then O(cells) for the grid their edges
+    ///   make (at most `Region.rectilinearCellLimit`), or one GEOS union and
+    ///   difference.
     /// - Throws: `GeometryError` when GEOS fails.
-    func exactOwnedPolygons(of node: NodeID, _ builder: inout RegionBuilder?) throws(GeometryError) -> [[[CGPoint]]] {
+    func exactOwnedPolygons(of node: NodeID, in tree: ElementTree, _ builder: inout RegionBuilder?) throws(GeometryError)
+        -> [[[CGPoint]]]
+    {
         guard let k = entryIndex(of: node) else { return [] }
         let region = entries[k].region
-        let covers = regions(inFrontOf: k, near: region.bounds).filter { !$0.isEmpty }
+        var front = entries(near: region.bounds).filter { $0 > k && !entries[$0].region.isEmpty }
+        // A cover inside a cover that holds its subtree adds nothing.
+        let holders = Set(front.lazy.filter { self.entries[$0].holdsSubtree }.map { self.entries[$0].node })
+        if !holders.isEmpty {
+            front.removeAll { j in
+                var a = entries[j].node.isNone ? .none : tree.parent(of: entries[j].node)
+                while !a.isNone && a != node {
+                    if holders.contains(a) { return true }
+                    a = tree.parent(of: a)
+                }
+                return false
+            }
+        }
+        let covers = front.map { entries[$0].region }
         if let r = region.asRect {
             let rects = covers.compactMap(\.asRect)
             if rects.count == covers.count, let exact = Region.rectilinear(r, minus: rects) { return exact }

@@ -1,8 +1,9 @@
 import Foundation
 
 extension Region {
-    /// The most covers `rect(_:minus:)` takes: its grid has O(k²) cells.
-    static let rectilinearCoverLimit = 64
+    /// The most cells `rectilinear(_:minus:)` takes (O(k²) for k covers at
+    /// worst; rows or columns of covers make far fewer).
+    static let rectilinearCellLimit = 1 << 18
 
     /// `r ∖ ∪ covers` for axis-aligned rects, exactly and without GEOS:
     /// the covers' edges cut `r` into a grid of cells, each wholly covered
@@ -13,10 +14,9 @@ extension Region {
     /// shoelace area, as `PolygonSet` keeps them) then its holes, every
     /// ring closed; no polygons when nothing is left.
     ///
-    /// - Complexity: O(k² + k · cells) for k covers (at most
-    ///   `rectilinearCoverLimit`; nil beyond).
+    /// - Complexity: O(k log k + cells covered) for k covers; nil when
+    ///   their edges make more than `rectilinearCellLimit` cells.
     static func rectilinear(_ r: CGRect, minus covers: [CGRect]) -> [[[CGPoint]]]? {
-        guard covers.count <= rectilinearCoverLimit else { return nil }
         guard let r = Region.rect(of: r).asRect else { return [] }
         let cuts = covers.compactMap { Region.rect(of: $0.intersection(r)).asRect }
         if cuts.isEmpty { return Region.rect(r).polygons }
@@ -24,6 +24,7 @@ extension Region {
         let xs = Array(Set(cuts.flatMap { [Double($0.minX), Double($0.maxX)] } + [Double(r.minX), Double(r.maxX)])).sorted()
         let ys = Array(Set(cuts.flatMap { [Double($0.minY), Double($0.maxY)] } + [Double(r.minY), Double(r.maxY)])).sorted()
         let nx = xs.count - 1, ny = ys.count - 1
+        guard nx * ny <= rectilinearCellLimit else { return nil }
         // Cell (i, j) spans xs[i] ..< xs[i + 1], ys[j] ..< ys[j + 1].
         var filled = [Bool](repeating: true, count: nx * ny)
         func index(_ v: Double, in values: [Double]) -> Int {
