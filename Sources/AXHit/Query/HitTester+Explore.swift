@@ -118,6 +118,15 @@ extension HitTester {
             if c.lo > 0 { scratch.breaks.append(c.lo) }
             if c.hi < 1 { scratch.breaks.append(c.hi) }
         }
+        if scratch.byStart.count <= 1 {
+            // The common case on a finger's short step: one region or none.
+            guard let only = scratch.byStart.first.map({ scratch.candidates[Int($0)] }) else { return emit(nil, 0, 1) }
+            let node: NodeID? = only.node.isNone ? nil : only.node
+            if only.lo > 0 { emit(nil, 0, only.lo) }
+            emit(node, max(0, only.lo), min(1, only.hi))
+            if only.hi < 1 { emit(nil, only.hi, 1) }
+            return
+        }
         scratch.breaks.sort()
         let candidates = scratch.candidates
         scratch.byStart.sort { candidates[Int($0)].lo < candidates[Int($1)].lo }

@@ -37,13 +37,13 @@ public struct MapRegion: Sendable, Hashable {
         return inside
     }
 
-    /// The enclosed area. O(vertices).
+    /// The enclosed area: exteriors less holes. O(vertices).
     public var area: Double {
-        polygons.reduce(0.0) { total, polygon in
-            polygon.reduce(total) { sum, ring in
-                sum + abs(zip(ring, ring.dropFirst()).reduce(0.0) { $0 + Double($1.0.x * $1.1.y - $1.1.x * $1.0.y) }) / 2
-                    * (ring == polygon[0] ? 1 : -1)
-            }
+        func ringArea(_ ring: [CGPoint]) -> Double {
+            abs(zip(ring, ring.dropFirst()).reduce(0.0) { $0 + Double($1.0.x * $1.1.y - $1.1.x * $1.0.y) }) / 2
+        }
+        return polygons.reduce(0.0) { total, polygon in
+            total + ringArea(polygon[0]) - polygon.dropFirst().reduce(0.0) { $0 + ringArea($1) }
         }
     }
 }
@@ -126,7 +126,7 @@ extension HitTester {
                 }
                 let region: Region?
                 if touch {
-                    let takes = rules.touchModel == .viewHitTest ? true : rules.consumesTap(n, in: tree)
+                    let takes = rules.touchModel == .viewHitTest || rules.consumesTap(n, in: tree)
                     region = tree.isView(n) && !refused[i] && takes ? reach[i] : nil
                 } else if space.isExposed(n) {
                     if tree.isView(n) && !exposedHidesSubtree {
