@@ -34,5 +34,12 @@ struct BenchmarkOperation: Sendable {
                            run: UpdateBenchmarks.runRemove),
         BenchmarkOperation(name: "load", summary: "read an axhit/1 file vs Foundation's JSONDecoder",
                            run: LoadBenchmark.run),
+        // Navigation order, exploration and maps (NavigationBenchmarks), on copies of the engine.
+        BenchmarkOperation(name: "order", summary: "the whole navigation order from scratch, one core", run: NavigationBenchmarks.runOrder),
+        BenchmarkOperation(name: "reorder-after-scroll", summary: "a scroll, then next(after:) (only what changed is redone)",
+                           run: NavigationBenchmarks.runReorderAfterScroll),
+        BenchmarkOperation(name: "explore", summary: "touch exploration of a 1,000-point path", run: NavigationBenchmarks.runExplore),
+        BenchmarkOperation(name: "map-touch", summary: "every view's touch region, exact (corpus: each real screen)",
+                           run: NavigationBenchmarks.runMapTouch),
     ]
 }

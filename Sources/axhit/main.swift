@@ -11,6 +11,9 @@ let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("activate", "where each element's double-tap lands and whether it reaches the element", ActivateCommand.run),
     ("audit", "geometric accessibility checks, as text or JSON Lines", AuditCommand.run),
     ("render", "an SVG picture of the screen, its elements, taps and findings", RenderCommand.run),
+    ("order", "the exposed elements in navigation order (where a swipe goes next)", OrderCommand.run),
+    ("explore", "what a finger dragged along a path meets, stretch by stretch", ExploreCommand.run),
+    ("map", "where each element is focused (--focus) or each view takes a tap (--touch)", MapCommand.run),
     ("export", "write any input as axhit/1 JSON (ids, platform, snapshot facts)", ExportCommand.run),
 ]
 

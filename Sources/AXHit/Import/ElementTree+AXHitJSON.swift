@@ -23,7 +23,9 @@ extension ElementTree {
     ///   `root`, `id` or view `frame`, a duplicate `id` or key, a value of
     ///   the wrong type, a non-finite number, a negative size, a malformed
     ///   rect, point or transform, `alpha` outside 0...1, an unknown kind,
-    ///   trait name, navigation style or coordinate space, a trait mask that
+    ///   trait name, navigation style or coordinate space, an
+    ///   `accessibilityElements` list naming a node that is not in its view's
+    ///   subtree (or the view itself) or an id twice, a trait mask that
     ///   is not an integer in 0..<2^64, path data that does not parse (key
     ///   `accessibilityPath.d`), a view property on an element node, or a
     ///   view under an element node.
@@ -36,7 +38,10 @@ extension ElementTree {
             }
         }
         switch result {
-        case let .success(tree): self = tree
+        case let .success(tree):
+            // Explicit orders name other nodes: checked once the whole tree is read.
+            do { try tree.validateAccessibilityElements() } catch { throw error.located(file: file) }
+            self = tree
         case let .failure(error): throw error.located(file: file)
         }
     }

@@ -24,6 +24,7 @@ extension HitTester {
         // Rules that compare screen boxes with windows' (TalkBack's
         // whole-window rule) see the content move.
         if rules.exposureInputs.contains(.geometry) { deriveSubtree(view, structure: false) }
+        navigationAfterScroll(view)
     }
 
     /// Replaces every property of a node but its place in the tree, and
@@ -82,6 +83,7 @@ extension HitTester {
         }
         if regionChanged { refitItem(containing: id) }
         if linearChanged { rebuildRotationDependentIndexes(under: id) }
+        navigationAfterUpdate(id, from: old)
     }
 
     /// Inserts one node (with no children) under `parent`, just behind
@@ -143,6 +145,7 @@ extension HitTester {
         let parent = tree.parent(of: top)
         if !parent.isNone && tree.has(.modal, top) { hot[parent.index].state.insert(.hasModalChild) }
         deriveSubtree(top, structure: true)
+        navigationAfterInsert(top)
         guard !parent.isNone else { return }
         syncHot(parent)
         syncHot(tree.previousSibling(of: top))
@@ -176,6 +179,7 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
+        navigationBeforeRemove(id)
         let parent = tree.parent(of: id)
         let hadModalFlag = tree.has(.modal, id)
         let wasModal = hadModalFlag && !rules.hidesFromAccessibility(id, in: tree)

@@ -112,6 +112,8 @@ public struct HitTester: Sendable {
     /// box has its answer without reading the node's record (a cache miss
     /// on a large tree). Kept with `hot` by `syncHot` and `derive`.
     var boxHits = NodeBits()
+    /// The navigation order, built at the first query and kept current.
+    var navigation = NavigationCache()
 
     /// Views with at least this many children get a `ContainerIndex`; fewer
     /// get a block of boxes scanned one by one, which is faster for a handful.

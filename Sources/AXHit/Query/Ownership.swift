@@ -27,6 +27,10 @@ struct Ownership: Sendable {
         var region: Region
         /// Its pre-order position: later positions are in front.
         var position: Int32
+        /// Its region holds the region of every candidate of its subtree (a
+        /// view's bounds cut by its ancestors', as touch candidates are), so
+        /// that those need not be subtracted again behind it.
+        var holdsSubtree = false
     }
 
     /// Every entry, by position.
@@ -84,5 +88,46 @@ struct Ownership: Sendable {
         guard let k = entryIndex(of: node) else { return .empty }
         let region = entries[k].region
         return try region.subtracting(regions(inFrontOf: k, near: region.bounds), builder)
+    }
+}
+
+extension Ownership {
+    /// `ownedRegion(of:_:)` for a whole-screen map, as polygons (each its
+    /// exterior ring then its holes, rings closed): rect arithmetic when the
+    /// region and everything in front that meets it are rects (the common
+    /// layout: no GEOS context is made), else GEOS, through `builder`,
+    /// which makes its context on first use.
+    ///
+    /// - Complexity: O(log n + k × depth) for the k regions in front that
+    ///   meet the candidate's box, then O(cells) for the grid their edges
+    ///   make (at most `Region.rectilinearCellLimit`), or one GEOS union and
+    ///   difference.
+    /// - Throws: `GeometryError` when GEOS fails.
+    func exactOwnedPolygons(of node: NodeID, in tree: ElementTree, _ builder: inout RegionBuilder?) throws(GeometryError)
+        -> [[[CGPoint]]]
+    {
+        guard let k = entryIndex(of: node) else { return [] }
+        let region = entries[k].region
+        var front = entries(near: region.bounds).filter { $0 > k && !entries[$0].region.isEmpty }
+        // A cover inside a cover that holds its subtree adds nothing.
+        let holders = Set(front.lazy.filter { self.entries[$0].holdsSubtree }.map { self.entries[$0].node })
+        if !holders.isEmpty {
+            front.removeAll { j in
+                var a = entries[j].node.isNone ? .none : tree.parent(of: entries[j].node)
+                while !a.isNone && a != node {
+                    if holders.contains(a) { return true }
+                    a = tree.parent(of: a)
+                }
+                return false
+            }
+        }
+        let covers = front.map { entries[$0].region }
+        if let r = region.asRect {
+            let rects = covers.compactMap(\.asRect)
+            if rects.count == covers.count, let exact = Region.rectilinear(r, minus: rects) { return exact }
+        }
+        if builder == nil { builder = try RegionBuilder() }
+        guard let builder else { return [] }
+        return try region.subtracting(covers, builder).polygons
     }
 }

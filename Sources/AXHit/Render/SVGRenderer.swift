@@ -3,10 +3,12 @@ import Foundation
 /// Draws a screen as an SVG picture: every view's bounds faintly, every
 /// exposed element's frame and shape coloured by its worst finding, the
 /// activation points by status, the suggested points, the views that take
-/// obstructed taps, the regions behind findings, and a legend.
+/// obstructed taps, the regions behind findings, and a legend; beside it,
+/// the two maps of where a finger lands: the focus map (each element's
+/// region, numbered in navigation order) and the touch map (each view's).
 ///
-/// Coordinates are screen points (the picture's user units); the legend sits
-/// to the right of the screen.
+/// Coordinates are screen points (the picture's user units); the map panels
+/// and the legend sit to the right of the screen.
 public enum SVGRenderer {
     /// The picture as SVG text.
     ///
@@ -14,7 +16,8 @@ public enum SVGRenderer {
     ///   - analysis: The analysed screen.
     ///   - findings: The audit's findings (`Auditor.findings`), or none.
     ///   - title: A caption (a file name), or nil.
-    /// - Complexity: O(n + vertices of the drawn regions).
+    /// - Complexity: O(n + vertices of the drawn regions), plus the maps
+    ///   (`HitTester.focusMap()`, `touchMap()`) and the navigation order.
     public static func svg(_ analysis: ScreenAnalysis, findings: [AuditFinding], title: String? = nil) -> String {
         var r = Renderer(analysis: analysis, findings: findings)
         return r.draw(title: title)
@@ -43,8 +46,10 @@ private struct Renderer {
         // Strokes and text scale with the screen so every size reads alike.
         let unit = max(Double(max(screen.width, screen.height)) / 844, 0.25)
         let legendWidth = 300 * unit
+        // One panel per map, each the screen's size, a gap apart.
+        let pitch = Double(screen.width) + 16 * unit
         let minX = Double(screen.minX), minY = Double(screen.minY)
-        let width = Double(screen.width) + legendWidth, height = max(Double(screen.height), 360 * unit)
+        let width = Double(screen.width) + 2 * pitch + legendWidth, height = max(Double(screen.height), 360 * unit)
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(n(minX)) \(n(minY)) \(n(width)) \(n(height))\" "
         out += "width=\"\(n(width / unit))\" height=\"\(n(height / unit))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
         out += "<rect x=\"\(n(minX))\" y=\"\(n(minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
@@ -133,14 +138,74 @@ private struct Renderer {
         }
         out += "</g>\n"
 
+        mapPanels(screen: screen, pitch: pitch, unit: unit)
+
+        let legendX = Double(screen.maxX) + 2 * pitch + 12 * unit
         var legendTop = Double(screen.minY) + 4 * unit
         if let title {
-            out += "<text x=\"\(n(Double(screen.maxX) + 12 * unit))\" y=\"\(n(legendTop + 10 * unit))\" font-size=\"\(n(12 * unit))\" fill=\"#222\">\(escape(title))</text>\n"
+            out += "<text x=\"\(n(legendX))\" y=\"\(n(legendTop + 10 * unit))\" font-size=\"\(n(12 * unit))\" fill=\"#222\">\(escape(title))</text>\n"
             legendTop += 24 * unit
         }
-        legend(x: Double(screen.maxX) + 12 * unit, y: legendTop, unit: unit)
+        legend(x: legendX, y: legendTop, unit: unit)
         out += "</svg>\n"
         return out
+    }
+
+    /// The focus map and the touch map, each in a copy of the screen to the
+    /// right of it (`pitch` apart): every region in a colour of its own,
+    /// outlined; the focus map's regions numbered in navigation order.
+    mutating func mapPanels(screen: CGRect, pitch: Double, unit: Double) {
+        var tester = analysis.tester
+        let panels: [(title: String, map: Result<[MapRegion], TreeError>)] = [
+            ("Focus map: where a finger lands (numbers: swipe order)", Result { () throws(TreeError) in try tester.focusMap() }),
+            ("Touch map: which node a tap reaches", Result { () throws(TreeError) in try tester.touchMap() }),
+        ]
+        let order = (try? tester.navigationOrder()) ?? []
+        var rank: [NodeID: Int] = [:]
+        for (i, e) in order.enumerated() where rank[e] == nil { rank[e] = i }
+        for (k, panel) in panels.enumerated() {
+            let dx = pitch * Double(k + 1)
+            out += "<g id=\"\(k == 0 ? "focus-map" : "touch-map")\" transform=\"translate(\(n(dx)) 0)\">\n"
+            out += "<rect x=\"\(n(screen.minX))\" y=\"\(n(screen.minY))\" width=\"\(n(screen.width))\" height=\"\(n(screen.height))\" fill=\"#f4f4f6\" stroke=\"#222\" stroke-width=\"\(n(unit))\"/>\n"
+            switch panel.map {
+            case let .success(map):
+                out += "<g fill-opacity=\"0.6\" stroke=\"#fff\" stroke-width=\"\(n(0.6 * unit))\">\n"
+                for r in map { polygons(r.polygons, attributes: "fill=\"\(Self.colour(of: r.node))\"") }
+                out += "</g>\n"
+                if k == 0 {
+                    // Each element's place in the swipe order, at the top left of its region.
+                    out += "<g font-size=\"\(n(8 * unit))\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"\(n(0.3 * unit))\" paint-order=\"stroke\">\n"
+                    for r in map {
+                        guard let i = rank[r.node], let corner = r.polygons.first?.first?.min(by: { ($0.y, $0.x) < ($1.y, $1.x) }) else { continue }
+                        out += "<text x=\"\(n(corner.x + unit))\" y=\"\(n(corner.y + 8 * unit))\">\(i + 1)</text>\n"
+                    }
+                    out += "</g>\n"
+                }
+            case let .failure(error):
+                out += "<text x=\"\(n(screen.minX + 4 * unit))\" y=\"\(n(screen.midY))\" font-size=\"\(n(9 * unit))\" fill=\"\(Self.errorColour)\">\(escape("no map: \(error)"))</text>\n"
+            }
+            out += "<text x=\"\(n(screen.minX + 4 * unit))\" y=\"\(n(screen.minY + 12 * unit))\" font-size=\"\(n(10 * unit))\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"\(n(2 * unit))\" paint-order=\"stroke\">\(escape(panel.title))</text>\n"
+            out += "</g>\n"
+        }
+    }
+
+    /// A colour of its own for each node (a hue from its slot), so
+    /// neighbouring regions differ.
+    static func colour(of node: NodeID) -> String {
+        let hue = (Int(node.rawValue) &* 137) % 360
+        return "hsl(\((hue + 360) % 360), 62%, \(node.rawValue % 2 == 0 ? 58 : 70)%)"
+    }
+
+    mutating func polygons(_ polygons: [[[CGPoint]]], attributes: String) {
+        guard !polygons.isEmpty else { return }
+        var d = ""
+        for polygon in polygons {
+            for ring in polygon {
+                for (i, p) in ring.enumerated() { d += "\(i == 0 ? "M" : "L")\(n(p.x)) \(n(p.y))" }
+                d += "Z"
+            }
+        }
+        out += "<path d=\"\(d)\" fill-rule=\"evenodd\" \(attributes)/>\n"
     }
 
     mutating func legend(x: Double, y: Double, unit: Double) {
@@ -204,15 +269,7 @@ private struct Renderer {
             guard !region.isEmpty else { return }
             out += "<rect x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" \(attributes)/>\n"
         case let .polygons(set):
-            guard !set.isEmpty else { return }
-            var d = ""
-            for polygon in set.polygons {
-                for ring in polygon {
-                    for (i, p) in ring.enumerated() { d += "\(i == 0 ? "M" : "L")\(n(p.x)) \(n(p.y))" }
-                    d += "Z"
-                }
-            }
-            out += "<path d=\"\(d)\" fill-rule=\"evenodd\" \(attributes)/>\n"
+            polygons(set.polygons, attributes: attributes)
         }
     }
 

@@ -15,6 +15,7 @@ import Foundation
 ///   subtree.
 /// - `hit`: front to back, deepest first; the topmost window holding the
 ///   point decides (the root always counts as a window).
+/// - Order: the dump's pre-order of the exposed nodes.
 /// - Touch: `dispatchTouchEvent`: the first visible node, front to back and
 ///   deepest first, that declares `click` or `longClick` or is an adjustable
 ///   control (the `adjustable` trait: SeekBar, Slider, RatingBar).
@@ -47,6 +48,7 @@ struct AndroidRules: PlatformRules {
     func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool {
         tree.has(.window, n) || tree.parent(of: n).isNone
     }
+    var navigationOrderModel: NavigationOrderModel { .documentOrder }
 
     var touchModel: TouchModel { .consumingNode }
 

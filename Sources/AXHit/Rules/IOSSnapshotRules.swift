@@ -4,7 +4,8 @@ import Foundation
 /// an Appium/XCUITest or idb page source, which lists accessibility nodes,
 /// not views, and does not say which of them take touches.
 ///
-/// Exposure and audits are UIKit's (`UIKitRules`), with two differences:
+/// Exposure, navigation order and audits are UIKit's (`UIKitRules`), with
+/// two differences:
 /// - `visibleInSnapshot: false` hides nothing (XCTest's flag is often wrong;
 ///   an importer option may restore it as `isHidden`), and an audit reports
 ///   where the flag and the geometry disagree.
@@ -27,6 +28,7 @@ struct IOSSnapshotRules: PlatformRules {
     var exposureInputs: ExposureInputs { [.hidden, .accessibilityElement] }
     var needsWindows: Bool { false }
     func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool { false }
+    var navigationOrderModel: NavigationOrderModel { .sortedGroups }
 
     var touchModel: TouchModel { .hittableElement }
 

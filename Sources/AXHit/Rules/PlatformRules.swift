@@ -45,6 +45,10 @@ protocol PlatformRules: Sendable {
     /// window holding a point decides it).
     func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool
 
+    /// How the screen reader orders the exposed elements for swiping
+    /// (tree-format.md, "Navigation order").
+    var navigationOrderModel: NavigationOrderModel { get }
+
     // MARK: Touch and activation
 
     /// How a sighted tap is delivered.
@@ -108,6 +112,16 @@ enum TouchModel: Sendable {
     /// Android's `dispatchTouchEvent`: front to back and deepest first, the
     /// first visible node whose bounds hold the point and that consumes it.
     case consumingNode
+}
+
+/// How a platform orders the exposed elements for swiping (`HitTester.navigationOrder()`).
+enum NavigationOrderModel: Sendable {
+    /// VoiceOver's, as AccessibilitySnapshot's parser gives it: groups, then
+    /// a stable sort by rows of the frames' origins.
+    case sortedGroups
+    /// TalkBack's: the dump's pre-order of the exposed nodes (the framework
+    /// already lists children in accessibility order).
+    case documentOrder
 }
 
 /// What a node passes down to its children for exposure: one step of the

@@ -6,6 +6,7 @@ import Foundation
 /// - Exposed: `isAccessibilityElement`, with nothing hiding it or an
 ///   ancestor (`ViewRules`), no exposed element above it (an element hides
 ///   its subtree) and no modal sibling suppressing it or an ancestor.
+/// - Order: AccessibilitySnapshot's groups and rows (`NavigationOrderModel.sortedGroups`).
 /// - Touch: UIKit's `hitTest(_:with:)`; element nodes never receive one.
 /// - Activation: the tap reaches the element's view or a descendant (an
 ///   element node's container or a descendant).
@@ -24,6 +25,7 @@ struct UIKitRules: PlatformRules {
     var exposureInputs: ExposureInputs { [.hidden, .accessibilityElement] }
     var needsWindows: Bool { false }
     func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool { false }
+    var navigationOrderModel: NavigationOrderModel { .sortedGroups }
 
     var touchModel: TouchModel { .viewHitTest }
 
