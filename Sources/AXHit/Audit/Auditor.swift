@@ -99,7 +99,7 @@ struct ElementAudit {
             let what = frame == .zero
                 ? "its accessibility frame is CGRectZero, the default for an accessibility element: the frame was never set"
                 : "its accessibility frame \(Auditor.text(frame)) has no area"
-            add(.zeroFrame, "\(what); VoiceOver cannot show or reach it. Set accessibilityFrame (or accessibilityFrameInContainerSpace) to the area it describes",
+            add(.zeroFrame, "\(what); \(rules.screenReader) cannot show or reach it. Set accessibilityFrame (or accessibilityFrameInContainerSpace) to the area it describes",
                 points: [frame.origin])
             return out
         }
@@ -112,11 +112,11 @@ struct ElementAudit {
             let area = Double(frame.width * frame.height)
             if onArea <= 0 {
                 whollyOff = true
-                add(.offScreen, "its frame \(Auditor.text(frame)) lies wholly outside the screen \(Auditor.text(screen)): VoiceOver users can reach it only by swiping, and see nothing there. Remove it from the accessibility tree or bring it on screen",
+                add(.offScreen, "its frame \(Auditor.text(frame)) lies wholly outside the screen \(Auditor.text(screen)): \(rules.screenReader) users can reach it only by swiping, and see nothing there. Remove it from the accessibility tree or bring it on screen",
                     region: Region.rect(of: frame))
             } else if onArea < area - 1e-9 * area {
                 let off = try Region.rect(of: frame).subtracting([Region.rect(of: screen)], builder)
-                add(.partlyOffScreen, "\(Auditor.text(100 * (1 - onArea / area)))% of its frame \(Auditor.text(frame)) lies outside the screen \(Auditor.text(screen)): VoiceOver's cursor is drawn off screen. Clip the frame to the visible part",
+                add(.partlyOffScreen, "\(Auditor.text(100 * (1 - onArea / area)))% of its frame \(Auditor.text(frame)) lies outside the screen \(Auditor.text(screen)): \(rules.screenReader)'s cursor is drawn off screen. Clip the frame to the visible part",
                     region: off)
             }
         }
@@ -211,20 +211,20 @@ struct ElementAudit {
         if tree.has(.hasPath, e) {
             let stray = try a.shape.subtracting([Region.rect(of: frame)], builder)
             if stray.area > Auditor.pathStrayTolerance {
-                add(.pathOutsideFrame, "its accessibilityPath reaches \(Auditor.text(stray.area)) \(rules.coordinateUnit)² outside its frame \(Auditor.text(frame)): VoiceOver draws and hit-tests the two differently. Make the frame hold the path",
+                add(.pathOutsideFrame, "its accessibilityPath reaches \(Auditor.text(stray.area)) \(rules.coordinateUnit)² outside its frame \(Auditor.text(frame)): \(rules.screenReader) draws and hit-tests the two differently. Make the frame hold the path",
                     region: stray)
             }
         }
 
         // Visibility.
         if !whollyOff && a.visibleFraction == 0 && !mine.isEmpty {
-            add(.notVisible, "nothing of it is visible: it is clipped by a clipsToBounds ancestor or lies under opaque views in front. Sighted VoiceOver users see the cursor around nothing",
+            add(.notVisible, "nothing of it is visible: it is clipped by an ancestor that clips, or lies under opaque views in front. Sighted \(rules.screenReader) users see the cursor around nothing",
                 region: a.shape)
         }
         if rules.checksVisibilityFlag, let flag = tree.visibleInSnapshot(e), a.visibleFraction.isFinite {
             let seen = !whollyOff && a.visibleFraction > 0
             if !flag && seen {
-                add(.visibilityDisagrees, "the dump marks it not visible (visible=\"false\"), but \(Auditor.text(100 * a.visibleFraction))% of it is on the screen and uncovered: it is kept as visible (XCTest's flag is often wrong; --trust-visible would hide it)")
+                add(.visibilityDisagrees, "the dump marks it not visible (visible=\"false\"), but \(Auditor.text(100 * a.visibleFraction))% of it lies on the screen, unclipped: it is kept as visible (XCTest's flag is often wrong; --trust-visible would hide it)")
             } else if flag && !seen && !whollyOff {
                 add(.visibilityDisagrees, "the dump marks it visible, but nothing of it can be seen: it is clipped away or covered by views in front")
             }

@@ -27,8 +27,10 @@ import Foundation
 ///   consumes the tap is the element, a descendant or an ancestor
 ///   (`Ownership` of the consuming nodes' bounds).
 ///
-/// **Opacity rule** (the format has no colours): a view hides what lies
-/// behind it when it is drawn (neither it nor an ancestor is hidden), fully
+/// **Opacity rule** (the format has no colours; in a view tree only,
+/// `PlatformRules.viewsCoverWhatIsBehind`: a snapshot says nothing of what a
+/// node draws, so there only clipping and the screen hide): a view hides
+/// what lies behind it when it is drawn (neither it nor an ancestor is hidden), fully
 /// opaque (the product of the alphas from the root down to it is 1), and
 /// draws content of its own: it has no subviews, or it is an accessibility
 /// element. Containers are taken as transparent, as a UIView without a
@@ -252,7 +254,8 @@ struct Occluders: Sendable {
                 own = Self.cut(quad, by: parentClip, &builder)
             }
             clips[v.index] = own
-            guard drawn[v.index], opacity[v.index] >= 1, space.resolved[v.index].contains(.invertible) else { continue }
+            guard tester.rules.viewsCoverWhatIsBehind, drawn[v.index], opacity[v.index] >= 1,
+                  space.resolved[v.index].contains(.invertible) else { continue }
             var hasSubview = false
             var c = tree.firstChild(of: v)
             while !c.isNone && !hasSubview { hasSubview = tree.isView(c); c = tree.nextSibling(of: c) }

@@ -26,6 +26,7 @@ import Foundation
 /// - Audits: touch targets of 48 × 48 dp on clickable nodes; an empty frame
 ///   is a node off the screen.
 struct AndroidRules: PlatformRules {
+    var screenReader: String { "TalkBack" }
     var platform: Platform { .android }
 
     func isHiddenItself(_ n: NodeID, in tree: ElementTree) -> Bool {
@@ -89,5 +90,6 @@ struct AndroidRules: PlatformRules {
     }
 
     var emptyFrameMeansOffScreen: Bool { true }
+    var viewsCoverWhatIsBehind: Bool { false }
     var checksVisibilityFlag: Bool { false }
 }

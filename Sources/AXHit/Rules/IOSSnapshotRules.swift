@@ -16,6 +16,7 @@ import Foundation
 struct IOSSnapshotRules: PlatformRules {
     private let uikit = UIKitRules()
 
+    var screenReader: String { "VoiceOver" }
     var platform: Platform { .ios }
 
     func isHiddenItself(_ n: NodeID, in tree: ElementTree) -> Bool { uikit.isHiddenItself(n, in: tree) }
@@ -42,5 +43,6 @@ struct IOSSnapshotRules: PlatformRules {
     var sizeUnit: String { uikit.sizeUnit }
     func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool { uikit.isInteractive(e, in: tree) }
     var emptyFrameMeansOffScreen: Bool { false }
+    var viewsCoverWhatIsBehind: Bool { false }
     var checksVisibilityFlag: Bool { true }
 }

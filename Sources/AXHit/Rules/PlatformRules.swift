@@ -14,6 +14,8 @@ import Foundation
 protocol PlatformRules: Sendable {
     /// The platform, for reports.
     var platform: Platform { get }
+    /// The platform's screen reader, for messages: VoiceOver or TalkBack.
+    var screenReader: String { get }
 
     // MARK: Accessibility
 
@@ -83,6 +85,11 @@ protocol PlatformRules: Sendable {
     /// Whether an exposed element with an empty frame is off the screen (a
     /// dump clips bounds to it) rather than a frame that was never set.
     var emptyFrameMeansOffScreen: Bool { get }
+    /// Whether drawn views hide what lies behind them (`ScreenAnalysis`'s
+    /// opacity rule of thumb for a view tree); a snapshot says nothing of
+    /// what a node draws, so there only clipping and the screen decide what
+    /// can be seen.
+    var viewsCoverWhatIsBehind: Bool { get }
     /// Whether the snapshot's visibility flag is evidence worth checking
     /// against the geometry (`visibility-disagrees`).
     var checksVisibilityFlag: Bool { get }

@@ -13,6 +13,7 @@ import Foundation
 /// - Audits: touch targets of 44 × 44 pt, on elements with an interactive
 ///   trait that are enabled.
 struct UIKitRules: PlatformRules {
+    var screenReader: String { "VoiceOver" }
     var platform: Platform { .ios }
 
     func isHiddenItself(_ n: NodeID, in tree: ElementTree) -> Bool { ViewRules.isHiddenItself(n, in: tree) }
@@ -52,5 +53,6 @@ struct UIKitRules: PlatformRules {
     }
 
     var emptyFrameMeansOffScreen: Bool { false }
+    var viewsCoverWhatIsBehind: Bool { true }
     var checksVisibilityFlag: Bool { false }
 }
