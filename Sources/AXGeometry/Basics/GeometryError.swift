@@ -16,6 +16,37 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     case coordinateOutOfRange(ring: Int, point: Int)
     /// GEOS reported an error (its own message, captured, never printed).
     case geos(operation: String, message: String)
+    /// Input that would need more work or memory than `budget` allows:
+    /// `count` is what the input has (for `.fillCrossings`, the count when
+    /// counting stopped, just past the limit) and `limit` the budget it
+    /// exceeds.
+    case overBudget(Budget, count: Int, limit: Int)
+
+    /// The stated limits that bound the geometry layer's work on any input,
+    /// each named after the public constant that holds its default.
+    public enum Budget: String, Sendable, Equatable {
+        /// Points a path flattens to (`BezierPath.maximumFlattenedPoints`).
+        case flattenedPoints
+        /// Edges handed to a fill (`PolygonSet.maximumFillEdges`).
+        case fillEdges
+        /// Pairs of edges of a fill that cross or touch
+        /// (`PolygonSet.maximumFillCrossings`).
+        case fillCrossings
+        /// Pairs of edge runs whose boxes overlap, which a fill's crossing
+        /// count and GEOS's noder both examine
+        /// (`PolygonSet.maximumFillCandidatePairs`).
+        case fillCandidatePairs
+
+        /// The budget's name in the error text, with its unit.
+        var phrase: String {
+            switch self {
+            case .flattenedPoints: return "flattened points (BezierPath.maximumFlattenedPoints)"
+            case .fillEdges: return "edges to fill (PolygonSet.maximumFillEdges)"
+            case .fillCrossings: return "edge crossings to fill (PolygonSet.maximumFillCrossings)"
+            case .fillCandidatePairs: return "nearby edge pairs to fill (PolygonSet.maximumFillCandidatePairs)"
+            }
+        }
+    }
 
     /// The error in words, with its offset or operation.
     public var description: String {
@@ -28,6 +59,9 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "ring \(ring), point \(point): coordinate is not finite or is beyond 1e15 in magnitude"
         case let .geos(operation, message):
             return "GEOS \(operation) failed: \(message)"
+        case let .overBudget(budget, count, limit):
+            let counted = budget == .flattenedPoints || budget == .fillEdges ? "\(count)" : "at least \(count)"
+            return "path too complex: \(counted) \(budget.phrase), over the budget of \(limit)"
         }
     }
 }
