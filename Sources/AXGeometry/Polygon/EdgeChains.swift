@@ -8,8 +8,9 @@ import Foundation
 /// neither x nor y ever reverses (GEOS's noder uses the same chains). The box
 /// of any run of a chain's edges is the box of the run's two end points, so
 /// two chains are compared by bisection in O(log) per meeting place rather
-/// than edge by edge. A flattened curve is at most five chains, however many
-/// chords it has.
+/// than edge by edge, and a horizontal line crosses a chain at most once.
+/// Chains are also cut every `maximumChainEdges` edges, so that the tree,
+/// not a walk along a long chain's big box, does the pruning.
 ///
 /// Rings are stored as `PolygonSet` stores them: vertices back to back, each
 /// ring closed (first point repeated last), ring `r` at
@@ -17,17 +18,20 @@ import Foundation
 /// `vertices[e]` to `vertices[e + 1]`. Coordinates must be finite, and within
 /// `Float`'s range for the index to prune (the fill works at 2^30 or below).
 ///
-/// Building is O(E) time and about 40 bytes per chain; queries allocate
+/// Building is O(E) time and about 60 bytes per chain; queries allocate
 /// nothing.
 struct EdgeChains {
     /// One chain: edges `first ..< end` (vertices `first ... end`) of the
     /// ring whose edges are `ringFirst ..< ringEnd`.
     struct Chain {
-        var first: Int32
-        var end: Int32
-        var ringFirst: Int32
-        var ringEnd: Int32
+        var first: Int
+        var end: Int
+        var ringFirst: Int
+        var ringEnd: Int
     }
+
+    /// The most edges in one chain.
+    static let maximumChainEdges = 32
 
     let vertices: [CGPoint]
     let chains: [Chain]
@@ -48,22 +52,23 @@ struct EdgeChains {
             var dx = 0.0, dy = 0.0  // the chain's directions so far (0: not yet known)
             for e in ringFirst..<ringEnd {
                 let ex = Double(vertices[e + 1].x - vertices[e].x), ey = Double(vertices[e + 1].y - vertices[e].y)
-                if (ex != 0 && dx != 0 && (ex > 0) != (dx > 0)) || (ey != 0 && dy != 0 && (ey > 0) != (dy > 0)) {
-                    chains.append(Chain(first: Int32(first), end: Int32(e), ringFirst: Int32(ringFirst), ringEnd: Int32(ringEnd)))
+                if e - first == Self.maximumChainEdges
+                    || (ex != 0 && dx != 0 && (ex > 0) != (dx > 0)) || (ey != 0 && dy != 0 && (ey > 0) != (dy > 0)) {
+                    chains.append(Chain(first: first, end: e, ringFirst: ringFirst, ringEnd: ringEnd))
                     first = e
                     dx = 0; dy = 0
                 }
                 if ex != 0 { dx = ex }
                 if ey != 0 { dy = ey }
             }
-            chains.append(Chain(first: Int32(first), end: Int32(ringEnd), ringFirst: Int32(ringFirst), ringEnd: Int32(ringEnd)))
+            chains.append(Chain(first: first, end: ringEnd, ringFirst: ringFirst, ringEnd: ringEnd))
         }
         self.vertices = vertices
         self.chains = chains
         self.minX = minX
         self.maxX = maxX
         tree = PackedRTree(count: chains.count) { [vertices] c in
-            Self.box(vertices, Int(chains[c].first), Int(chains[c].end))
+            Self.box(vertices, chains[c].first, chains[c].end)
         }
     }
 
@@ -111,20 +116,58 @@ struct EdgeChains {
     ///   O((E + k) log E) for k crossings when chains that come close
     ///   also meet.
     func countCrossings(crossingLimit: Int, workLimit: Int) -> CrossingCount {
+        var counter = CrossingCounter(vertices: vertices, crossingLimit: crossingLimit, workLimit: workLimit)
+        for (i, a) in chains.enumerated() {
+            let b = Self.box(vertices, a.first, a.end)
+            tree.forEach(intersecting: CGRect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)) { j in
+                // Every overlapping pair is met twice (once from each side):
+                // both count as work, only the second is compared.
+                guard counter.spend() else { return false }
+                if Int(j) < i {
+                    let c = chains[Int(j)]
+                    counter.meet(a.first, a.end, c.first, c.end, ring: a)
+                }
+                return !counter.stopped
+            }
+            if counter.stopped { break }
+        }
+        if counter.work > workLimit { return .tooMuchWork(atLeast: counter.work) }
+        if counter.crossings > crossingLimit { return .tooManyCrossings(atLeast: counter.crossings) }
+        return .complete(crossings: counter.crossings)
+    }
+
+    /// The state of one bounded count (a struct with mutating methods, so
+    /// the recursion pays no closure-capture overhead).
+    private struct CrossingCounter {
+        let vertices: [CGPoint]
+        let crossingLimit: Int, workLimit: Int
         var crossings = 0, work = 0
         var stopped = false
-        let v = vertices
+
+        init(vertices: [CGPoint], crossingLimit: Int, workLimit: Int) {
+            self.vertices = vertices
+            self.crossingLimit = crossingLimit
+            self.workLimit = workLimit
+        }
+
+        /// Counts one unit of work; false (and stopped) past the limit.
+        mutating func spend() -> Bool {
+            work += 1
+            if work > workLimit { stopped = true }
+            return !stopped
+        }
 
         /// Edges `a0 ..< a1` of one chain against edges `b0 ..< b1` of
         /// another, by halving the longer run while the boxes overlap.
-        func meet(_ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, _ ca: Chain, _ cb: Chain) {
-            if stopped { return }
-            work += 1
-            if work > workLimit { stopped = true; return }
-            let ba = Self.box(v, a0, a1), bb = Self.box(v, b0, b1)
+        /// `ring` is the first chain's (edges of other rings are never
+        /// neighbours).
+        mutating func meet(_ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, ring: Chain) {
+            guard !stopped, spend() else { return }
+            let v = vertices
+            let ba = EdgeChains.box(v, a0, a1), bb = EdgeChains.box(v, b0, b1)
             guard ba.minX <= bb.maxX, bb.minX <= ba.maxX, ba.minY <= bb.maxY, bb.minY <= ba.maxY else { return }
             if a1 - a0 == 1 && b1 - b0 == 1 {
-                if !Self.adjacent(a0, b0, ca) && Self.segmentsMeet(v[a0], v[a1], v[b0], v[b1]) {
+                if !EdgeChains.adjacent(a0, b0, ring) && EdgeChains.segmentsMeet(v[a0], v[a1], v[b0], v[b1]) {
                     crossings += 1
                     if crossings > crossingLimit { stopped = true }
                 }
@@ -132,33 +175,14 @@ struct EdgeChains {
             }
             if a1 - a0 >= b1 - b0 {
                 let m = (a0 + a1) / 2
-                meet(a0, m, b0, b1, ca, cb)
-                meet(m, a1, b0, b1, ca, cb)
+                meet(a0, m, b0, b1, ring: ring)
+                meet(m, a1, b0, b1, ring: ring)
             } else {
                 let m = (b0 + b1) / 2
-                meet(a0, a1, b0, m, ca, cb)
-                meet(a0, a1, m, b1, ca, cb)
+                meet(a0, a1, b0, m, ring: ring)
+                meet(a0, a1, m, b1, ring: ring)
             }
         }
-
-        for (i, ca) in chains.enumerated() {
-            let b = Self.box(v, Int(ca.first), Int(ca.end))
-            tree.forEach(intersecting: CGRect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)) { j in
-                // Every overlapping pair is met twice (once from each side):
-                // both count as work, only the second is compared.
-                work += 1
-                if work > workLimit { stopped = true; return false }
-                if Int(j) < i {
-                    let cb = chains[Int(j)]
-                    meet(Int(ca.first), Int(ca.end), Int(cb.first), Int(cb.end), ca, cb)
-                }
-                return !stopped
-            }
-            if stopped { break }
-        }
-        if work > workLimit { return .tooMuchWork(atLeast: work) }
-        if crossings > crossingLimit { return .tooManyCrossings(atLeast: crossings) }
-        return .complete(crossings: crossings)
     }
 
     /// Whether edges `a` and `b` (of the same ring when `ring` says so) are
@@ -167,7 +191,7 @@ struct EdgeChains {
     static func adjacent(_ a: Int, _ b: Int, _ ring: Chain) -> Bool {
         if abs(a - b) == 1 { return true }  // consecutive indexes are always one ring's
         let lo = min(a, b), hi = max(a, b)
-        return lo == Int(ring.ringFirst) && hi == Int(ring.ringEnd) - 1
+        return lo == ring.ringFirst && hi == ring.ringEnd - 1
     }
 
     /// Whether closed segments `ab` and `cd` share a point.
@@ -195,24 +219,33 @@ struct EdgeChains {
 
     // MARK: Point queries
 
-    /// The winding number of `p` (Sunday's rule, as
-    /// `PolygonSet.windingNumber(of:closedRings:)`): each edge crossing the
+    /// The winding number of `p` (Sunday's rule): each edge crossing the
     /// horizontal line through `p` with `p` on its left counts +1 going up,
-    /// -1 going down.
+    /// -1 going down. The ray runs to the nearer side of the vertices' x
+    /// range; towards -x the signs flip (a closed ring crosses the whole
+    /// line as often up as down).
     ///
-    /// - Complexity: O(log C + chains crossing the ray from `p` towards +x,
-    ///   times log of their length): a chain is monotone in y, so the one
-    ///   edge of it that can cross the line is found by binary search.
+    /// - Complexity: O(log C + chains whose box the ray meets, times the
+    ///   log of their length): a chain is monotone in y, so the one edge of
+    ///   it that can cross the line is found by binary search.
     func winding(at p: CGPoint) -> Int {
         let px = Double(p.x), py = Double(p.y)
-        guard maxX >= px else { return 0 }
+        guard minX <= px, px <= maxX else { return 0 }
+        let leftward = px - minX < maxX - px
         var winding = 0
         let v = vertices
-        tree.forEach(intersecting: CGRect(x: px, y: py, width: maxX - px, height: 0)) { c in
+        let ray = leftward ? CGRect(x: minX, y: py, width: px - minX, height: 0)
+            : CGRect(x: px, y: py, width: maxX - px, height: 0)
+        tree.forEach(intersecting: ray) { c in
             guard let e = crossing(chains[Int(c)], py) else { return true }
             let a = v[e], b = v[e + 1]
             let side = Double(b.x - a.x) * (py - Double(a.y)) - (px - Double(a.x)) * Double(b.y - a.y)
-            if Double(a.y) <= py { if side > 0 { winding += 1 } } else if side < 0 { winding -= 1 }
+            let upward = Double(a.y) <= py
+            if leftward {
+                if upward { if side < 0 { winding -= 1 } } else if side > 0 { winding += 1 }
+            } else {
+                if upward { if side > 0 { winding += 1 } } else if side < 0 { winding -= 1 }
+            }
             return true
         }
         return winding
@@ -230,7 +263,7 @@ struct EdgeChains {
         let v = vertices
         tree.forEach(intersecting: CGRect(x: minX, y: py, width: px - minX, height: 0)) { c in
             let chain = chains[Int(c)]
-            guard Int(chain.ringFirst) != ringStarts[excluded], let e = crossing(chain, py) else { return true }
+            guard chain.ringFirst != ringStarts[excluded], let e = crossing(chain, py) else { return true }
             let a = v[e], b = v[e + 1]
             let x = Double(a.x) + (py - Double(a.y)) / Double(b.y - a.y) * Double(b.x - a.x)
             if x < px, x > nearest { nearest = x; edge = e }
@@ -253,7 +286,7 @@ struct EdgeChains {
     @inline(__always)
     func crossing(_ chain: Chain, _ y: Double) -> Int? {
         let v = vertices
-        var lo = Int(chain.first), hi = Int(chain.end)
+        var lo = chain.first, hi = chain.end
         let below = Double(v[lo].y) <= y
         guard below != (Double(v[hi].y) <= y) else { return nil }
         // Invariant: vertex lo is on the `below` side, vertex hi is not.
@@ -268,31 +301,32 @@ struct EdgeChains {
     /// `bound`, else `bound` (an upper bound the caller knows, such as the
     /// distance to any vertex): only chains within `bound` are looked at.
     ///
-    /// - Complexity: O(log C + chains within `bound` of `p`, times the log
-    ///   of their length) on typical data.
+    /// - Complexity: O(log C + chains whose box is within `bound` of `p`,
+    ///   times the log of their length) on typical data.
     func distance(to p: CGPoint, notBeyond bound: Double) -> Double {
         let px = Double(p.x), py = Double(p.y)
         var best = bound
-        let v = vertices
-        /// Edges `i ..< j` of a chain, halved while their box is nearer
-        /// than the best distance so far.
-        func visit(_ i: Int, _ j: Int) {
-            let b = Self.box(v, i, j)
-            let gx = max(b.minX - px, 0, px - b.maxX), gy = max(b.minY - py, 0, py - b.maxY)
-            guard (gx * gx + gy * gy).squareRoot() < best else { return }
-            if j - i == 1 {
-                best = min(best, Self.distance(p, v[i], v[j]))
-                return
-            }
-            let m = (i + j) / 2
-            visit(i, m)
-            visit(m, j)
-        }
         tree.forEach(intersecting: CGRect(x: px - bound, y: py - bound, width: 2 * bound, height: 2 * bound)) { c in
-            visit(Int(chains[Int(c)].first), Int(chains[Int(c)].end))
+            Self.nearest(vertices, chains[Int(c)].first, chains[Int(c)].end, px, py, &best)
             return true
         }
         return best
+    }
+
+    /// Lowers `best` to the distance from (px, py) to edges `i ..< j` of a
+    /// chain where nearer, halving the run while its box is nearer than
+    /// `best` (a diagonal chain's box holds many points far from it).
+    private static func nearest(_ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double, _ best: inout Double) {
+        let b = box(v, i, j)
+        let gx = max(b.minX - px, 0, px - b.maxX), gy = max(b.minY - py, 0, py - b.maxY)
+        guard gx * gx + gy * gy < best * best else { return }
+        if j - i == 1 {
+            best = min(best, distance(CGPoint(x: px, y: py), v[i], v[j]))
+            return
+        }
+        let m = (i + j) / 2
+        nearest(v, i, m, px, py, &best)
+        nearest(v, m, j, px, py, &best)
     }
 
     /// The distance from `p` to the closed segment `ab`.

@@ -32,25 +32,41 @@ extension PolygonSet {
             }
         }
 
-        // 2. Link into closed rings.
-        // Sorted, so the output does not depend on the set's hash order.
+        // 2. Link into closed rings. Sorted by start vertex, so a vertex's
+        // outgoing edges are one range (and the output does not depend on
+        // the set's hash order).
         let edges = boundary.sorted { ($0.from.x, $0.from.y, $0.to.x, $0.to.y) < ($1.from.x, $1.from.y, $1.to.x, $1.to.y) }
-        var outgoing: [Vertex: [Int]] = [:]
-        for (i, e) in edges.enumerated() { outgoing[e.from, default: []].append(i) }
+        func outgoing(_ v: Vertex) -> Range<Int> {
+            func firstNotBefore(_ key: (Double, Double), after: Bool) -> Int {
+                var lo = 0, hi = edges.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    let k = (edges[mid].from.x, edges[mid].from.y)
+                    if k < key || (after && k == key) { lo = mid + 1 } else { hi = mid }
+                }
+                return lo
+            }
+            return firstNotBefore((v.x, v.y), after: false)..<firstNotBefore((v.x, v.y), after: true)
+        }
         var used = [Bool](repeating: false, count: edges.count)
         var rings: [[CGPoint]] = []
         for start in edges.indices where !used[start] {
             var ring = [edges[start].from.point]
             var current = start
+            var pinched = false
             while true {
                 used[current] = true
                 let e = edges[current]
                 ring.append(e.to.point)
-                let ways = (outgoing[e.to] ?? []).filter { !used[$0] }
+                let out = outgoing(e.to)
+                pinched = pinched || out.count > 1
+                let ways = out.filter { !used[$0] }
                 guard let next = Self.furthestClockwise(ways, after: e, in: edges) else { break }
                 current = next
             }
-            rings += Self.simpleLoops(ring).map(Self.startingAtLeast)
+            // Only a ring through a vertex with several ways out can pass
+            // a vertex twice.
+            rings += (pinched ? Self.simpleLoops(ring) : [ring]).map(Self.startingAtLeast)
         }
 
         // 3. Exteriors and holes; each hole to its exterior.
