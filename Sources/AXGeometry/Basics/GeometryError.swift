@@ -17,14 +17,14 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// GEOS reported an error (its own message, captured, never printed).
     case geos(operation: String, message: String)
     /// Input that would need more work or memory than `budget` allows:
-    /// `count` is what the input has (for `.fillCrossings`, the count when
-    /// counting stopped, just past the limit) and `limit` the budget it
-    /// exceeds.
+    /// `count` is what the input has (for `.fillCrossings` and
+    /// `.fillCandidatePairs`, counted only until it passed the limit) and
+    /// `limit` the budget it exceeds. Nothing was allocated for the output.
     case overBudget(Budget, count: Int, limit: Int)
 
     /// The stated limits that bound the geometry layer's work on any input,
-    /// each named after the public constant that holds its default.
-    public enum Budget: String, Sendable, Equatable {
+    /// each named after the public constant that holds it.
+    public enum Budget: Sendable, Equatable {
         /// Points a path flattens to (`BezierPath.maximumFlattenedPoints`).
         case flattenedPoints
         /// Edges handed to a fill (`PolygonSet.maximumFillEdges`).
@@ -37,13 +37,13 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
         /// (`PolygonSet.maximumFillCandidatePairs`).
         case fillCandidatePairs
 
-        /// The budget's name in the error text, with its unit.
-        var phrase: String {
+        /// The constant that holds the budget.
+        public var constantName: String {
             switch self {
-            case .flattenedPoints: return "flattened points (BezierPath.maximumFlattenedPoints)"
-            case .fillEdges: return "edges to fill (PolygonSet.maximumFillEdges)"
-            case .fillCrossings: return "edge crossings to fill (PolygonSet.maximumFillCrossings)"
-            case .fillCandidatePairs: return "nearby edge pairs to fill (PolygonSet.maximumFillCandidatePairs)"
+            case .flattenedPoints: return "BezierPath.maximumFlattenedPoints"
+            case .fillEdges: return "PolygonSet.maximumFillEdges"
+            case .fillCrossings: return "PolygonSet.maximumFillCrossings"
+            case .fillCandidatePairs: return "PolygonSet.maximumFillCandidatePairs"
             }
         }
     }
@@ -60,8 +60,16 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .geos(operation, message):
             return "GEOS \(operation) failed: \(message)"
         case let .overBudget(budget, count, limit):
-            let counted = budget == .flattenedPoints || budget == .fillEdges ? "\(count)" : "at least \(count)"
-            return "path too complex: \(counted) \(budget.phrase), over the budget of \(limit)"
+            let what: String
+            switch budget {
+            case .flattenedPoints: what = "path too complex: it flattens to \(count) points, over the budget of \(limit)"
+            case .fillEdges: what = "path too complex to fill: \(count) edges, over the budget of \(limit)"
+            case .fillCrossings:
+                what = "path too complex to fill: more than \(limit) pairs of its edges cross or touch"
+            case .fillCandidatePairs:
+                what = "path too complex to fill: its edges pass close to each other in more than \(limit) places"
+            }
+            return what + " (\(budget.constantName))"
         }
     }
 }
