@@ -304,29 +304,53 @@ struct EdgeChains {
     /// - Complexity: O(log C + chains whose box is within `bound` of `p`,
     ///   times the log of their length) on typical data.
     func distance(to p: CGPoint, notBeyond bound: Double) -> Double {
+        nearestEdge(to: p, notBeyond: bound).distance
+    }
+
+    /// `distance(to:notBeyond:)` and the edge at that distance (nil when
+    /// none is nearer than `bound`).
+    func nearestEdge(to p: CGPoint, notBeyond bound: Double) -> (distance: Double, edge: Int?) {
         let px = Double(p.x), py = Double(p.y)
         var best = bound
+        var edge: Int?
         tree.forEach(intersecting: CGRect(x: px - bound, y: py - bound, width: 2 * bound, height: 2 * bound)) { c in
-            Self.nearest(vertices, chains[Int(c)].first, chains[Int(c)].end, px, py, &best)
+            Self.nearest(vertices, chains[Int(c)].first, chains[Int(c)].end, px, py, &best, &edge)
             return true
         }
-        return best
+        return (best, edge)
     }
 
     /// Lowers `best` to the distance from (px, py) to edges `i ..< j` of a
-    /// chain where nearer, halving the run while its box is nearer than
-    /// `best` (a diagonal chain's box holds many points far from it).
-    private static func nearest(_ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double, _ best: inout Double) {
+    /// chain where nearer (and sets `edge`), halving the run while its box
+    /// is nearer than `best` (a diagonal chain's box holds many points far
+    /// from it).
+    private static func nearest(_ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double,
+                                _ best: inout Double, _ edge: inout Int?) {
         let b = box(v, i, j)
         let gx = max(b.minX - px, 0, px - b.maxX), gy = max(b.minY - py, 0, py - b.maxY)
         guard gx * gx + gy * gy < best * best else { return }
         if j - i == 1 {
-            best = min(best, distance(CGPoint(x: px, y: py), v[i], v[j]))
+            let d = distance(CGPoint(x: px, y: py), v[i], v[j])
+            if d < best { best = d; edge = i }
             return
         }
         let m = (i + j) / 2
-        nearest(v, i, m, px, py, &best)
-        nearest(v, m, j, px, py, &best)
+        nearest(v, i, m, px, py, &best, &edge)
+        nearest(v, m, j, px, py, &best, &edge)
+    }
+
+    /// Which side of edge `e` the point is on when its nearest point on the
+    /// edge lies strictly between the ends: +1 left, -1 right; nil when the
+    /// nearest point is an end (where another edge may be as near) or the
+    /// point is on the edge's line.
+    func side(of p: CGPoint, strictlyBeside e: Int) -> Int? {
+        let a = vertices[e], b = vertices[e + 1]
+        let dx = Double(b.x - a.x), dy = Double(b.y - a.y)
+        let qx = Double(p.x - a.x), qy = Double(p.y - a.y)
+        let along = qx * dx + qy * dy
+        guard along > 0, along < dx * dx + dy * dy else { return nil }
+        let cross = dx * qy - dy * qx
+        return cross > 0 ? 1 : cross < 0 ? -1 : nil
     }
 
     /// The distance from `p` to the closed segment `ab`.

@@ -79,8 +79,14 @@ extension PolygonSet {
         func cell(_ x: Double, _ y: Double, _ half: Double, within bound: Double) -> Cell {
             evaluated += 1
             let p = CGPoint(x: x, y: y)
-            let d = chains.distance(to: p, notBeyond: bound)
-            return Cell(x: x, y: y, half: half, distance: contains(p) ? d : -d)
+            let (d, edge) = chains.nearestEdge(to: p, notBeyond: bound)
+            // Exteriors run counterclockwise and holes clockwise, so the set
+            // is left of every edge: beside its nearest edge's middle, a
+            // point is inside when left of it. Nearest to a vertex (two
+            // edges as near), ask `contains`, whose cost grows with the
+            // edges in the point's stripe.
+            let inside = edge.flatMap { chains.side(of: p, strictlyBeside: $0) }.map { $0 > 0 } ?? contains(p)
+            return Cell(x: x, y: y, half: half, distance: inside ? d : -d)
         }
 
         // Any vertex is on the boundary, so its distance bounds the root's.
