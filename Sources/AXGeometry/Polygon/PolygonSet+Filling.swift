@@ -220,10 +220,9 @@ extension PolygonSet {
         return nil
     }
 
-    /// Midpoints of the widest inside span (by even-odd pairing of edge
-    /// crossings) on scan lines across the rings' bounding box, widest
-    /// first, with the span's width (so half of it bounds the point's
-    /// distance to the rings). O(lines × edges).
+    /// Midpoints of the widest inside span on scan lines across the rings'
+    /// bounding box, widest first, with the span's width (so half of it
+    /// bounds the point's distance to the rings). O(lines × edges).
     static func scanLineCandidates(_ closedRings: [[CGPoint]], lines: Int = 16) -> [(width: Double, point: CGPoint)] {
         let box = CGRect.boundingBox(of: closedRings.flatMap { $0 })
         guard !box.isNull else { return [] }
@@ -234,28 +233,35 @@ extension PolygonSet {
             let extent = Double(vertical ? box.width : box.height)
             for i in 0..<lines {
                 let c = lo + (Double(i) + 0.5) / Double(lines) * extent
-                crossings.removeAll(keepingCapacity: true)
-                for ring in closedRings where ring.count >= 2 {
-                    for k in 0..<(ring.count - 1) {
-                        // (u, v): along and across the scan line.
-                        let (au, av) = vertical ? (Double(ring[k].y), Double(ring[k].x)) : (Double(ring[k].x), Double(ring[k].y))
-                        let (bu, bv) = vertical ? (Double(ring[k + 1].y), Double(ring[k + 1].x))
-                            : (Double(ring[k + 1].x), Double(ring[k + 1].y))
-                        guard (av <= c) != (bv <= c) else { continue }
-                        crossings.append(au + (c - av) * (bu - au) / (bv - av))
-                    }
-                }
-                crossings.sort()
-                var best: (width: Double, mid: Double)?
-                for j in stride(from: 0, to: crossings.count - 1, by: 2) {
-                    let width = crossings[j + 1] - crossings[j]
-                    if width > (best?.width ?? 0) { best = (width, (crossings[j] + crossings[j + 1]) / 2) }
-                }
-                if let best {
-                    found.append((best.width, vertical ? CGPoint(x: c, y: best.mid) : CGPoint(x: best.mid, y: c)))
+                let widest = insideSpans(closedRings, at: c, vertical: vertical, crossings: &crossings)
+                    .max { $0.hi - $0.lo < $1.hi - $1.lo }
+                if let span = widest, span.hi > span.lo {
+                    let mid = (span.lo + span.hi) / 2
+                    found.append((span.hi - span.lo, vertical ? CGPoint(x: c, y: mid) : CGPoint(x: mid, y: c)))
                 }
             }
         }
         return found.sorted { $0.width > $1.width }
+    }
+
+    /// The inside spans of the line y = `c` (x = `c` when `vertical`), by
+    /// even-odd pairing of its sorted crossings with the rings' edges, as
+    /// intervals along the line; `crossings` is scratch. O(edges + k log k)
+    /// for k crossings.
+    static func insideSpans(_ closedRings: [[CGPoint]], at c: Double, vertical: Bool,
+                            crossings: inout [Double]) -> [(lo: Double, hi: Double)] {
+        crossings.removeAll(keepingCapacity: true)
+        for ring in closedRings where ring.count >= 2 {
+            for k in 0..<(ring.count - 1) {
+                // (u, v): along and across the line.
+                let (au, av) = vertical ? (Double(ring[k].y), Double(ring[k].x)) : (Double(ring[k].x), Double(ring[k].y))
+                let (bu, bv) = vertical ? (Double(ring[k + 1].y), Double(ring[k + 1].x))
+                    : (Double(ring[k + 1].x), Double(ring[k + 1].y))
+                guard (av <= c) != (bv <= c) else { continue }
+                crossings.append(au + (c - av) * (bu - au) / (bv - av))
+            }
+        }
+        crossings.sort()
+        return stride(from: 0, to: crossings.count - 1, by: 2).map { (crossings[$0], crossings[$0 + 1]) }
     }
 }

@@ -24,7 +24,8 @@ extension PolygonSet {
     /// The search (polylabel's: square cells, best-first by the largest
     /// radius a cell could hold, `d + h√2` for a centre distance `d` and half
     /// side `h`) starts from one cell over the bounds and from the middles
-    /// of the widest spans on 32 scan lines, and stops when no cell can
+    /// of the widest spans on 32 scan lines (and of the spans across them
+    /// through those middles), and stops when no cell can
     /// beat the best circle by more than
     /// `max(tolerance, size × inscribedCircleRelativeTolerance)`, or after
     /// `maximumInscribedCircleCells` cells. The circle returned is always
@@ -95,11 +96,27 @@ extension PolygonSet {
         let root = cell(cx, cy, size / 2, within: ((Double(v0.x) - cx) * (Double(v0.x) - cx)
             + (Double(v0.y) - cy) * (Double(v0.y) - cy)).squareRoot() * 1.0001 + tolerance)
         var best = root
-        // A span's middle is at most half its width from the boundary.
+        // Seeds: the middles of the widest spans on scan lines, and of the
+        // spans across those (a scan line cuts a strip anywhere; the span
+        // across finds its middle). A span's middle is at most half its
+        // width from the boundary.
         let rings = (0..<ringCount).map { Array(ring($0)) }
+        var crossings: [Double] = []
         for seed in Self.scanLineCandidates(rings).prefix(4) {
-            let c = cell(Double(seed.point.x), Double(seed.point.y), 0, within: seed.width / 2 * 1.0001 + tolerance)
-            if c.distance > best.distance { best = c }
+            var seeds = [seed]
+            for vertical in [false, true] {
+                let (x, y) = (Double(seed.point.x), Double(seed.point.y))
+                let along = vertical ? y : x
+                let spans = Self.insideSpans(rings, at: vertical ? x : y, vertical: vertical, crossings: &crossings)
+                if let span = spans.first(where: { $0.lo <= along && along <= $0.hi }), span.hi > span.lo {
+                    let mid = (span.lo + span.hi) / 2
+                    seeds.append((span.hi - span.lo, vertical ? CGPoint(x: x, y: mid) : CGPoint(x: mid, y: y)))
+                }
+            }
+            for s in seeds {
+                let c = cell(Double(s.point.x), Double(s.point.y), 0, within: s.width / 2 * 1.0001 + tolerance)
+                if c.distance > best.distance { best = c }
+            }
         }
 
         var queue = MaxHeap<Cell> { $0.potential < $1.potential }
