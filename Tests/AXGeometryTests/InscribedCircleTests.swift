@@ -73,13 +73,14 @@ import Testing
     }
 
     @Test func manyEqualPiecesStayWithinTheCellBudget() throws {
-        // 3,000 strips 1 wide: every strip's middle ties. Whether or not the
-        // search converges within the budget, the circle is inside (checked
-        // by `circle`) and no larger than the true 0.5.
+        // 3,000 strips 1 wide: every strip's middle ties, so the cells run
+        // out before the search can prove its answer. The circle is still
+        // inside (checked by `circle`), and the seeds (a scan line's widest
+        // span, then the span across it) start it at a strip's middle.
         let strips = (0..<3000).map { [[pt(Double($0) * 2, 0), pt(Double($0) * 2 + 1, 0), pt(Double($0) * 2 + 1, 100),
                                          pt(Double($0) * 2, 100)]] }
         let c = try circle(PolygonSet(polygons: strips))
-        #expect(c.radius <= 0.5 + 1e-12 && c.radius > 0.4)
+        #expect(c.radius <= 0.5 + 1e-12 && c.radius >= 0.5 - 0.01)
     }
 
     @Test(arguments: [1e300, 1e-300])
