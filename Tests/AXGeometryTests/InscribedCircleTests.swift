@@ -83,7 +83,7 @@ import Testing
         #expect(c.radius <= 0.5 + 1e-12 && c.radius >= 0.5 - 0.01)
     }
 
-    @Test(arguments: [1e300, 1e-300])
+    @Test(arguments: [1e300, 1e-300, 1e60, 1e-60])
     func extremeMagnitudesScale(scale: Double) throws {
         let set = PolygonSet(rect: CGRect(x: 0, y: 0, width: 30 * scale, height: 10 * scale))
         let c = try #require(set.largestInscribedCircle())

@@ -12,12 +12,13 @@ extension BezierPath {
     /// then not guaranteed for that curve.
     public static let maximumSegmentsPerCurve = 1 << 16
 
-    /// The most points `flattened(tolerance:maximumPoints:)` produces by
-    /// default: 4,194,304 (64 MiB of points). A real screen's paths have
-    /// hundreds to thousands; 300,000 curves (a hostile subpath) flatten to
-    /// about 1.2M at the default tolerance and are still answered, but 300
-    /// curves with coordinates near 1e9, each at `maximumSegmentsPerCurve`,
-    /// would make 20M points (320 MB) from 6 KB of path data, and are refused.
+    /// The point budget for flattening untrusted paths (pass it to
+    /// `flattened(tolerance:maximumPoints:)`): 4,194,304, 64 MiB of points.
+    /// A real screen's paths have hundreds to thousands; one subpath of
+    /// 300,000 curves flattens to about 1.2M at the default tolerance and is
+    /// still answered, but 300 curves with coordinates near 1e9, each at
+    /// `maximumSegmentsPerCurve`, would make 20M points (320 MB) from 6 KB
+    /// of path data.
     public static let maximumFlattenedPoints = 1 << 22
 
     /// The path as polygon rings, one per subpath in order, in the path's
@@ -116,8 +117,10 @@ extension BezierPath {
     }
 
     /// An upper bound on the number of points `flattened(tolerance:)`
-    /// returns, over all rings: one per `move` and `line`, and per curve the
-    /// chords it is split into (merged repeats make the true count smaller).
+    /// returns, over all rings: one per `move` and `line`, per curve the
+    /// chords it is split into, and one for each ring restarted by drawing
+    /// after a close. Merged repeats (and a last point back at the start)
+    /// make the true count smaller.
     ///
     /// - Complexity: O(elements); allocates nothing.
     public func flattenedPointCount(tolerance: CGFloat = BezierPath.defaultFlatteningTolerance) -> Int {

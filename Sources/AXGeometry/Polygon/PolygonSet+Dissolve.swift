@@ -8,6 +8,9 @@ extension PolygonSet {
     /// 6 seconds of a fill of 120 crossing strips (14,000 faces); this is
     /// O(V log V) for V vertices.
     ///
+    /// Orientation is that of a y-up frame, as `PolygonSet`'s: positive
+    /// shoelace area is counterclockwise, with the inside on the left.
+    ///
     /// Method: every ring is oriented so the face lies on its left; an edge
     /// that two faces share then appears once each way and cancels, and
     /// what remains is the union's boundary with the union on its left.
@@ -87,14 +90,27 @@ extension PolygonSet {
             let m = CGPoint(x: (ring[k].x + ring[k + 1].x) / 2, y: (ring[k].y + ring[k + 1].y) / 2)
             if let r = chains.ringMetLeft(of: m, ringStarts: starts, excluding: h) { hit[h] = r }
         }
+        // Follow holes to holes of the same polygon until an exterior,
+        // remembering the answer for every hole passed (a row of holes is
+        // walked once, not once per hole).
+        var shellOf: [Int: Int] = [:]
         var holesOf: [Int: [[CGPoint]]] = [:]
         for h in holes {
-            // Follow holes to holes of the same polygon until an exterior.
-            var r = h, steps = 0
-            while let next = hit[r], !isShell.contains(next), steps < holes.count { r = next; steps += 1 }
+            var passed: [Int] = []
+            var r = h
+            var shell: Int?
+            while passed.count <= holes.count {
+                if let known = shellOf[r] { shell = known; break }
+                guard let next = hit[r] else { break }
+                passed.append(r)
+                if isShell.contains(next) { shell = next; break }
+                r = next
+            }
             // A hole whose ray meets no exterior (only rounding could do
             // that) is dropped: the answer then errs by filling it.
-            if let shell = hit[r], isShell.contains(shell) { holesOf[shell, default: []].append(rings[h]) }
+            guard let shell else { continue }
+            for p in passed { shellOf[p] = shell }
+            holesOf[shell, default: []].append(rings[h])
         }
         return PolygonSet(polygons: shells.map { [rings[$0]] + (holesOf[$0] ?? []) })
     }

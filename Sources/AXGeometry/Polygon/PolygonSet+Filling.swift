@@ -17,10 +17,11 @@ extension PolygonSet {
     /// Each crossing adds a vertex to the noded linework and about one face
     /// to classify, and the answer can be as large as the crossings (a grid
     /// of strips has a hole at nearly every one), so this bounds time,
-    /// memory and output size together: at the budget a fill of crossing
-    /// strips or looping curves takes 1 to 2 s and under 100 MB, with 1.7 MB
-    /// of WKT at most. Real shapes (icons, glyphs, rounded rects) cross
-    /// themselves a handful of times.
+    /// memory and output size together. Near the budget, 70 + 70 crossing
+    /// strips (19,741 crossings) fill in 1.0 s and 74 MB with 1.7 MB of WKT
+    /// through `axhit shape`, and 160 looping cubics (20,559) in about 2 s.
+    /// Real shapes (icons, glyphs, rounded rects) cross themselves a
+    /// handful of times.
     public static let maximumFillCrossings = 20_000
 
     /// The most box-overlapping pairs (of monotone edge chains, and of the
@@ -47,7 +48,8 @@ extension PolygonSet {
     /// snap-rounded, noded and polygonized by GEOS into faces; each face's
     /// winding number is computed at an interior point against the original
     /// rings; the faces the rule fills are dissolved by cancelling the edges
-    /// two of them share and polygonizing the rest. Snap rounding uses a
+    /// two of them share and linking the rest into rings
+    /// (`dissolving(faces:)`). Snap rounding uses a
     /// grid of 2^(e−44), where 2^e ≤ the largest coordinate magnitude (256
     /// ulps of it; 3e-11 to 6e-11 for screen coordinates in the hundreds to
     /// low thousands): the result's vertices lie on that grid, and features

@@ -33,7 +33,7 @@ extension PolygonSet {
     /// distance to the boundary. Only when the cell budget runs out may it
     /// fall short of the largest by more than the tolerance.
     ///
-    /// Coordinates beyond 2^±500 are scaled by a power of two around the
+    /// Coordinates beyond 2^±100 are scaled by a power of two around the
     /// search (exact), so huge or tiny sets get an answer with the same
     /// relative precision.
     ///
@@ -47,11 +47,12 @@ extension PolygonSet {
         let bounds = self.bounds
         let magnitude = Double(max(abs(bounds.minX), abs(bounds.maxX), abs(bounds.minY), abs(bounds.maxY)))
         let tolerance = tolerance > 0 && tolerance.isFinite ? tolerance : 0.01
-        guard magnitude > 0x1p500 || magnitude < 0x1p-500 else {
+        guard magnitude > 0x1p100 || magnitude < 0x1p-100 else {
             return inscribedCircleSearch(tolerance: tolerance)
         }
-        // Squared distances would overflow (or underflow): search a copy
-        // scaled by 2^-k, exactly, and scale the answer back.
+        // The chain index keeps boxes as `Float` (beyond 2^127 infinite, so
+        // nothing would be pruned) and squared distances overflow past
+        // 2^511: search a copy scaled by 2^-k, exactly, and scale back.
         let k = magnitude.exponent
         func scale(_ p: CGPoint, _ by: Int) -> CGPoint { CGPoint(x: Self.scaled(p.x, by: by), y: Self.scaled(p.y, by: by)) }
         let scaled = PolygonSet(polygons: polygons.map { $0.map { $0.map { scale($0, -k) } } })
@@ -59,7 +60,7 @@ extension PolygonSet {
         return (scale(circle.center, k), Self.scaled(circle.radius, by: k))
     }
 
-    /// `largestInscribedCircle(tolerance:)` for coordinates within 2^±500.
+    /// `largestInscribedCircle(tolerance:)` for coordinates within 2^±100.
     private func inscribedCircleSearch(tolerance: Double) -> (center: CGPoint, radius: Double)? {
         let chains = EdgeChains(vertices: vertices, ringStarts: ringStarts)
         let box = bounds
@@ -91,6 +92,8 @@ extension PolygonSet {
         }
 
         // Any vertex is on the boundary, so its distance bounds the root's.
+        // (Bounds get a relative and an absolute margin against rounding: a
+        // bound a hair too small would hide the nearest edge.)
         let cx = Double(box.midX), cy = Double(box.midY)
         let v0 = vertices[0]
         let root = cell(cx, cy, size / 2, within: ((Double(v0.x) - cx) * (Double(v0.x) - cx)

@@ -144,5 +144,4 @@ extension PolygonSet {
     public func subtracting(_ other: PolygonSet) throws(GeometryError) -> PolygonSet {
         try RegionBuilder().subtracting([other], from: self)
     }
-
 }
