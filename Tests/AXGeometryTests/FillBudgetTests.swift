@@ -193,6 +193,7 @@ import Testing
         let refusal = GeometryError.overBudget(.fillEdges, count: count, limit: PolygonSet.maximumFillEdges)
         #expect(throws: refusal) { try PolygonSet.filling(path: path) }
         #expect(throws: refusal) { try RegionBuilder().filling(path: path) }
+        #expect(throws: refusal) { try PolygonSet.filling(paths: [(path, BezierPath.defaultFlatteningTolerance)])[0].get() }
         #expect(refusal.description == "path too complex to fill: 327681 edges, over the budget of 262144 "
             + "(PolygonSet.maximumFillEdges)")
     }
