@@ -147,6 +147,70 @@ import Testing
         #expect(huge.flattened(tolerance: 0) == huge.flattened())
         #expect(huge.flattened(tolerance: -.nan) == huge.flattened())
     }
+
+    // MARK: Linear work and the point budget
+
+    /// Issue #16: one subpath of 300,000 curves took 112 s to hit-test,
+    /// because each curve reserved the ring's exact new size (a
+    /// reallocation per curve). Each curve here, `(x,0) (x+1,1) (x+2,1)
+    /// (x+3,0)`, has both second differences `(0, -1)`, so Wang's formula
+    /// gives `⌈√(3·1 / (4·0.05))⌉ = ⌈√15⌉ = 4` chords: 1 + 4 × 300,000 points.
+    /// A quadratic flattener takes minutes here, not a fraction of a second.
+    @Test func threeHundredThousandCurvesInOneSubpathFlattenToFourPointsEach() {
+        let curves = 300_000
+        var path = BezierPath()
+        path.move(to: pt(0, 0))
+        for k in 0..<curves {
+            let x = CGFloat(3 * k)
+            path.addCurve(to: pt(x + 3, 0), controlPoint1: pt(x + 1, 1), controlPoint2: pt(x + 2, 1))
+        }
+        #expect(path.flattenedPointCount() == 1 + 4 * curves)
+        let rings = path.flattened()
+        #expect(rings.count == 1)
+        #expect(rings[0].count == 1 + 4 * curves)
+        // The last curve's chord ends are points 4k + 1 ... 4k + 4; its
+        // middle one is B(1/2) = (x + 1.5, 0.75).
+        let x = CGFloat(3 * (curves - 1))
+        #expect(near(rings[0][4 * curves - 2], pt(x + 1.5, 0.75)))
+        #expect(rings[0].last == pt(x + 3, 0))
+    }
+
+    @Test func pointCountIsWhatFlatteningMakesWithoutRepeats() throws {
+        for d in ["", "M1 1", "M0 0L10 0L10 10Z", "M0 0Q50 100 100 0ZL-10 0", "M0 0C0 100 100 100 100 0L50 -50Z",
+                  "M0 0A40 40 0 1 1 80 0A40 40 0 1 1 0 1ZM200 200h10v10z"] {
+            let path = try BezierPath(svgPathData: d)
+            #expect(path.flattenedPointCount() == path.flattened().reduce(0) { $0 + $1.count }, "\(d)")
+        }
+        // A subpath that returns to its start drops that last point.
+        #expect(try BezierPath(svgPathData: "M0 0L1 0L1 1L0 0").flattenedPointCount() == 4)
+        #expect(try BezierPath(svgPathData: "M0 0L1 0L1 1L0 0").flattened() == [[pt(0, 0), pt(1, 0), pt(1, 1)]])
+        // Elements with no current point start a ring at their end, one point.
+        let raw = BezierPath(elements: [.curve(to: pt(5, 5), control1: pt(0, 9), control2: pt(9, 0)), .line(to: pt(6, 6)),
+                                        .closeSubpath, .quadCurve(to: pt(7, 7), control: pt(7, 7))])
+        #expect(raw.flattenedPointCount() == raw.flattened().reduce(0) { $0 + $1.count })
+        // Merged repeats make the count an upper bound.
+        #expect(try BezierPath(svgPathData: "M0 0L0 0L1 1").flattenedPointCount() == 3)
+    }
+
+    @Test func overThePointBudgetIsRefusedBeforeFlattening() throws {
+        // 65 curves at the per-curve cap: 1 + 65 × 65,536 points, over the
+        // 4,194,304 budget; counting costs 65 steps, not 4M points.
+        var path = BezierPath()
+        path.move(to: pt(0, 0))
+        for _ in 0..<65 { path.addCurve(to: pt(0, 0), controlPoint1: pt(1e12, 1e12), controlPoint2: pt(-1e12, 1e12)) }
+        let count = 1 + 65 * BezierPath.maximumSegmentsPerCurve
+        #expect(throws: GeometryError.overBudget(.flattenedPoints, count: count, limit: BezierPath.maximumFlattenedPoints)) {
+            try path.flattened(maximumPoints: BezierPath.maximumFlattenedPoints)
+        }
+        #expect(throws: GeometryError.overBudget(.flattenedPoints, count: 4, limit: 3)) {
+            try BezierPath(rect: CGRect(x: 0, y: 0, width: 1, height: 1)).flattened(maximumPoints: 3)
+        }
+        #expect(try BezierPath(rect: CGRect(x: 0, y: 0, width: 1, height: 1)).flattened(maximumPoints: 4)
+            == [[pt(0, 0), pt(1, 0), pt(1, 1), pt(0, 1)]])
+        let error = GeometryError.overBudget(.flattenedPoints, count: count, limit: BezierPath.maximumFlattenedPoints)
+        #expect(error.description == "path too complex: it flattens to 4259841 points, over the budget of 4194304 "
+            + "(BezierPath.maximumFlattenedPoints)")
+    }
 }
 
 @Suite struct HostileArcTests {

@@ -48,15 +48,6 @@ import Testing
         #expect(try context.polygonSet(fixed).polygonCount == 2)
     }
 
-    @Test func maximumInscribedCircleOfARectangle() throws {
-        let context = try GEOSContext()
-        let rect = try context.geometry(PolygonSet(rect: CGRect(x: 0, y: 0, width: 30, height: 10)))
-        let circle = try #require(try context.maximumInscribedCircle(rect, tolerance: 0.01))
-        #expect(abs(circle.radius - 5) < 0.02)
-        #expect(abs(Double(circle.center.y) - 5) < 0.02)
-        #expect(try context.maximumInscribedCircle(context.geometry(.empty), tolerance: 0.01) == nil)
-    }
-
     @Test func nodingAndPolygonizingFindFaces() throws {
         let context = try GEOSContext()
         let cross = try context.collection(.multiLineString, taking: [

@@ -182,6 +182,29 @@ import Testing
         #expect(!comb.contains(CGPoint(x: 1.5, y: 50)))
         #expect(comb.contains(CGPoint(x: 1.5, y: 0.5)))
     }
+
+    @Test func aFlatSubpathOfManyCurvesIndexesInLinearWork() {
+        // Issue #16: one subpath of 300,000 curves, back and forth over a
+        // band 0.75 high, took 157 s to hit-test: every edge spans every
+        // stripe the first layout tried, and each candidate was laid out in
+        // full before being halved. Halving on the stripe count alone takes
+        // a fraction of a second; 100,000 curves here keep the test quick
+        // (the old way: minutes).
+        var path = BezierPath()
+        path.move(to: CGPoint(x: 0, y: 0))
+        for k in 0..<100_000 {
+            let x = CGFloat(k % 1000) * 0.3
+            path.addCurve(to: CGPoint(x: x + 0.3, y: 0), controlPoint1: CGPoint(x: x + 0.1, y: 1),
+                          controlPoint2: CGPoint(x: x + 0.2, y: 1))
+        }
+        let rings = path.flattened()
+        let region = WindingRegion(rings: rings, rule: .nonZero)
+        let edges = rings[0].count
+        #expect(region.record.count <= 2 * (3 * edges + 64) + 7 + stripeCount(region) + 16)
+        for p in [CGPoint(x: 10.05, y: 0.1), CGPoint(x: 10.15, y: 0.74), CGPoint(x: 100, y: 5), CGPoint(x: -1, y: 0.5)] {
+            #expect(region.contains(p) == FillRule.nonZero.fills(winding: Shapes.winding(p, rings: rings)), "\(p)")
+        }
+    }
 }
 
 @Suite struct WindingRegionStoreTests {

@@ -76,22 +76,6 @@ extension GEOSContext {
         return value
     }
 
-    /// The largest circle inside polygonal `g`, found to within `tolerance`,
-    /// or nil for an empty geometry.
-    func maximumInscribedCircle(_ g: GEOSObject, tolerance: Double) throws -> (center: CGPoint, radius: Double)? {
-        if try isEmpty(g) { return nil }
-        // GEOSMaximumInscribedCircle_r (GEOS 3.9): a two-point linestring
-        // (center, nearest boundary point); NULL on exception.
-        let line = try make("GEOSMaximumInscribedCircle_r") {
-            GEOSMaximumInscribedCircle_r(handle, g.pointer, tolerance)
-        }
-        let ends = try points(ofBorrowedCurve: line.pointer)
-        withExtendedLifetime(line) {}
-        guard ends.count == 2 else { return nil }
-        let dx = Double(ends[1].x - ends[0].x), dy = Double(ends[1].y - ends[0].y)
-        return (ends[0], (dx * dx + dy * dy).squareRoot())
-    }
-
     /// Whether `g` is empty.
     func isEmpty(_ g: GEOSObject) throws -> Bool {
         // GEOSisEmpty_r: 1 true, 0 false, 2 on exception.

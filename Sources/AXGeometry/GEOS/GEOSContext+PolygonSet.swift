@@ -15,10 +15,17 @@ extension GEOSContext {
     /// parts are ignored) copied into plain Swift. `g` must be valid for
     /// the result's containment to be right.
     func polygonSet(_ g: GEOSObject) throws -> PolygonSet {
+        PolygonSet(polygons: try polygons(g))
+    }
+
+    /// The polygons of `g` (as `polygonSet(_:)` reads them), each as its
+    /// rings, exterior first, closed, as GEOS holds them (no cleaning or
+    /// re-orienting).
+    func polygons(_ g: GEOSObject) throws -> [[[CGPoint]]] {
         var polygons: [[[CGPoint]]] = []
         try collectPolygons(g.pointer, into: &polygons)
         withExtendedLifetime(g) {}
-        return PolygonSet(polygons: polygons)
+        return polygons
     }
 
     /// Walks a borrowed geometry tree, appending each polygon's rings.

@@ -12,6 +12,15 @@ extension BezierPath {
     /// then not guaranteed for that curve.
     public static let maximumSegmentsPerCurve = 1 << 16
 
+    /// The point budget for flattening untrusted paths (pass it to
+    /// `flattened(tolerance:maximumPoints:)`): 4,194,304, 64 MiB of points.
+    /// A real screen's paths have hundreds to thousands; one subpath of
+    /// 300,000 curves flattens to about 1.2M at the default tolerance and is
+    /// still answered, but 300 curves with coordinates near 1e9, each at
+    /// `maximumSegmentsPerCurve`, would make 20M points (320 MB) from 6 KB
+    /// of path data.
+    public static let maximumFlattenedPoints = 1 << 22
+
     /// The path as polygon rings, one per subpath in order, in the path's
     /// coordinate space.
     ///
@@ -37,9 +46,11 @@ extension BezierPath {
     /// - Parameter tolerance: the largest allowed distance, in the path's
     ///   units; a value that is not positive (or NaN) means
     ///   `defaultFlatteningTolerance`.
-    /// - Complexity: O(number of output points).
+    /// - Complexity: O(elements + output points) time and space; nothing
+    ///   bounds the output but the per-curve cap (use
+    ///   `flattened(tolerance:maximumPoints:)` on untrusted paths).
     public func flattened(tolerance: CGFloat = BezierPath.defaultFlatteningTolerance) -> [[CGPoint]] {
-        let tol = tolerance > 0 ? tolerance : Self.defaultFlatteningTolerance
+        let tol = Self.effectiveTolerance(tolerance)
         var rings: [[CGPoint]] = []
         var ring: [CGPoint] = []
         var inSubpath = false
@@ -84,12 +95,14 @@ extension BezierPath {
                 if beginDrawing(to: p) { add(p); current = p }
             case let .quadCurve(p, c):
                 if beginDrawing(to: p) {
-                    Self.flattenQuad(current, c, p, tolerance: tol, into: &ring)
+                    Self.flattenQuad(current, c, p, segments: Self.quadSegmentCount(current, c, p, tolerance: tol),
+                                     into: &ring)
                     current = p
                 }
             case let .curve(p, c1, c2):
                 if beginDrawing(to: p) {
-                    Self.flattenCubic(current, c1, c2, p, tolerance: tol, into: &ring)
+                    Self.flattenCubic(current, c1, c2, p,
+                                      segments: Self.cubicSegmentCount(current, c1, c2, p, tolerance: tol), into: &ring)
                     current = p
                 }
             case .closeSubpath:
@@ -101,6 +114,89 @@ extension BezierPath {
         }
         finishRing()
         return rings
+    }
+
+    /// An upper bound on the number of points `flattened(tolerance:)`
+    /// returns, over all rings: one per `move` and `line`, per curve the
+    /// chords it is split into, and one for each ring restarted by drawing
+    /// after a close. Merged repeats (and a last point back at the start)
+    /// make the true count smaller.
+    ///
+    /// - Complexity: O(elements); allocates nothing.
+    public func flattenedPointCount(tolerance: CGFloat = BezierPath.defaultFlatteningTolerance) -> Int {
+        let tol = Self.effectiveTolerance(tolerance)
+        var count = 0
+        var current: CGPoint?
+        var subpathStart = CGPoint.zero
+        var inSubpath = false
+        // Mirrors `flattened`'s `beginDrawing`: after a close a drawing
+        // element first restarts a ring at the current point (one more
+        // point); with no current point at all it only starts a ring at its
+        // end.
+        func draw(to end: CGPoint, chords: (CGPoint) -> Int) {
+            if !inSubpath {
+                inSubpath = true
+                count += 1
+                guard current != nil else { current = end; subpathStart = end; return }
+            }
+            if let from = current { count += chords(from) }
+            current = end
+        }
+        for e in elements {
+            switch e {
+            case let .move(p):
+                count += 1; current = p; subpathStart = p; inSubpath = true
+            case let .line(p):
+                draw(to: p) { _ in 1 }
+            case let .quadCurve(p, c):
+                draw(to: p) { Self.quadSegmentCount($0, c, p, tolerance: tol) }
+            case let .curve(p, c1, c2):
+                draw(to: p) { Self.cubicSegmentCount($0, c1, c2, p, tolerance: tol) }
+            case .closeSubpath:
+                if inSubpath { inSubpath = false; current = subpathStart }
+            }
+        }
+        return count
+    }
+
+    /// `flattened(tolerance:)`, refused before any point is made when it
+    /// could make more than `maximumPoints` points (by
+    /// `flattenedPointCount(tolerance:)`, an upper bound).
+    ///
+    /// - Complexity: O(elements + output points), output points at most
+    ///   `maximumPoints`.
+    /// - Throws: `GeometryError.overBudget(.flattenedPoints, ...)` naming the
+    ///   count and the budget.
+    public func flattened(tolerance: CGFloat = BezierPath.defaultFlatteningTolerance,
+                          maximumPoints: Int) throws(GeometryError) -> [[CGPoint]] {
+        let count = flattenedPointCount(tolerance: tolerance)
+        guard count <= maximumPoints else {
+            throw .overBudget(.flattenedPoints, count: count, limit: maximumPoints)
+        }
+        return flattened(tolerance: tolerance)
+    }
+
+    /// `tolerance`, or the default for a value that is not positive (or NaN).
+    @inline(__always)
+    static func effectiveTolerance(_ tolerance: CGFloat) -> CGFloat {
+        tolerance > 0 ? tolerance : defaultFlatteningTolerance
+    }
+
+    /// Chords for the quadratic `p0 p1 p2`: `⌈√(|p0 - 2p1 + p2| / (4·tol))⌉`.
+    @inline(__always)
+    static func quadSegmentCount(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, tolerance: CGFloat) -> Int {
+        let dd = length(p0.x - 2 * p1.x + p2.x, p0.y - 2 * p1.y + p2.y)
+        return segmentCount((dd / (4 * tolerance)).squareRoot())
+    }
+
+    /// Chords for the cubic `p0 p1 p2 p3` (Wang's formula):
+    /// `⌈√(3·max(|p0 - 2p1 + p2|, |p1 - 2p2 + p3|) / (4·tol))⌉`.
+    @inline(__always)
+    static func cubicSegmentCount(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint,
+                                  tolerance: CGFloat) -> Int {
+        let d1 = length(p0.x - 2 * p1.x + p2.x, p0.y - 2 * p1.y + p2.y)
+        let d2 = length(p1.x - 2 * p2.x + p3.x, p1.y - 2 * p2.y + p3.y)
+        return segmentCount((3 * Swift.max(d1, d2) / (4 * tolerance)).squareRoot())
     }
 
     /// `⌈x⌉` clamped to `1...maximumSegmentsPerCurve`; NaN gives 1.
@@ -115,13 +211,14 @@ extension BezierPath {
     @inline(__always)
     static func length(_ x: CGFloat, _ y: CGFloat) -> CGFloat { (x * x + y * y).squareRoot() }
 
-    /// Appends the chord end points of the quadratic `p0 p1 p2` (not `p0`
-    /// itself), skipping points equal to the ring's last.
+    /// Appends the end points of `n` equal-parameter chords of the
+    /// quadratic `p0 p1 p2` (not `p0` itself), skipping points equal to the
+    /// ring's last. Plain appends, no `reserveCapacity(count + n)`: reserving
+    /// the exact size reallocates the ring on every curve, which made one
+    /// subpath of 300,000 curves quadratic (112 s); appends grow it
+    /// geometrically.
     static func flattenQuad(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint,
-                            tolerance: CGFloat, into ring: inout [CGPoint]) {
-        let dd = length(p0.x - 2 * p1.x + p2.x, p0.y - 2 * p1.y + p2.y)
-        let n = segmentCount((dd / (4 * tolerance)).squareRoot())
-        ring.reserveCapacity(ring.count + n)
+                            segments n: Int, into ring: inout [CGPoint]) {
         let inv = 1 / CGFloat(n)
         for i in 1..<n {
             // Bernstein form at each step, not forward differences: no drift.
@@ -133,14 +230,11 @@ extension BezierPath {
         if ring.last != p2 { ring.append(p2) }
     }
 
-    /// Appends the chord end points of the cubic `p0 p1 p2 p3` (not `p0`
-    /// itself), skipping points equal to the ring's last.
+    /// Appends the end points of `n` equal-parameter chords of the cubic
+    /// `p0 p1 p2 p3` (not `p0` itself), skipping points equal to the ring's
+    /// last; plain appends, as `flattenQuad`.
     static func flattenCubic(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint,
-                             tolerance: CGFloat, into ring: inout [CGPoint]) {
-        let d1 = length(p0.x - 2 * p1.x + p2.x, p0.y - 2 * p1.y + p2.y)
-        let d2 = length(p1.x - 2 * p2.x + p3.x, p1.y - 2 * p2.y + p3.y)
-        let n = segmentCount((3 * Swift.max(d1, d2) / (4 * tolerance)).squareRoot())
-        ring.reserveCapacity(ring.count + n)
+                             segments n: Int, into ring: inout [CGPoint]) {
         let inv = 1 / CGFloat(n)
         for i in 1..<n {
             let t = CGFloat(i) * inv, mt = 1 - t

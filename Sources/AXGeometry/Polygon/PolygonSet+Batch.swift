@@ -8,7 +8,8 @@ extension PolygonSet {
     /// - Parameter paths: Each path with its flattening tolerance, in the
     ///   path's own coordinate space.
     /// - Returns: One result per path, in order: the region, or the
-    ///   `GeometryError` that filling it raised.
+    ///   `GeometryError` that filling it raised (with the budgets of
+    ///   `filling(path:tolerance:)`).
     /// - Complexity: the sum of the single fills, divided among the cores.
     public static func filling(paths: [(path: BezierPath, tolerance: CGFloat)]) -> [Result<PolygonSet, GeometryError>] {
         parallelMap(paths.count, minimumChunk: 1, makeWorker: {
@@ -16,8 +17,8 @@ extension PolygonSet {
         }) { context, i in
             context.flatMap { context in
                 Result {
-                    try filling(rings: paths[i].path.flattened(tolerance: paths[i].tolerance), rule: paths[i].path.fillRule,
-                                context: context)
+                    try filling(rings: flattenedForFilling(paths[i].path, tolerance: paths[i].tolerance),
+                                rule: paths[i].path.fillRule, context: context)
                 }.mapError(geometryError)
             }
         }

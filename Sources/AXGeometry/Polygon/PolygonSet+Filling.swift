@@ -7,6 +7,32 @@ extension PolygonSet {
     /// same relative precision (the snapping grid is relative anyway).
     static let workingMagnitude: Double = 0x1p30
 
+    /// The most edges a fill takes (points of all rings, each closed):
+    /// 262,144. A circle flattened to exactly this many takes 1.6 s and
+    /// 111 MB through `axhit shape` (most of it GEOS's noding and the WKT);
+    /// a screen's paths have hundreds to thousands of edges.
+    public static let maximumFillEdges = 1 << 18
+
+    /// The most pairs of edges that may cross or touch in one fill: 20,000.
+    /// Each crossing adds a vertex to the noded linework and about one face
+    /// to classify, and the answer can be as large as the crossings (a grid
+    /// of strips has a hole at nearly every one), so this bounds time,
+    /// memory and output size together. Near the budget, 70 + 70 crossing
+    /// strips (19,741 crossings) fill in 1.0 s and 74 MB with 1.7 MB of WKT
+    /// through `axhit shape`, and 160 looping cubics (20,559) in about 2 s.
+    /// Real shapes (icons, glyphs, rounded rects) cross themselves a
+    /// handful of times.
+    public static let maximumFillCrossings = 20_000
+
+    /// The most box-overlapping pairs (of monotone edge chains, and of the
+    /// halves bisection makes of them) a fill's crossing count may examine:
+    /// 4,194,304, about 0.1 s. GEOS's noder examines much the same pairs,
+    /// and its snap rounding visits every vertex in each segment's box, so
+    /// edges that pass close to many others without crossing them (long
+    /// chords over a dense curve, nested arcs) are refused here rather than
+    /// noded for seconds or minutes. Ordinary shapes need a few per chain.
+    public static let maximumFillCandidatePairs = 1 << 22
+
     /// The region a path's rings fill under `rule`, as a valid polygon set.
     ///
     /// Each ring is a point list in any one coordinate space (for
@@ -17,29 +43,66 @@ extension PolygonSet {
     /// points enclose nothing and are dropped; if nothing encloses any area
     /// (no rings, a point, a line, zero area) the result is `.empty`.
     ///
-    /// Method: all ring linework is snap-rounded, noded and polygonized by
-    /// GEOS into faces; each face's winding number is computed at an interior
-    /// point against the original rings; faces the rule fills are unioned.
-    /// Snap rounding uses a grid of 2^(e−44), where 2^e ≤ the largest
-    /// coordinate magnitude (256 ulps of it; 3e-11 to 6e-11 for screen
-    /// coordinates in the hundreds to low thousands): the result's vertices
-    /// lie on that grid, and features thinner than a cell or two may
-    /// collapse and be dropped.
+    /// Method: the edges are cut into monotone chains and their crossings
+    /// counted (refused above the budgets); all ring linework is then
+    /// snap-rounded, noded and polygonized by GEOS into faces; each face's
+    /// winding number is computed at an interior point against the original
+    /// rings; the faces the rule fills are dissolved by cancelling the edges
+    /// two of them share and linking the rest into rings
+    /// (`dissolving(faces:)`). Snap rounding uses a
+    /// grid of 2^(e−44), where 2^e ≤ the largest coordinate magnitude (256
+    /// ulps of it; 3e-11 to 6e-11 for screen coordinates in the hundreds to
+    /// low thousands): the result's vertices lie on that grid, and features
+    /// thinner than a cell or two may collapse and be dropped.
     ///
     /// Huge or tiny coordinates (1e300, 1e-300) are scaled by a power of two
     /// around GEOS, which is exact: the answer keeps the same relative
     /// precision at every scale.
     ///
-    /// Complexity: O(E log E) noding for E edges plus O(F·E) winding tests
-    /// for F faces. Creates and frees its own GEOS context; nothing is printed.
+    /// Budgets: at most `maximumFillEdges` edges, `maximumFillCrossings`
+    /// pairs of edges that cross or touch, and `maximumFillCandidatePairs`
+    /// close pairs examined while counting them, each checked before GEOS
+    /// runs.
+    ///
+    /// Complexity: O((E + k) log E) for E edges and k crossings when edges
+    /// that come close also cross (at most the candidate-pair budget of
+    /// counting otherwise), plus the winding tests: one ray per face through
+    /// the chain index. Space O(E + k). Creates and frees its own GEOS
+    /// context; nothing is printed.
     ///
     /// - Throws: `GeometryError.coordinateOutOfRange` for a coordinate that
-    ///   is not finite; `GeometryError.geos` if GEOS fails.
+    ///   is not finite; `GeometryError.overBudget` naming the budget and the
+    ///   count when one is exceeded; `GeometryError.geos` if GEOS fails.
     public static func filling(rings: [[CGPoint]], rule: FillRule) throws -> PolygonSet {
         let closed = try closedRings(rings)
         if closed.isEmpty { return .empty }
         let context = try GEOSContext()
         return try filling(closedRings: closed, rule: rule, context: context)
+    }
+
+    /// The region `path` fills by its own fill rule, flattened within
+    /// `tolerance` (as `BezierPath.flattened(tolerance:)`): what
+    /// `filling(rings:rule:)` gives for its rings, except that a path that
+    /// would flatten to more than `maximumFillEdges` points is refused
+    /// before it is flattened.
+    ///
+    /// - Complexity: O(elements), then as `filling(rings:rule:)`.
+    /// - Throws: `GeometryError.overBudget(.fillEdges, ...)` for a path that
+    ///   flattens to too many points, else as `filling(rings:rule:)`.
+    public static func filling(path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance)
+        throws(GeometryError) -> PolygonSet
+    {
+        let rings = try flattenedForFilling(path, tolerance: tolerance)
+        return try RegionBuilder.mapped("fill") { try filling(rings: rings, rule: path.fillRule) }
+    }
+
+    /// `path.flattened(tolerance:)`, refused before flattening when its
+    /// point count (each point one edge of a closed ring) is over
+    /// `maximumFillEdges`.
+    static func flattenedForFilling(_ path: BezierPath, tolerance: CGFloat) throws(GeometryError) -> [[CGPoint]] {
+        let count = path.flattenedPointCount(tolerance: tolerance)
+        guard count <= maximumFillEdges else { throw .overBudget(.fillEdges, count: count, limit: maximumFillEdges) }
+        return path.flattened(tolerance: tolerance)
     }
 
     /// `filling(rings:rule:)` in a caller's context, so a builder resolves
@@ -64,46 +127,63 @@ extension PolygonSet {
         return out
     }
 
+    /// Checks the edge budget, then fills at GEOS's working magnitude.
     private static func filling(closedRings rings: [[CGPoint]], rule: FillRule,
                                 context: GEOSContext) throws -> PolygonSet {
+        let edges = rings.reduce(0) { $0 + $1.count - 1 }
+        guard edges <= maximumFillEdges else {
+            throw GeometryError.overBudget(.fillEdges, count: edges, limit: maximumFillEdges)
+        }
         var magnitude = 0.0
         for ring in rings {
             for p in ring { magnitude = max(magnitude, abs(Double(p.x)), abs(Double(p.y))) }
         }
         // Far from GEOS's comfortable range: scale by 2^k (exact), fill, scale back.
-        if magnitude > 0, magnitude > workingMagnitude * 1024 || magnitude < workingMagnitude / 0x1p40 {
-            let k = magnitude.exponent - workingMagnitude.exponent
-            func scale(_ ring: [CGPoint], _ by: Int) -> [CGPoint] {
-                ring.map { CGPoint(x: Self.scaled($0.x, by: by), y: Self.scaled($0.y, by: by)) }
-            }
-            let region = try filling(closedRings: rings.map { scale($0, -k) }, rule: rule, context: context)
-            return PolygonSet(polygons: region.polygons.map { $0.map { scale($0, k) } })
+        guard magnitude > 0, magnitude > workingMagnitude * 1024 || magnitude < workingMagnitude / 0x1p40 else {
+            return try filling(workingRings: rings, magnitude: magnitude, rule: rule, context: context)
+        }
+        let k = magnitude.exponent - workingMagnitude.exponent
+        func scale(_ ring: [CGPoint], _ by: Int) -> [CGPoint] {
+            ring.map { CGPoint(x: Self.scaled($0.x, by: by), y: Self.scaled($0.y, by: by)) }
+        }
+        let scaledRings = rings.map { scale($0, -k) }
+        let region = try filling(workingRings: scaledRings, magnitude: Self.scaled(magnitude, by: -k),
+                                 rule: rule, context: context)
+        return PolygonSet(polygons: region.polygons.map { $0.map { scale($0, k) } })
+    }
+
+    /// The fill of closed rings whose largest coordinate magnitude is
+    /// `magnitude`, within GEOS's working range.
+    private static func filling(workingRings rings: [[CGPoint]], magnitude: Double, rule: FillRule,
+                                context: GEOSContext) throws -> PolygonSet {
+        let chains = EdgeChains(closedRings: rings)
+        switch chains.countCrossings(crossingLimit: maximumFillCrossings, workLimit: maximumFillCandidatePairs) {
+        case .complete: break
+        case let .tooManyCrossings(count):
+            throw GeometryError.overBudget(.fillCrossings, count: count, limit: maximumFillCrossings)
+        case let .tooMuchWork(count):
+            throw GeometryError.overBudget(.fillCandidatePairs, count: count, limit: maximumFillCandidatePairs)
         }
         let grid = gridSize(forMagnitude: magnitude)
+        // Snapping moves edges by up to a cell, so a sample point must be
+        // clear of every original edge by more than that for its winding
+        // number to be the face's.
+        let clearance = 2 * grid
+        /// Whether the rule fills `face` (nil: no clear interior point, a
+        /// face thinner than the grid, whose omission changes nothing visible).
+        func filled(_ face: GEOSObject) throws -> Bool? {
+            try faceWinding(face, chains: chains, clearance: clearance, context: context).map(rule.fills)
+        }
         let lines = try context.collection(.multiLineString, taking: rings.map { try context.lineString($0) })
         // Snap-rounded union nodes and dissolves the linework robustly:
         // edges an ulp apart (which float noding leaves crossing, so that the
         // polygonizer drops whole faces as invalid rings) land on one grid line.
         let noded = try context.unaryUnion(lines, gridSize: grid)
-        let faces = try context.parts(of: context.polygonize(noded))
-        // Snapping moves edges by up to a cell, so a sample point must be
-        // clear of every original edge by more than that for its winding
-        // number to be the face's.
-        let clearance = 2 * grid
-        var kept: [GEOSObject] = []
-        for face in faces {
-            // The winding number is constant inside a face, so one interior
-            // point decides the whole face.
-            guard let winding = try faceWinding(face, rings: rings, clearance: clearance, context: context) else {
-                continue
-            }
-            if rule.fills(winding: winding) { kept.append(face) }
+        var kept: [[[CGPoint]]] = []
+        for face in try context.parts(of: context.polygonize(noded)) where try filled(face) == true {
+            kept += try context.polygons(face)
         }
-        if kept.isEmpty { return .empty }
-        // Adjacent kept faces share noded edges exactly, so the union merges
-        // them into a valid multipolygon.
-        let merged = try context.unaryUnion(context.collection(.geometryCollection, taking: kept), gridSize: grid)
-        return try context.polygonSet(merged)
+        return dissolving(faces: kept)
     }
 
     /// The snap-rounding cell for coordinates up to `magnitude`: 2^(e−44)
@@ -124,26 +204,28 @@ extension PolygonSet {
     /// face that narrows to under an ulp where its one scan line crosses it,
     /// or land within `clearance` of an original edge; then the midpoints of
     /// the widest spans on 16 horizontal and 16 vertical scan lines are
-    /// tried, widest first. (GEOS's maximum inscribed circle would do, but
-    /// its initial grid explodes on long slivers.)
-    private static func faceWinding(_ face: GEOSObject, rings: [[CGPoint]], clearance: Double,
+    /// tried, widest first.
+    ///
+    /// Complexity: O(face size) in GEOS, plus a ray and a clearance query
+    /// through the chain index per sample.
+    private static func faceWinding(_ face: GEOSObject, chains: EdgeChains, clearance: Double,
                                     context: GEOSContext) throws -> Int? {
         func sample(_ p: CGPoint) throws -> Int? {
             guard try context.contains(face, context.point(p)) else { return nil }
-            let (winding, distance) = windingAndDistance(of: p, closedRings: rings)
-            return distance > clearance ? winding : nil
+            guard chains.distance(to: p, notBeyond: 2 * clearance) > clearance else { return nil }
+            return chains.winding(at: p)
         }
         if let p = try context.pointOnSurface(face), let winding = try sample(p) { return winding }
-        let faceRings = try context.polygonSet(face).polygons.flatMap { $0 }
-        for candidate in scanLineCandidates(faceRings) {
-            if let winding = try sample(candidate) { return winding }
+        for candidate in scanLineCandidates(try context.polygons(face).flatMap { $0 }) {
+            if let winding = try sample(candidate.point) { return winding }
         }
         return nil
     }
 
-    /// Midpoints of the widest inside span (by even-odd pairing of edge
-    /// crossings) on scan lines across the rings' bounding box, widest first.
-    static func scanLineCandidates(_ closedRings: [[CGPoint]], lines: Int = 16) -> [CGPoint] {
+    /// Midpoints of the widest inside span on scan lines across the rings'
+    /// bounding box, widest first, with the span's width (so half of it
+    /// bounds the point's distance to the rings). O(lines × edges).
+    static func scanLineCandidates(_ closedRings: [[CGPoint]], lines: Int = 16) -> [(width: Double, point: CGPoint)] {
         let box = CGRect.boundingBox(of: closedRings.flatMap { $0 })
         guard !box.isNull else { return [] }
         var found: [(width: Double, point: CGPoint)] = []
@@ -153,68 +235,35 @@ extension PolygonSet {
             let extent = Double(vertical ? box.width : box.height)
             for i in 0..<lines {
                 let c = lo + (Double(i) + 0.5) / Double(lines) * extent
-                crossings.removeAll(keepingCapacity: true)
-                for ring in closedRings where ring.count >= 2 {
-                    for k in 0..<(ring.count - 1) {
-                        // (u, v): along and across the scan line.
-                        let (au, av) = vertical ? (Double(ring[k].y), Double(ring[k].x)) : (Double(ring[k].x), Double(ring[k].y))
-                        let (bu, bv) = vertical ? (Double(ring[k + 1].y), Double(ring[k + 1].x))
-                            : (Double(ring[k + 1].x), Double(ring[k + 1].y))
-                        guard (av <= c) != (bv <= c) else { continue }
-                        crossings.append(au + (c - av) * (bu - au) / (bv - av))
-                    }
-                }
-                crossings.sort()
-                var best: (width: Double, mid: Double)?
-                for j in stride(from: 0, to: crossings.count - 1, by: 2) {
-                    let width = crossings[j + 1] - crossings[j]
-                    if width > (best?.width ?? 0) { best = (width, (crossings[j] + crossings[j + 1]) / 2) }
-                }
-                if let best {
-                    found.append((best.width, vertical ? CGPoint(x: c, y: best.mid) : CGPoint(x: best.mid, y: c)))
+                let widest = insideSpans(closedRings, at: c, vertical: vertical, crossings: &crossings)
+                    .max { $0.hi - $0.lo < $1.hi - $1.lo }
+                if let span = widest, span.hi > span.lo {
+                    let mid = (span.lo + span.hi) / 2
+                    found.append((span.hi - span.lo, vertical ? CGPoint(x: c, y: mid) : CGPoint(x: mid, y: c)))
                 }
             }
         }
-        return found.sorted { $0.width > $1.width }.map(\.point)
+        return found.sorted { $0.width > $1.width }
     }
 
-    /// The winding number of `p` (see `windingNumber(of:closedRings:)`) and
-    /// its distance to the nearest ring edge.
-    static func windingAndDistance(of p: CGPoint, closedRings rings: [[CGPoint]]) -> (Int, Double) {
-        let px = Double(p.x), py = Double(p.y)
-        var nearest = Double.infinity
-        for ring in rings where ring.count >= 2 {
-            for i in 0..<(ring.count - 1) {
-                let ax = Double(ring[i].x), ay = Double(ring[i].y)
-                let dx = Double(ring[i + 1].x) - ax, dy = Double(ring[i + 1].y) - ay
-                let length2 = dx * dx + dy * dy
-                let t = length2 > 0 ? min(1, max(0, ((px - ax) * dx + (py - ay) * dy) / length2)) : 0
-                let ex = ax + t * dx - px, ey = ay + t * dy - py
-                nearest = min(nearest, (ex * ex + ey * ey).squareRoot())
+    /// The inside spans of the line y = `c` (x = `c` when `vertical`), by
+    /// even-odd pairing of its sorted crossings with the rings' edges, as
+    /// intervals along the line; `crossings` is scratch. O(edges + k log k)
+    /// for k crossings.
+    static func insideSpans(_ closedRings: [[CGPoint]], at c: Double, vertical: Bool,
+                            crossings: inout [Double]) -> [(lo: Double, hi: Double)] {
+        crossings.removeAll(keepingCapacity: true)
+        for ring in closedRings where ring.count >= 2 {
+            for k in 0..<(ring.count - 1) {
+                // (u, v): along and across the line.
+                let (au, av) = vertical ? (Double(ring[k].y), Double(ring[k].x)) : (Double(ring[k].x), Double(ring[k].y))
+                let (bu, bv) = vertical ? (Double(ring[k + 1].y), Double(ring[k + 1].x))
+                    : (Double(ring[k + 1].x), Double(ring[k + 1].y))
+                guard (av <= c) != (bv <= c) else { continue }
+                crossings.append(au + (c - av) * (bu - au) / (bv - av))
             }
         }
-        return (windingNumber(of: p, closedRings: rings), nearest)
-    }
-
-    /// The winding number of `p` with respect to closed rings (Sunday's
-    /// crossing-direction algorithm: +1 for each upward edge with `p` on its
-    /// left, -1 for each downward edge with `p` on its right). Only the
-    /// magnitude's parity or non-zeroness matters to a fill rule.
-    static func windingNumber(of p: CGPoint, closedRings rings: [[CGPoint]]) -> Int {
-        let px = Double(p.x), py = Double(p.y)
-        var winding = 0
-        for ring in rings where ring.count >= 2 {
-            for i in 0..<(ring.count - 1) {
-                let ax = Double(ring[i].x), ay = Double(ring[i].y)
-                let bx = Double(ring[i + 1].x), by = Double(ring[i + 1].y)
-                let side = (bx - ax) * (py - ay) - (px - ax) * (by - ay)
-                if ay <= py {
-                    if by > py, side > 0 { winding += 1 }
-                } else if by <= py, side < 0 {
-                    winding -= 1
-                }
-            }
-        }
-        return winding
+        crossings.sort()
+        return stride(from: 0, to: crossings.count - 1, by: 2).map { (crossings[$0], crossings[$0 + 1]) }
     }
 }

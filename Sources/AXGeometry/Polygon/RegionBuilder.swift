@@ -1,8 +1,8 @@
 import Foundation
 
-/// Overlay operations on `PolygonSet`s (intersection, difference, union) and
-/// measurements (largest inscribed circle, a point inside), computed by GEOS
-/// in one context that this builder owns.
+/// Fills, overlay operations on `PolygonSet`s (intersection, difference,
+/// union) and a point inside, computed by GEOS in one context that this
+/// builder owns.
 ///
 /// Make one per batch or per worker thread and reuse it: creating a GEOS
 /// context costs far more than a small overlay. A builder is not `Sendable`
@@ -28,6 +28,18 @@ public final class RegionBuilder {
     /// - Throws: `GeometryError` for coordinates out of range or a GEOS failure.
     public func filling(rings: [[CGPoint]], rule: FillRule) throws(GeometryError) -> PolygonSet {
         try Self.mapped("fill") { try PolygonSet.filling(rings: rings, rule: rule, context: context) }
+    }
+
+    /// The region `path` fills (as `PolygonSet.filling(path:tolerance:)`,
+    /// with its budgets), in this builder's context.
+    ///
+    /// - Throws: `GeometryError.overBudget` for a path over a fill budget,
+    ///   else as `filling(rings:rule:)`.
+    public func filling(path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance)
+        throws(GeometryError) -> PolygonSet
+    {
+        let rings = try PolygonSet.flattenedForFilling(path, tolerance: tolerance)
+        return try filling(rings: rings, rule: path.fillRule)
     }
 
     /// `a ∩ b`.
@@ -78,21 +90,13 @@ public final class RegionBuilder {
         }
     }
 
-    /// The largest circle inside `set` (GEOS's maximum inscribed circle),
-    /// found to within `tolerance` (same units as the coordinates): its
-    /// centre is the point of the set farthest from the set's boundary.
-    /// Nil for the empty set.
-    ///
-    /// - Complexity: GEOS's grid refinement, about O(n log(size / tolerance)).
-    /// - Throws: `GeometryError.geos` if GEOS fails.
+    /// `set.largestInscribedCircle(tolerance:)` (computed in Swift, with
+    /// its budgets; see there). Kept on the builder, throwing, so callers
+    /// written for the GEOS version compile unchanged; it no longer throws.
     public func largestInscribedCircle(in set: PolygonSet, tolerance: Double) throws(GeometryError)
         -> (center: CGPoint, radius: Double)?
     {
-        if set.isEmpty { return nil }
-        let tolerance = tolerance > 0 && tolerance.isFinite ? tolerance : 0.01
-        return try Self.mapped("maximum inscribed circle") {
-            try context.maximumInscribedCircle(context.geometry(set), tolerance: tolerance)
-        }
+        set.largestInscribedCircle(tolerance: tolerance)
     }
 
     /// A point inside `set` (GEOS's point on surface: on a horizontal line
@@ -139,15 +143,5 @@ extension PolygonSet {
     /// - Throws: `GeometryError.geos` if GEOS fails.
     public func subtracting(_ other: PolygonSet) throws(GeometryError) -> PolygonSet {
         try RegionBuilder().subtracting([other], from: self)
-    }
-
-    /// The largest circle inside the set, to within `tolerance`, or nil when
-    /// the set is empty; in a GEOS context made for this call.
-    ///
-    /// - Throws: `GeometryError.geos` if GEOS fails.
-    public func largestInscribedCircle(tolerance: Double = 0.01) throws(GeometryError)
-        -> (center: CGPoint, radius: Double)?
-    {
-        try RegionBuilder().largestInscribedCircle(in: self, tolerance: tolerance)
     }
 }

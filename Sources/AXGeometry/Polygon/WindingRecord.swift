@@ -52,9 +52,10 @@ package enum WindingRecord {
     /// `WindingRegion.init(rings:rule:)`), with `tag` kept for the caller,
     /// padded to whole 128-byte line pairs.
     ///
-    /// - Complexity: O(points + stripes + stored points); the stripe count
-    ///   is halved until the stored points stay within about three per edge,
-    ///   so tall edges (a comb's teeth) cannot blow up memory.
+    /// - Complexity: O(points × log stripes + stored points); the stripe
+    ///   count is halved until the stored points stay within about three
+    ///   per edge, so tall edges (a comb's teeth) cannot blow up memory or
+    ///   time.
     package static func make(rings: [[CGPoint]], rule: FillRule, tag: Bool = false) -> [Double] {
         var vertices: [CGPoint] = []
         var starts: [Int] = [0]
@@ -91,6 +92,14 @@ package enum WindingRecord {
         let wanted = min(edgeCount / edgesPerStripe, max(headerStripes, edgeCount / longStripeEdges))
         var count = usable ? min(max(wanted, 1), 1 << 16) : 1
         let budget = 3 * edgeCount + 64
+        // Every edge stores at least one point per stripe it meets, so while
+        // that count alone is over the budget, halve without laying out: a
+        // layout costs as much as it stores, and laying out first made a
+        // flat subpath of 300,000 curves (every edge in every stripe) take
+        // minutes.
+        while count > 1 && stripeVisits(vertices, starts, minY: minY, height: height, count: count) > budget {
+            count = max(1, count / 2)
+        }
         var offsets = layout(vertices, starts, minY: minY, height: height, count: count)
         while offsets[count] > budget && count > 1 {
             count = max(1, count / 2)
@@ -199,6 +208,21 @@ package enum WindingRecord {
     private static func span(_ y0: CGFloat, _ y1: CGFloat, minY: Double, scale: Double, count: Int) -> (Int, Int) {
         let lo = min(Double(y0), Double(y1)), hi = max(Double(y0), Double(y1))
         return (stripe(of: lo, minY: minY, scale: scale, count: count), stripe(of: hi, minY: minY, scale: scale, count: count))
+    }
+
+    /// How many (edge, stripe) pairs `count` stripes make: the stripes each
+    /// edge's closed y-span meets, summed. O(edges).
+    private static func stripeVisits(_ vertices: [CGPoint], _ starts: [Int], minY: Double, height: Double,
+                                     count: Int) -> Int {
+        let scale = count > 1 ? Double(count) / height : 0
+        var total = 0
+        for r in 0..<(starts.count - 1) {
+            for e in starts[r]..<(starts[r + 1] - 1) {
+                let (a, b) = span(vertices[e].y, vertices[e + 1].y, minY: minY, scale: scale, count: count)
+                total += b - a + 1
+            }
+        }
+        return total
     }
 
     /// Where each stripe's points go with `count` stripes: stripe `s` gets

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import AXGeometry
+
+/// The largest inscribed circle against radii computed by hand, and its
+/// budgets on slivers, many pieces and extreme magnitudes.
+@Suite struct InscribedCircleTests {
+    /// Checks what holds whether or not the search converged: the centre is
+    /// inside and the radius is its distance to the boundary.
+    private func circle(_ set: PolygonSet, tolerance: Double = 0.01) throws -> (center: CGPoint, radius: Double) {
+        let circle = try #require(set.largestInscribedCircle(tolerance: tolerance))
+        #expect(set.contains(circle.center))
+        let rings = set.polygons.flatMap { $0 }
+        let d = Shapes.distanceToEdges(circle.center, rings: rings)
+        #expect(abs(d - circle.radius) <= 1e-9 * max(1, d))
+        return circle
+    }
+
+    @Test func rectangleHalfItsShortSide() throws {
+        let c = try circle(PolygonSet(rect: CGRect(x: 0, y: 0, width: 30, height: 10)))
+        #expect(abs(c.radius - 5) <= 0.01)
+        #expect(abs(c.center.y - 5) <= 0.01)
+    }
+
+    @Test func regularPolygonItsApothem() throws {
+        let n = 256
+        let set = PolygonSet(simpleRing: Shapes.regularPolygon(center: pt(7, -3), radius: 50, sides: n))
+        let c = try circle(set, tolerance: 0.001)
+        let apothem = 50 * cos(Double.pi / Double(n))
+        #expect(c.radius <= apothem + 1e-9 && apothem - c.radius <= 0.001)
+    }
+
+    @Test func lShapeTouchesTwoWallsAndTheInnerCorner() throws {
+        // [0,20]×[0,10] ∪ [0,10]×[0,20]: a circle at (r, r) touching x = 0,
+        // y = 0 and the corner (10, 10) has √2(10 − r) = r, r = 10(2 − √2).
+        // Asked for 1e-4, searched to the relative floor, 20 × 1e-4.
+        let set = PolygonSet(simpleRing: [pt(0, 0), pt(20, 0), pt(20, 10), pt(10, 10), pt(10, 20), pt(0, 20)])
+        let c = try circle(set, tolerance: 0.0001)
+        let r = 10 * (2 - 2.0.squareRoot())
+        #expect(c.radius <= r + 1e-9 && r - c.radius <= 20 * PolygonSet.inscribedCircleRelativeTolerance)
+    }
+
+    @Test func squareWithAHoleUsesACorner() throws {
+        // 100 × 100 less the middle 20 × 20: between the walls (a strip 40
+        // wide) a circle has 20; in a corner, touching two walls and the
+        // hole's corner (40, 40), √2(40 − r) = r, r = 40(2 − √2) ≈ 23.4.
+        let set = PolygonSet(polygons: [[Shapes.square(x: 0, y: 0, size: 100), Shapes.square(x: 40, y: 40, size: 20)]])
+        let c = try circle(set)
+        let r = 40 * (2 - 2.0.squareRoot())
+        #expect(c.radius <= r + 1e-9 && r - c.radius <= 0.01)
+    }
+
+    @Test func emptySetHasNone() {
+        #expect(PolygonSet.empty.largestInscribedCircle() == nil)
+        // A nonsense tolerance means the default.
+        let unit = PolygonSet(rect: CGRect(x: 0, y: 0, width: 1, height: 1))
+        for tolerance in [0, -1, .nan, .infinity] as [Double] {
+            #expect(abs((unit.largestInscribedCircle(tolerance: tolerance)?.radius ?? 0) - 0.5) <= 0.01)
+        }
+    }
+
+    @Test func aLongSliverNeedsFewCells() throws {
+        // GEOS 3.11 starts from a grid of square cells as wide as the short
+        // side: a million of them here. The search starts from one.
+        let c = try circle(PolygonSet(rect: CGRect(x: 0, y: 0, width: 1e6, height: 1)))
+        #expect(abs(c.radius - 0.5) <= 0.01)
+    }
+
+    @Test func theToleranceGrowsWithTheRegion() throws {
+        // 1e6 across: searched to 1e-4 × 1e6 = 100, whatever was asked.
+        let c = try circle(PolygonSet(rect: CGRect(x: 0, y: 0, width: 1e6, height: 5e5)), tolerance: 1e-12)
+        #expect(c.radius <= 2.5e5 && 2.5e5 - c.radius <= 100)
+    }
+
+    @Test func manyEqualPiecesStayWithinTheCellBudget() throws {
+        // 3,000 strips 1 wide: every strip's middle ties, so the cells run
+        // out before the search can prove its answer. The circle is still
+        // inside (checked by `circle`), and the seeds (a scan line's widest
+        // span, then the span across it) start it at a strip's middle.
+        let strips = (0..<3000).map { [[pt(Double($0) * 2, 0), pt(Double($0) * 2 + 1, 0), pt(Double($0) * 2 + 1, 100),
+                                         pt(Double($0) * 2, 100)]] }
+        let c = try circle(PolygonSet(polygons: strips))
+        #expect(c.radius <= 0.5 + 1e-12 && c.radius >= 0.5 - 0.01)
+    }
+
+    @Test(arguments: [1e300, 1e-300, 1e60, 1e-60])
+    func extremeMagnitudesScale(scale: Double) throws {
+        let set = PolygonSet(rect: CGRect(x: 0, y: 0, width: 30 * scale, height: 10 * scale))
+        let c = try #require(set.largestInscribedCircle())
+        #expect(abs(c.radius / scale - 5) <= 0.01)
+        #expect(set.contains(c.center))
+    }
+}
