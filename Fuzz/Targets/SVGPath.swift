@@ -22,9 +22,9 @@ public func fuzzSVGPath(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for rule in [FillRule.nonZero, .evenOdd] {
         let region: PolygonSet
         do { region = try PolygonSet.filling(rings: rings, rule: rule) } catch let error as GeometryError {
-            // Only out-of-range coordinates or a GEOS failure may be refused.
+            // Only out-of-range coordinates, a budget or a GEOS failure may be refused.
             switch error {
-            case .coordinateOutOfRange, .geos: continue
+            case .coordinateOutOfRange, .geos, .overBudget: continue
             default: fatalError("unexpected error from filling: \(error)")
             }
         } catch {

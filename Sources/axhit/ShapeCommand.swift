@@ -26,7 +26,9 @@ enum ShapeCommand {
         }
         path.fillRule = args.flag("even-odd") ? .evenOdd : .nonZero
         let region: PolygonSet
-        do { region = try PolygonSet.filling(rings: path.flattened(tolerance: tolerance), rule: path.fillRule) } catch {
+        // Counted and refused before anything is flattened: a 6 KB path can
+        // describe hundreds of megabytes of points.
+        do { region = try PolygonSet.filling(path: path, tolerance: tolerance) } catch {
             // Named like a parse error, so the one error line names its input.
             throw TreeError(.validation, "\(error)", file: "--d")
         }

@@ -10,7 +10,7 @@ import Testing
         let cover = PolygonSet(rect: CGRect(x: 50, y: 0, width: 100, height: 100))
         let left = try builder.subtracting([cover], from: square)
         #expect(abs(left.area - 5000) < 1e-9)
-        let circle = try #require(try builder.largestInscribedCircle(in: left, tolerance: 0.001))
+        let circle = try #require(left.largestInscribedCircle(tolerance: 0.001))
         #expect(abs(circle.radius - 25) < 0.01)
         #expect(abs(circle.center.x - 25) < 0.01 && abs(circle.center.y - 50) < 0.01)
         #expect(abs(try builder.intersection(square, cover).area - 5000) < 1e-9)
@@ -24,7 +24,7 @@ import Testing
         let b = PolygonSet(rect: CGRect(x: 10, y: 0, width: 10, height: 10))  // shares an edge only
         #expect(try builder.intersection(a, b).isEmpty)
         #expect(try builder.subtracting([b], from: a) == a)
-        #expect(try builder.largestInscribedCircle(in: .empty, tolerance: 0.01) == nil)
+        #expect(PolygonSet.empty.largestInscribedCircle(tolerance: 0.01) == nil)
         #expect(try builder.subtracting([a], from: a).isEmpty)
         #expect(try a.subtracting(PolygonSet(rect: CGRect(x: 0, y: 0, width: 5, height: 10))).area == 50)
     }

@@ -90,14 +90,6 @@ public final class RegionBuilder {
         }
     }
 
-    /// `set.largestInscribedCircle(tolerance:)` (computed in Swift, with
-    /// its budgets; see there). Kept on the builder, throwing, so callers
-    /// written for the GEOS version compile unchanged; it no longer throws.
-    public func largestInscribedCircle(in set: PolygonSet, tolerance: Double) throws(GeometryError)
-        -> (center: CGPoint, radius: Double)?
-    {
-        set.largestInscribedCircle(tolerance: tolerance)
-    }
 
     /// A point inside `set` (GEOS's point on surface: on a horizontal line
     /// through the middle of a polygon's box), or nil for the empty set.

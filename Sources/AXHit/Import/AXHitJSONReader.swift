@@ -858,6 +858,9 @@ struct AXHitJSONReader {
             throw TreeError(.validation, "\(error)", line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
         }
         if evenOdd { path.fillRule = .evenOdd }
+        if let problem = ValueRules.pathProblem(path) {
+            throw TreeError(.validation, problem, line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
+        }
         return AccessibilityPath(path, coordinateSpace: space)
     }
 }

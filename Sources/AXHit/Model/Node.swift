@@ -164,6 +164,9 @@ public struct Node: Sendable, Hashable {
         if let p = accessibilityActivationPoint, let problem = ValueRules.pointProblem(p) {
             throw fail("accessibilityActivationPoint", problem)
         }
+        if let p = accessibilityPath, let problem = ValueRules.pathProblem(p.path) {
+            throw fail("accessibilityPath.d", problem)
+        }
         if let list = accessibilityElements, list.contains(where: \.isEmpty) {
             throw fail("accessibilityElements", "an id in the list is empty")
         }

@@ -52,6 +52,16 @@ enum ValueRules {
         scale.isFinite && scale > 0 ? nil : "must be a finite number > 0, got \(scale)"
     }
 
+    /// Why `path` is not an `accessibilityPath` AXHit takes (it flattens, at
+    /// the format's tolerance, to more points than
+    /// `BezierPath.maximumFlattenedPoints`), or nil. O(segments); nothing
+    /// is flattened.
+    static func pathProblem(_ path: BezierPath) -> String? {
+        let points = path.flattenedPointCount(tolerance: BezierPath.defaultFlatteningTolerance)
+        guard points > BezierPath.maximumFlattenedPoints else { return nil }
+        return "the path flattens to \(points) points, more than the \(BezierPath.maximumFlattenedPoints) AXHit takes (BezierPath.maximumFlattenedPoints)"
+    }
+
     /// The keys of view properties, which element nodes do not have.
     static let viewOnlyKeys = ["frame", "bounds", "transform", "clipsToBounds", "isHidden", "alpha",
                                "isUserInteractionEnabled", "isWindow", "accessibilityElements"]

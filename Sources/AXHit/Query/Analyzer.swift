@@ -70,7 +70,7 @@ struct Analyzer {
 
         var suggested: CGPoint?
         var radius = 0.0
-        if let circle = try deliverable.largestInscribedCircle(builder, tolerance: ScreenAnalysis.circleTolerance) {
+        if let circle = deliverable.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance) {
             radius = circle.radius
             if delivers(b, circle.center, deliverable) {
                 suggested = circle.center
@@ -139,8 +139,7 @@ struct Analyzer {
     func shapeRegion(_ e: NodeID) throws(GeometryError) -> Region {
         if let path = space.screenPath(of: e) {
             // Flattened on the screen and resolved by GEOS into a valid region.
-            return .polygons(try builder.filling(rings: path.flattened(tolerance: HitTester.pathTolerance),
-                                                 rule: path.fillRule))
+            return .polygons(try builder.filling(path: path, tolerance: HitTester.pathTolerance))
         }
         if tree.isView(e) { return .quad(tree.bounds(of: e), space.toScreen[e.index]) }
         if let fic = tree.frameInContainerSpace(of: e) { return .quad(fic, space.toScreen[e.index]) }

@@ -59,14 +59,20 @@ struct ElementShapes: Sendable {
     /// Flattens every job's path into its region, on all cores, and stores
     /// the results. O(points) per path; no GEOS. Jobs go in rounds, so that
     /// only a round's records wait, unpacked, to be copied into the store.
+    ///
+    /// A path is checked against `BezierPath.maximumFlattenedPoints` when it
+    /// enters a tree (`ValueRules.pathProblem`, at the screen's tolerance);
+    /// one written in a view scaled up so far that its finer tolerance goes
+    /// over the budget fills nothing (it is hit nowhere) rather than
+    /// allocating without bound.
     mutating func fill(_ jobs: [Job]) {
         let round = Self.jobsPerRound
         for start in stride(from: 0, to: jobs.count, by: round) {
             let end = min(jobs.count, start + round)
             let records = parallelMap(end - start, minimumChunk: 16, makeWorker: {}) { _, i in
                 let job = jobs[start + i]
-                return WindingRecord.make(rings: job.path.flattened(tolerance: job.tolerance), rule: job.path.fillRule,
-                                          tag: job.inScreenSpace)
+                let rings = (try? job.path.flattened(tolerance: job.tolerance, maximumPoints: BezierPath.maximumFlattenedPoints)) ?? []
+                return WindingRecord.make(rings: rings, rule: job.path.fillRule, tag: job.inScreenSpace)
             }
             store.set(jobs[start ..< end].map(\.node.index), records)
         }

@@ -144,12 +144,12 @@ enum Region: Sendable {
     }
 
     /// The largest inscribed circle: the centre and half the short side for
-    /// a rect, GEOS's maximum inscribed circle otherwise; nil when empty.
-    func largestInscribedCircle(_ builder: RegionBuilder, tolerance: Double) throws(GeometryError)
-        -> (center: CGPoint, radius: Double)?
-    {
+    /// a rect, else `PolygonSet.largestInscribedCircle` (a search with a
+    /// tolerance relative to the region's size and a cell budget); nil when
+    /// empty.
+    func largestInscribedCircle(tolerance: Double) -> (center: CGPoint, radius: Double)? {
         if isEmpty { return nil }
         if let r = asRect { return (CGPoint(x: r.midX, y: r.midY), Double(min(r.width, r.height)) / 2) }
-        return try builder.largestInscribedCircle(in: polygonSet, tolerance: tolerance)
+        return polygonSet.largestInscribedCircle(tolerance: tolerance)
     }
 }

@@ -143,7 +143,10 @@ private struct Renderer {
         let legendX = Double(screen.maxX) + 2 * pitch + 12 * unit
         var legendTop = Double(screen.minY) + 4 * unit
         if let title {
-            out += "<text x=\"\(n(legendX))\" y=\"\(n(legendTop + 10 * unit))\" font-size=\"\(n(12 * unit))\" fill=\"#222\">\(escape(title))</text>\n"
+            // Smaller for a long name, so that it stays in the legend's column
+            // (about 0.6 em a character).
+            let size = min(12, 280 / (0.6 * Double(max(title.count, 1)))) * unit
+            out += "<text x=\"\(n(legendX))\" y=\"\(n(legendTop + 10 * unit))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(title))</text>\n"
             legendTop += 24 * unit
         }
         legend(x: legendX, y: legendTop, unit: unit)
@@ -283,6 +286,9 @@ private struct Renderer {
         return String(r)
     }
 
+    /// `s` as XML text: markup characters escaped, and what XML 1.0 forbids
+    /// (C0 controls, U+FFFE, U+FFFF) replaced, so that no id or label makes
+    /// the picture unparseable.
     func escape(_ s: String) -> String {
         var out = ""
         for ch in s.unicodeScalars {
@@ -292,6 +298,7 @@ private struct Renderer {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case _ where ch.value < 0x20: out += " "
+            case "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
             default: out.unicodeScalars.append(ch)
             }
         }
