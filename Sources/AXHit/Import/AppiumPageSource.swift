@@ -119,7 +119,7 @@ enum AppiumPageSource {
             // no single root), else the root's.
             let application = hierarchy.nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
             var tree = try hierarchy.makeTree(platform: .ios, top: .init(), options: options, file: file,
-                                              line: { scanner.line(at: $0) })
+                                              lines: SourceLines(bytes: bytes))
             tree.screenBounds = application ?? (tree.root.isNone ? nil : tree[tree.root].frame)
             return tree
         }

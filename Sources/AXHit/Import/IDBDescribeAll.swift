@@ -39,7 +39,7 @@ enum IDBDescribeAll {
     ///   JSON, a bad frame, or no element.
     static func read(_ data: Data, file: String?, options: ImportOptions) throws(TreeError) -> ElementTree {
         try withBytes(of: data) { bytes throws(TreeError) in
-            let lines = JSONLines(bytes: bytes)
+            let lines = SourceLines(bytes: bytes)
             let document = try ForeignJSON.parse(bytes, file: file)
             let top = document.array ?? [document]
             var hierarchy = ImportedHierarchy()
@@ -85,7 +85,7 @@ enum IDBDescribeAll {
             // no single root), else the root's.
             let application = hierarchy.nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
             var tree = try hierarchy.makeTree(platform: .ios, top: .init(), options: options, file: file,
-                                              line: lines.line(at:))
+                                              lines: lines)
             tree.screenBounds = application ?? (tree.root.isNone ? nil : tree[tree.root].frame)
             return tree
         }

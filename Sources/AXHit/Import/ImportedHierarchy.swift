@@ -73,15 +73,16 @@ struct ImportedHierarchy {
     ///
     /// - Parameters:
     ///   - top: how the top level is laid out.
-    ///   - options: `trustsVisibilityFlags` makes a node the source calls
-    ///     invisible hidden.
-    ///   - line: the 1-based line of a source offset, for errors.
+    ///   - options: applied whole (`ImportOptions.apply`):
+    ///     `trustsVisibilityFlags` hides a node the source calls invisible,
+    ///     as the node is added.
+    ///   - lines: the source's lines, for errors.
     /// - Complexity: O(n log k), k the largest sibling count (sorting by z-order).
     /// - Throws: `TreeError` (`.input`, naming `file`) when the source has no
     ///   node; (`.validation`, with the node's line, id and key `frame`) when
     ///   a parent-relative frame is not finite.
     consuming func makeTree(platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
-                            line: (Int) -> Int?) throws(TreeError) -> ElementTree {
+                            lines: SourceLines) throws(TreeError) -> ElementTree {
         let n = nodes.count
         guard n > 0 else { throw TreeError(.input, "the page source has no elements", file: file) }
         // Children of each node, back to back (parents precede children).
@@ -136,7 +137,7 @@ struct ImportedHierarchy {
             // the parent's screen origin. The root keeps its screen rect.
             record.frame = CGRect(x: frame.minX - origin.x, y: frame.minY - origin.y, width: frame.width, height: frame.height)
             if let problem = ValueRules.rectProblem(record.frame) {
-                throw TreeError(.validation, problem, file: file, line: offsets[i] >= 0 ? line(offsets[i]) : nil,
+                throw TreeError(.validation, problem, file: file, line: offsets[i] >= 0 ? lines.line(at: offsets[i]) : nil,
                                 node: nodes[i].id, key: "frame")
             }
             if nodes[i].isAccessibilityElement { record.flags.insert(.accessibilityElement) }
@@ -239,5 +240,20 @@ enum SourceValue {
     /// `s` cut to 40 characters, for echoing a bad value in a message.
     static func echo(_ s: String) -> String {
         s.count <= 40 ? s : String(s.prefix(40)) + "…"
+    }
+}
+
+/// The lines of a source, for errors: readers keep byte offsets, and count
+/// lines only when an error needs one.
+struct SourceLines {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    /// The 1-based line of the byte at `offset`.
+    ///
+    /// - Complexity: O(offset): for errors only.
+    func line(at offset: Int) -> Int {
+        var line = 1
+        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A { line += 1 }
+        return line
     }
 }
