@@ -110,10 +110,8 @@ enum DroidBotState {
                 throw TreeError(.validation, "parent chain loops without reaching a root", file: file,
                                 line: lines.line(at: views[lost].offset), node: ids[lost], key: "parent")
             }
-            var tree = try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true),
-                                              options: options, file: file, lines: lines)
-            tree.screenBounds = tree.root.isNone ? nil : tree[tree.root].frame
-            return tree
+            return try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true),
+                                          options: options, file: file, lines: lines)
         }
     }
 

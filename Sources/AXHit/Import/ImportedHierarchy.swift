@@ -64,8 +64,9 @@ struct ImportedHierarchy {
         var frontFirst = false
         /// Top-level nodes are windows (`isWindow`: Android).
         var areWindows = false
-        /// The screen rect a synthetic root covers at least (besides the
-        /// union of the top-level frames), if known.
+        /// The screen, if the source says: the tree's `screenBounds` (else
+        /// the root's frame), which a synthetic root covers as well as
+        /// every top-level frame.
         var screen: CGRect?
     }
 
@@ -165,8 +166,15 @@ struct ImportedHierarchy {
                 stack.append((children[c], id, screenOrigin, false))
             }
         }
+        tree.screenBounds = top.screen ?? tree[tree.root].frame
         try options.apply(to: &tree, flagsApplied: true)
         return tree
+    }
+
+    /// The frame of the first `Application` node: an iOS source's screen
+    /// (a flat idb list has no single root).
+    var applicationFrame: CGRect? {
+        nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
     }
 
     /// Sorts `indices` by z-order key when every one has a key (stable, so

@@ -165,10 +165,8 @@ enum UIAutomatorDump {
                     break scan
                 }
             }
-            var tree = try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true, screen: screen),
-                                              options: options, file: file, lines: SourceLines(bytes: bytes))
-            tree.screenBounds = screen ?? (tree.root.isNone ? nil : tree[tree.root].frame)
-            return tree
+            return try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true, screen: screen),
+                                          options: options, file: file, lines: SourceLines(bytes: bytes))
         }
     }
 }

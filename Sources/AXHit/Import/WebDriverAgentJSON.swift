@@ -61,13 +61,8 @@ enum WebDriverAgentJSON {
                     }
                 }
             }
-            // The screen: the first application's frame (a flat idb list has
-            // no single root), else the root's.
-            let application = hierarchy.nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
-            var tree = try hierarchy.makeTree(platform: .ios, top: .init(), options: options, file: file,
-                                              lines: lines)
-            tree.screenBounds = application ?? (tree.root.isNone ? nil : tree[tree.root].frame)
-            return tree
+            let top = ImportedHierarchy.TopLevel(screen: hierarchy.applicationFrame)
+            return try hierarchy.makeTree(platform: .ios, top: top, options: options, file: file, lines: lines)
         }
     }
 
