@@ -70,7 +70,9 @@ struct ImportedHierarchy {
         var screen: CGRect?
     }
 
-    /// The tree: a snapshot of `platform`.
+    /// The tree: a snapshot of `platform`. The nodes' strings are moved
+    /// into it (mutating: the nodes' buffer is this hierarchy's alone, so
+    /// moving them copies nothing); the hierarchy is spent.
     ///
     /// - Parameters:
     ///   - top: how the top level is laid out.
@@ -82,8 +84,8 @@ struct ImportedHierarchy {
     /// - Throws: `TreeError` (`.input`, naming `file`) when the source has no
     ///   node; (`.validation`, with the node's line, id and key `frame`) when
     ///   a parent-relative frame is not finite.
-    consuming func makeTree(platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
-                            lines: SourceLines) throws(TreeError) -> ElementTree {
+    mutating func makeTree(platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
+                           lines: SourceLines) throws(TreeError) -> ElementTree {
         let n = nodes.count
         guard n > 0 else { throw TreeError(.input, "the page source has no elements", file: file) }
         // Children of each node, back to back (parents precede children).
