@@ -1,7 +1,8 @@
 import AXHit
 import Foundation
 
-/// The Appium iOS page-source importer (XMLParser + AppiumPageSource).
+/// The Appium iOS page-source importer (the page-source XML scanner and
+/// `AppiumPageSource`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAppiumXML(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let data = FuzzChecks.data(bytes, size)

@@ -9,9 +9,17 @@ import Testing
 private let expectations: URL = Corpus.directory.deletingLastPathComponent().appendingPathComponent("expectations")
 
 private struct Expectation: Decodable {
+    /// A point whose answer the oracle's author worked out by hand from the
+    /// spec (and the oracle recomputed).
+    struct Hit: Decodable {
+        var point: [Double]
+        var element: String?
+    }
+
     var file: String
     var platform: String
     var exposed: [String]
+    var hits: [Hit]
 }
 
 /// Every corpus screen with an expectation file (all but the old
@@ -46,5 +54,22 @@ private func load(_ path: String, options: ImportOptions = .init()) throws -> El
         let exposed = Set(tree.preOrder.filter { space.isExposed($0) }.map { tree.id(of: $0) })
         let want = Set(expected.exposed)
         #expect(exposed == want, "extra: \(exposed.subtracting(want).sorted()), missing: \(want.subtracting(exposed).sorted())")
+    }
+
+    /// The hand-checked points: through the engine, they check what the
+    /// importer decides about order (drawing order, windows back to front,
+    /// the flat idb list) and about frames.
+    @Test(arguments: screens)
+    func handCheckedHitsAreTheOracles(_ path: String) throws {
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let expected = try JSONDecoder().decode(
+            Expectation.self, from: Data(contentsOf: expectations.appendingPathComponent(name + ".json")))
+        let tree = try load(path)
+        let tester = HitTester(tree)
+        #expect(!expected.hits.isEmpty)
+        for hit in expected.hits {
+            let p = CGPoint(x: hit.point[0], y: hit.point[1])
+            #expect(tester.hit(p).map { tree.id(of: $0) } == hit.element, "\(p)")
+        }
     }
 }

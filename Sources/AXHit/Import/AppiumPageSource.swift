@@ -115,13 +115,8 @@ enum AppiumPageSource {
                     break scan
                 }
             }
-            // The screen: the first application's frame (a flat idb list has
-            // no single root), else the root's.
-            let application = hierarchy.nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
-            var tree = try hierarchy.makeTree(platform: .ios, top: .init(), options: options, file: file,
-                                              line: { scanner.line(at: $0) })
-            tree.screenBounds = application ?? (tree.root.isNone ? nil : tree[tree.root].frame)
-            return tree
+            let top = ImportedHierarchy.TopLevel(screen: hierarchy.applicationFrame)
+            return try hierarchy.makeTree(platform: .ios, top: top, options: options, file: file, lines: SourceLines(bytes: bytes))
         }
     }
 }
@@ -229,7 +224,7 @@ struct IOSElementFacts {
         node.value = SourceValue.text(value)
         node.hint = SourceValue.text(hint)
         node.isAccessibilityElement = accessible ?? Self.isElementByDefault(type: type, label: label)
-        var t = traits.map(Self.parseTraits) ?? Self.traits(ofType: type)
+        var t = SourceValue.text(traits).map(Self.parseTraits) ?? Self.traits(ofType: type)
         if enabled == false { t.insert(.notEnabled) }
         if selected == true { t.insert(.selected) }
         node.traits = t

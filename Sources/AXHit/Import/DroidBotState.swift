@@ -31,7 +31,7 @@ enum DroidBotState {
     ///   or a state with no view.
     static func read(_ data: Data, file: String?, options: ImportOptions) throws(TreeError) -> ElementTree {
         try withBytes(of: data) { bytes throws(TreeError) in
-            let lines = JSONLines(bytes: bytes)
+            let lines = SourceLines(bytes: bytes)
             let document = try ForeignJSON.parse(bytes, file: file)
             guard let views = document["views"]?.array else {
                 throw TreeError(.input, "expected an object with a \"views\" list", file: file,
@@ -110,10 +110,8 @@ enum DroidBotState {
                 throw TreeError(.validation, "parent chain loops without reaching a root", file: file,
                                 line: lines.line(at: views[lost].offset), node: ids[lost], key: "parent")
             }
-            var tree = try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true),
-                                              options: options, file: file, line: lines.line(at:))
-            tree.screenBounds = tree.root.isNone ? nil : tree[tree.root].frame
-            return tree
+            return try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true),
+                                          options: options, file: file, lines: lines)
         }
     }
 

@@ -133,15 +133,3 @@ struct ForeignJSON {
         }
     }
 }
-
-/// The lines of a JSON source, for errors.
-struct JSONLines {
-    let bytes: UnsafeBufferPointer<UInt8>
-
-    /// The 1-based line of the byte at `offset`. O(offset): for errors only.
-    func line(at offset: Int) -> Int {
-        var line = 1
-        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A { line += 1 }
-        return line
-    }
-}

@@ -39,11 +39,11 @@ enum IDBDescribeAll {
     ///   JSON, a bad frame, or no element.
     static func read(_ data: Data, file: String?, options: ImportOptions) throws(TreeError) -> ElementTree {
         try withBytes(of: data) { bytes throws(TreeError) in
-            let lines = JSONLines(bytes: bytes)
+            let lines = SourceLines(bytes: bytes)
             let document = try ForeignJSON.parse(bytes, file: file)
-            let top = document.array ?? [document]
+            let elements = document.array ?? [document]
             var hierarchy = ImportedHierarchy()
-            var stack: [(element: ForeignJSON, parent: Int)] = top.reversed().map { ($0, -1) }
+            var stack: [(element: ForeignJSON, parent: Int)] = elements.reversed().map { ($0, -1) }
             while let (e, parent) = stack.popLast() {
                 guard e.isObject else {
                     throw TreeError(.input, "an element is not an object", file: file, line: lines.line(at: e.offset))
@@ -81,13 +81,8 @@ enum IDBDescribeAll {
                     for child in children.reversed() { stack.append((child, index)) }
                 }
             }
-            // The screen: the first application's frame (a flat idb list has
-            // no single root), else the root's.
-            let application = hierarchy.nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
-            var tree = try hierarchy.makeTree(platform: .ios, top: .init(), options: options, file: file,
-                                              line: lines.line(at:))
-            tree.screenBounds = application ?? (tree.root.isNone ? nil : tree[tree.root].frame)
-            return tree
+            let top = ImportedHierarchy.TopLevel(screen: hierarchy.applicationFrame)
+            return try hierarchy.makeTree(platform: .ios, top: top, options: options, file: file, lines: lines)
         }
     }
 

@@ -64,24 +64,28 @@ struct ImportedHierarchy {
         var frontFirst = false
         /// Top-level nodes are windows (`isWindow`: Android).
         var areWindows = false
-        /// The screen rect a synthetic root covers at least (besides the
-        /// union of the top-level frames), if known.
+        /// The screen, if the source says: the tree's `screenBounds` (else
+        /// the root's frame), which a synthetic root covers as well as
+        /// every top-level frame.
         var screen: CGRect?
     }
 
-    /// The tree: a snapshot of `platform`.
+    /// The tree: a snapshot of `platform`. The nodes' strings are moved
+    /// into it (mutating: the nodes' buffer is this hierarchy's alone, so
+    /// moving them copies nothing); the hierarchy is spent.
     ///
     /// - Parameters:
     ///   - top: how the top level is laid out.
-    ///   - options: `trustsVisibilityFlags` makes a node the source calls
-    ///     invisible hidden.
-    ///   - line: the 1-based line of a source offset, for errors.
+    ///   - options: applied whole (`ImportOptions.apply`):
+    ///     `trustsVisibilityFlags` hides a node the source calls invisible,
+    ///     as the node is added.
+    ///   - lines: the source's lines, for errors.
     /// - Complexity: O(n log k), k the largest sibling count (sorting by z-order).
     /// - Throws: `TreeError` (`.input`, naming `file`) when the source has no
     ///   node; (`.validation`, with the node's line, id and key `frame`) when
     ///   a parent-relative frame is not finite.
-    consuming func makeTree(platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
-                            line: (Int) -> Int?) throws(TreeError) -> ElementTree {
+    mutating func makeTree(platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
+                           lines: SourceLines) throws(TreeError) -> ElementTree {
         let n = nodes.count
         guard n > 0 else { throw TreeError(.input, "the page source has no elements", file: file) }
         // Children of each node, back to back (parents precede children).
@@ -136,7 +140,7 @@ struct ImportedHierarchy {
             // the parent's screen origin. The root keeps its screen rect.
             record.frame = CGRect(x: frame.minX - origin.x, y: frame.minY - origin.y, width: frame.width, height: frame.height)
             if let problem = ValueRules.rectProblem(record.frame) {
-                throw TreeError(.validation, problem, file: file, line: offsets[i] >= 0 ? line(offsets[i]) : nil,
+                throw TreeError(.validation, problem, file: file, line: offsets[i] >= 0 ? lines.line(at: offsets[i]) : nil,
                                 node: nodes[i].id, key: "frame")
             }
             if nodes[i].isAccessibilityElement { record.flags.insert(.accessibilityElement) }
@@ -164,8 +168,15 @@ struct ImportedHierarchy {
                 stack.append((children[c], id, screenOrigin, false))
             }
         }
+        tree.screenBounds = top.screen ?? tree[tree.root].frame
         try options.apply(to: &tree, flagsApplied: true)
         return tree
+    }
+
+    /// The frame of the first `Application` node: an iOS source's screen
+    /// (a flat idb list has no single root).
+    var applicationFrame: CGRect? {
+        nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
     }
 
     /// Sorts `indices` by z-order key when every one has a key (stable, so
@@ -239,5 +250,20 @@ enum SourceValue {
     /// `s` cut to 40 characters, for echoing a bad value in a message.
     static func echo(_ s: String) -> String {
         s.count <= 40 ? s : String(s.prefix(40)) + "…"
+    }
+}
+
+/// The lines of a source, for errors: readers keep byte offsets, and count
+/// lines only when an error needs one.
+struct SourceLines {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    /// The 1-based line of the byte at `offset`.
+    ///
+    /// - Complexity: O(offset): for errors only.
+    func line(at offset: Int) -> Int {
+        var line = 1
+        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A { line += 1 }
+        return line
     }
 }

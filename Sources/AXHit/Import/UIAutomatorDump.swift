@@ -127,10 +127,12 @@ enum UIAutomatorDump {
                         open.append(-1)
                         continue scan
                     }
-                    let tag = scanner.name
+                    // The `class` attribute, else the tag: UiAutomator2 names
+                    // elements by class, and a classic `<node>` without a
+                    // class is `node`.
                     let (kind, classTraits) = attribute(.class).flatMap { a in
                         a.valueEnd > a.valueStart ? scanner.withValue(a) { classes.facts(ofClass: $0) } : nil
-                    } ?? classes.facts(ofClass: tag.elementsEqual("node".utf8) ? UnsafeBufferPointer(rebasing: tag[0..<0]) : tag)
+                    } ?? classes.facts(ofClass: scanner.name)
                     var id = kind
                     id += "#"
                     id += String(hierarchy.nodes.count)
@@ -163,10 +165,8 @@ enum UIAutomatorDump {
                     break scan
                 }
             }
-            var tree = try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true, screen: screen),
-                                              options: options, file: file, line: { scanner.line(at: $0) })
-            tree.screenBounds = screen ?? (tree.root.isNone ? nil : tree[tree.root].frame)
-            return tree
+            return try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true, screen: screen),
+                                          options: options, file: file, lines: SourceLines(bytes: bytes))
         }
     }
 }

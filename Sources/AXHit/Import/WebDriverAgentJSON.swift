@@ -23,7 +23,7 @@ enum WebDriverAgentJSON {
     ///   JSON, a bad `rect`, or a source with no tree.
     static func read(_ data: Data, file: String?, options: ImportOptions) throws(TreeError) -> ElementTree {
         try withBytes(of: data) { bytes throws(TreeError) in
-            let lines = JSONLines(bytes: bytes)
+            let lines = SourceLines(bytes: bytes)
             let document = try ForeignJSON.parse(bytes, file: file)
             guard let root = document["value"]?["tree"], root.isObject else {
                 throw TreeError(.input, "expected {\"value\": {\"tree\": {...}}}", file: file,
@@ -61,13 +61,8 @@ enum WebDriverAgentJSON {
                     }
                 }
             }
-            // The screen: the first application's frame (a flat idb list has
-            // no single root), else the root's.
-            let application = hierarchy.nodes.first(where: { $0.id.hasPrefix("Application#") })?.frame
-            var tree = try hierarchy.makeTree(platform: .ios, top: .init(), options: options, file: file,
-                                              line: lines.line(at:))
-            tree.screenBounds = application ?? (tree.root.isNone ? nil : tree[tree.root].frame)
-            return tree
+            let top = ImportedHierarchy.TopLevel(screen: hierarchy.applicationFrame)
+            return try hierarchy.makeTree(platform: .ios, top: top, options: options, file: file, lines: lines)
         }
     }
 
@@ -88,7 +83,7 @@ enum WebDriverAgentJSON {
     /// - Throws: `TreeError` naming the node and key `rect`: `.input` when
     ///   the shape is wrong, `.validation` for a number that is not finite
     ///   or a negative size.
-    private static func rect(_ value: ForeignJSON, node: String, file: String?, lines: JSONLines) throws(TreeError) -> CGRect {
+    private static func rect(_ value: ForeignJSON, node: String, file: String?, lines: SourceLines) throws(TreeError) -> CGRect {
         guard let o = value["origin"], let s = value["size"], let x = o["x"]?.number, let y = o["y"]?.number,
               let w = s["width"]?.number, let h = s["height"]?.number else {
             throw TreeError(.input, "expected {origin: {x, y}, size: {width, height}} of numbers", file: file,

@@ -43,11 +43,12 @@ struct XMLScanner {
     enum Epilogue {
         /// Nothing else (XML's rule).
         case strict
-        /// Anything: the scanner stops at the end of the document element
-        /// (after `adb exec-out uiautomator dump /dev/tty`'s banner line at
-        /// the start, adb may print more at the end).
+        /// Anything: the input ends with the document element (a dump that
+        /// began with adb's `/dev/tty` banner, after which adb may print
+        /// anything).
         case ignored
-        /// adb's `UI hierchary dumped to: ...` banner, and anything after it.
+        /// adb's `UI hierchary dumped to: ...` banner and whatever follows
+        /// it (adb prints the banner after the dump, too).
         case devTTYBanner
     }
 
@@ -69,7 +70,7 @@ struct XMLScanner {
     var epilogue: Epilogue = .strict
 
     /// Where scanning continues.
-    private(set) var position: Int
+    private var position: Int
     /// The last start tag's name (a byte range), attributes, and where the
     /// tag begins (its `<`).
     private(set) var nameStart = 0
@@ -125,11 +126,7 @@ struct XMLScanner {
     /// The 1-based line of the byte at `offset`.
     ///
     /// - Complexity: O(offset): for errors only.
-    func line(at offset: Int) -> Int {
-        var line = 1
-        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A { line += 1 }
-        return line
-    }
+    func line(at offset: Int) -> Int { SourceLines(bytes: bytes).line(at: offset) }
 
     /// An input error at `offset`.
     func error(_ words: String, at offset: Int) -> TreeError {
