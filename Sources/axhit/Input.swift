@@ -81,33 +81,93 @@ enum Input {
         HitTester(try tree(path, options))
     }
 
-    /// The points of a points file: one per line, `x y` or `x,y`; blank lines
-    /// and lines starting with `#` are skipped.
-    /// - Throws: `TreeError` naming the file and line of a bad line.
+    /// The longest line a points file may have: two numbers need far less,
+    /// and a bound keeps a file of one huge line from being read as text.
+    static let maximumPointLine = 1024
+
+    /// The points of a points file: one per line, `x y` or `x,y` (spaces,
+    /// tabs or one comma between), in the tree's screen units; blank lines
+    /// and lines starting with `#` are skipped. Parsed in place, a byte at a
+    /// time, with C's `strtod` for the numbers (no `String` per line).
+    ///
+    /// - Throws: `TreeError` naming the file and line of a line that is not
+    ///   two finite numbers (a NUL, trailing junk, a third number) or is
+    ///   longer than `maximumPointLine` bytes.
     static func points(_ path: String) throws(TreeError) -> [CGPoint] {
         let data = try read(path)
         let name = displayName(path)
+        let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[CGPoint], TreeError> in
+            Result { () throws(TreeError) -> [CGPoint] in try points(in: raw.bindMemory(to: UInt8.self), file: name) }
+        }
+        return try result.get()
+    }
+
+    /// The points of `bytes` (see `points(_:)`).
+    private static func points(in bytes: UnsafeBufferPointer<UInt8>, file name: String) throws(TreeError) -> [CGPoint] {
         var points: [CGPoint] = []
-        var lineNumber = 0
-        // Split on the byte: as Characters, "\r\n" is one grapheme that a
-        // split on "\n" would never break, so CRLF files read as one line.
-        for bytes in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        points.reserveCapacity(bytes.count / 8)
+        // One line at a time, copied into a NUL-terminated buffer for strtod.
+        var line = [CChar](repeating: 0, count: maximumPointLine + 2)
+        var start = 0, lineNumber = 0
+        while start < bytes.count {
             lineNumber += 1
-            guard let line = String(bytes: bytes, encoding: .utf8) else {
-                throw TreeError(.input, "not UTF-8 text", file: name, line: lineNumber)
+            var end = start
+            // Stops at the newline, or just past the longest line allowed.
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && end - start <= maximumPointLine { end += 1 }
+            var length = end - start
+            guard length <= maximumPointLine else {
+                throw TreeError(.input, "the line is longer than \(maximumPointLine) bytes (expected a point as 'x y' or 'x,y')",
+                                file: name, line: lineNumber)
             }
-            let trimmed = line.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let fields = trimmed.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" })
-            guard fields.count == 2, let x = Double(fields[0]), let y = Double(fields[1]) else {
-                throw TreeError(.input, "expected a point as 'x y' or 'x,y', found '\(trimmed.prefix(40))'", file: name, line: lineNumber)
-            }
-            guard x.isFinite, y.isFinite else {
-                throw TreeError(.validation, "the point is not finite", file: name, line: lineNumber)
-            }
-            points.append(CGPoint(x: x, y: y))
+            if length > 0 && bytes[start + length - 1] == UInt8(ascii: "\r") { length -= 1 }
+            for k in 0..<length { line[k] = CChar(bitPattern: bytes[start + k]) }
+            line[length] = 0
+            if let point = try parsePoint(line, length: length, file: name, line: lineNumber) { points.append(point) }
+            start = end + 1
         }
         return points
+    }
+
+    /// The point on one line (NUL-terminated in `text`, `length` bytes), or
+    /// nil for a blank or comment line.
+    private static func parsePoint(_ text: [CChar], length: Int, file: String, line: Int) throws(TreeError) -> CGPoint? {
+        func isBlank(_ c: CChar) -> Bool { c == 0x20 || c == 0x09 }
+        var i = 0
+        while i < length && isBlank(text[i]) { i += 1 }
+        if i == length || text[i] == CChar(UInt8(ascii: "#")) { return nil }
+        func fail() -> TreeError {
+            let shown = String(decoding: text[0..<min(length, 40)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return TreeError(.input, "expected a point as 'x y' or 'x,y', found '\(shown)\(length > 40 ? "…" : "")'",
+                             file: file, line: line)
+        }
+        let result = text.withUnsafeBufferPointer { buffer -> Result<CGPoint, TreeError> in
+            Result { () throws(TreeError) -> CGPoint in
+            guard let base = buffer.baseAddress else { throw fail() }
+            /// The number at `i`, and where it ends; strtod skips leading
+            /// blanks itself but must have consumed something.
+            func number(at i: Int) -> (Double, Int)? {
+                var end: UnsafeMutablePointer<CChar>?
+                let v = strtod(base + i, &end)
+                guard let end, UnsafePointer(end) > base + i else { return nil }
+                return (v, UnsafePointer(end) - base)
+            }
+            guard let (x, afterX) = number(at: i) else { throw fail() }
+            var k = afterX
+            while k < length && isBlank(base[k]) { k += 1 }
+            if k < length && base[k] == CChar(UInt8(ascii: ",")) { k += 1 }
+            // A separator (blanks, a comma) between the two numbers.
+            guard k > afterX, let (y, afterY) = number(at: k), afterY <= length else { throw fail() }
+            var rest = afterY
+            while rest < length && isBlank(base[rest]) { rest += 1 }
+            // Anything left (junk, a third number, a NUL inside the line) is an error.
+            guard rest == length else { throw fail() }
+            guard x.isFinite, y.isFinite else {
+                throw TreeError(.validation, "the point is not finite", file: file, line: line)
+            }
+            return CGPoint(x: x, y: y)
+          }
+        }
+        return try result.get()
     }
 
     /// The numbers of a comma-separated list such as `--rect 1,2,3,4`.

@@ -39,6 +39,7 @@ enum OrderCommand {
         let out = Output.buffer()
         for (i, e) in order.enumerated() {
             let f = space.accessibilityFrame(of: e)
+            do throws(TreeError) { try space.checkFinite(e) } catch { throw error.located(file: Input.displayName(treePath)) }
             out.writeLine("{\"index\":\(i),\"element\":\(JSONText.string(tester.tree.id(of: e)))"
                           + ",\"frame\":\(JSONText.numbers([f.origin.x, f.origin.y, f.size.width, f.size.height]))}")
         }

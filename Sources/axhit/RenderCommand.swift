@@ -29,7 +29,7 @@ enum RenderCommand {
         do {
             let analysis = try ScreenAnalysis(tester)
             let findings = try Auditor.findings(analysis)
-            svg = SVGRenderer.svg(analysis, findings: findings, title: URL(fileURLWithPath: Input.displayName(treePath)).lastPathComponent)
+            svg = try SVGRenderer.svg(analysis, findings: findings, title: URL(fileURLWithPath: Input.displayName(treePath)).lastPathComponent)
         } catch {
             throw error.located(file: Input.displayName(treePath))
         }

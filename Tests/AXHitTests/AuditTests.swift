@@ -104,7 +104,7 @@ import Testing
             let tree = try ElementTree(contentsOf: try Data(contentsOf: file), file: file.lastPathComponent)
             let analysis = try ScreenAnalysis(tree)
             let findings = try Auditor.findings(analysis)
-            let svg = SVGRenderer.svg(analysis, findings: findings, title: file.lastPathComponent)
+            let svg = try SVGRenderer.svg(analysis, findings: findings, title: file.lastPathComponent)
             #expect(XMLParser(data: Data(svg.utf8)).parse(), "\(name): the picture is not well-formed XML")
             let rules = analysis.tester.rules
             for a in analysis.elements {

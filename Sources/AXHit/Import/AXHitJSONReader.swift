@@ -726,8 +726,7 @@ struct AXHitJSONReader {
 
     private mutating func readRect(key: StaticString) throws(TreeError) -> CGRect {
         let offset = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
-        if numbers[2] < 0 || numbers[3] < 0,
-           let problem = ValueRules.rectProblem(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) {
+        if let problem = ValueRules.rectProblem(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) {
             throw TreeError(.validation, problem, line: scanner.line(at: offset), key: "\(key)")
         }
         return CGRect(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))

@@ -17,6 +17,9 @@ enum ValueRules {
         }
         if width < 0 { return "width is negative" }
         if height < 0 { return "height is negative" }
+        // Its far edges must exist too: every later computation adds them.
+        if !(x + width).isFinite { return "x + width overflows (not a finite number)" }
+        if !(y + height).isFinite { return "y + height overflows (not a finite number)" }
         return nil
     }
 

@@ -66,8 +66,10 @@ public struct ScreenAnalysis: Sendable {
     /// - Complexity: O(n) to resolve, plus per element O(depth) and the
     ///   index queries for the nodes that overlap it; GEOS only where a
     ///   region is not an axis-aligned rect or something cuts into it.
-    /// - Throws: `TreeError` (`.geometry`) naming the element when GEOS fails
-    ///   on its geometry.
+    /// - Throws: `TreeError` naming the element: `.validation` when its frame
+    ///   or activation point on the screen is not finite (the input's
+    ///   numbers overflow through its transforms), `.geometry` when GEOS
+    ///   fails or a path goes over a fill budget.
     public init(_ tester: HitTester, visibility: Bool = true) throws(TreeError) {
         self.tester = tester
         let space = ScreenSpace(tester.tree)
@@ -80,6 +82,9 @@ public struct ScreenAnalysis: Sendable {
         for (k, e) in exposed.enumerated() { positions[e.index] = Int32(k) }
         self.positions = positions
 
+        // Every number an answer prints must exist: a frame or transform
+        // that overflows on the way to the screen is the input's fault.
+        for e in exposed { try space.checkFinite(e) }
         @Sendable func failure(_ error: GeometryError, _ e: NodeID) -> TreeError {
             TreeError(.geometry, "\(error)", node: tree.id(of: e))
         }

@@ -18,10 +18,16 @@ public enum SVGRenderer {
     ///   - title: A caption (a file name), or nil.
     /// - Complexity: O(n + vertices of the drawn regions), plus the maps
     ///   (`HitTester.focusMap()`, `touchMap()`) and the navigation order.
-    public static func svg(_ analysis: ScreenAnalysis, findings: [AuditFinding], title: String? = nil) -> String {
+    /// - Throws: `TreeError` (`.validation`, key `screen.bounds`) when the
+    ///   picture would be larger than `maximumExtent` units across, where
+    ///   its numbers would stop being exact (or exist).
+    public static func svg(_ analysis: ScreenAnalysis, findings: [AuditFinding], title: String? = nil) throws(TreeError) -> String {
         var r = Renderer(analysis: analysis, findings: findings)
-        return r.draw(title: title)
+        return try r.draw(title: title)
     }
+
+    /// The largest picture drawn, in screen units across (or from the origin).
+    public static let maximumExtent = 1e12
 }
 
 private struct Renderer {
@@ -39,7 +45,7 @@ private struct Renderer {
     static let errorColour = "#d7263d", warningColour = "#f49d37", okColour = "#1b998b"
     static let lostColour = "#5c5c5c", suggestedColour = "#2e86ff", receiverColour = "#b43fd9"
 
-    mutating func draw(title: String?) -> String {
+    mutating func draw(title: String?) throws(TreeError) -> String {
         let root = tree.root
         var screen = tree.screenBounds ?? (root.isNone ? .null : analysis.space.accessibilityFrame(of: root))
         if screen.isNull || !(screen.width > 0 && screen.height > 0) { screen = CGRect(x: 0, y: 0, width: 390, height: 844) }
@@ -50,6 +56,11 @@ private struct Renderer {
         let pitch = Double(screen.width) + 16 * unit
         let minX = Double(screen.minX), minY = Double(screen.minY)
         let width = Double(screen.width) + 2 * pitch + legendWidth, height = max(Double(screen.height), 360 * unit)
+        let extent = [abs(minX), abs(minY), width, height].max() ?? 0
+        guard extent < SVGRenderer.maximumExtent else {
+            throw TreeError(.validation, "the screen \(Auditor.text(screen)) is too large to draw: the picture would be "
+                            + "more than \(Auditor.text(SVGRenderer.maximumExtent)) units across", key: "screen.bounds")
+        }
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(n(minX)) \(n(minY)) \(n(width)) \(n(height))\" "
         out += "width=\"\(n(width / unit))\" height=\"\(n(height / unit))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
         out += "<rect x=\"\(n(minX))\" y=\"\(n(minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
@@ -281,7 +292,7 @@ private struct Renderer {
     /// A coordinate with at most two decimals: plenty for a picture, and short.
     func n(_ v: Double) -> String {
         guard v.isFinite else { return "0" }
-        let r = (v * 100).rounded() / 100
+        let r = abs(v) < 1e15 ? (v * 100).rounded() / 100 : v
         if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
         return String(r)
     }

@@ -104,6 +104,25 @@ extension ScreenSpace {
         ElementGeometry.activationPoint(of: id, in: tree, frame: frames[id.index])
     }
 
+    /// Checks that the node's accessibility frame and activation point on
+    /// the screen are finite numbers, as every answer that prints them needs.
+    /// O(1).
+    ///
+    /// - Throws: `TreeError` (`.validation`) naming the node and the key
+    ///   whose numbers overflow on the way to the screen.
+    public func checkFinite(_ id: NodeID) throws(TreeError) {
+        let f = frames[id.index]
+        let frameOK = f.origin.x.isFinite && f.origin.y.isFinite && f.size.width.isFinite && f.size.height.isFinite
+            && (f.origin.x + f.size.width).isFinite && (f.origin.y + f.size.height).isFinite
+        let a = activationPoint(of: id)
+        guard !frameOK || !(a.x.isFinite && a.y.isFinite) else { return }
+        let (key, what) = !frameOK
+            ? (tree.explicitAccessibilityFrame(of: id) != nil ? "accessibilityFrame" : "frame", "accessibility frame")
+            : ("accessibilityActivationPoint", "activation point")
+        throw TreeError(.validation, "its \(what) on the screen is not a finite number: the geometry overflows",
+                        node: tree.id(of: id), key: key)
+    }
+
     /// The map from the bounds space of `view` to the screen (for an element
     /// node, its container's). O(1): resolved once.
     public func transformToScreen(of view: NodeID) -> CGAffineTransform { toScreen[view.index] }
