@@ -16,7 +16,10 @@ public enum JSONText {
         return s
     }
 
-    /// A JSON string literal for `s`, with every character JSON requires escaped.
+    /// A JSON string literal for `s`, with every character JSON requires
+    /// escaped, and also U+FEFF (some readers, Foundation's on Linux among
+    /// them, drop it from strings) and the Unicode line separators U+2028
+    /// and U+2029 (which break JavaScript), so that every id reads back whole.
     public static func string(_ s: String) -> String {
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
@@ -27,7 +30,7 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where u.value < 0x20:
+            case _ where u.value < 0x20 || u.value == 0xFEFF || u.value == 0x2028 || u.value == 0x2029:
                 out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
             default: out.unicodeScalars.append(u)
             }
