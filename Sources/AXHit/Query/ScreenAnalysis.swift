@@ -61,8 +61,10 @@ public struct ScreenAnalysis: Sendable {
     /// Analyses every exposed element of `tester`'s tree on all cores (one
     /// GEOS context per worker).
     ///
-    /// - Parameter visibility: whether to compute visible fractions (audits
-    ///   and pictures need them; `activate` does not).
+    /// - Parameters:
+    ///   - tester: the engine to query; its tree and rules are analysed.
+    ///   - visibility: whether to compute visible fractions (audits and
+    ///     pictures need them; `activate` does not).
     /// - Complexity: O(n) to resolve, plus per element O(depth) and the
     ///   index queries for the nodes that overlap it; GEOS only where a
     ///   region is not an axis-aligned rect or something cuts into it.
