@@ -8,6 +8,7 @@ import Foundation
 let usage = """
 usage: axhit-bench run [--quick] [--only PATTERN] [--elements N] [--json FILE] [--svg FILE]
        axhit-bench compare BASELINE.json NEW.json [--threshold 5%]
+       axhit-bench count [--only PATTERN] [--json FILE] [--cache-sim]
        axhit-bench VERB --help
 """
 
@@ -25,6 +26,7 @@ func runVerb(_ arguments: [String]) -> Never {
         switch verb {
         case "run": exit(try RunCommand.run(rest))
         case "compare": exit(try CompareCommand.run(rest))
+        case "count": exit(try CountCommand.run(rest))
         case "--help", "-h", "help":
             print(usage + "\n\n" + RunCommand.catalogue)
             exit(0)
