@@ -101,9 +101,18 @@ enum CompareCommand {
 
     /// The table, a list of the regressions, and their number (axhit rows).
     static func compare(base: [ResultRow], new: [ResultRow], thresholds: Thresholds) -> ([String], Int) {
+        let machine = MachineShift(base: base, new: new)
+        return report(base: base, new: new, thresholds: thresholds, footer: machine.summary) { b, n, t in
+            judge(base: b, new: n, threshold: t, machineShift: machine.shift(for: n))
+        }
+    }
+
+    /// The table of `judge`'s verdicts on the rows of `new` and `base` that
+    /// match, a list of the regressions, and their number (axhit rows).
+    static func report(base: [ResultRow], new: [ResultRow], thresholds: Thresholds, footer: String,
+                       judge: (ResultRow, ResultRow, Double) -> Judgement) -> ([String], Int) {
         var baseByKey: [String: ResultRow] = [:]
         for r in base { baseByKey[r.key] = r }
-        let machine = MachineShift(base: base, new: new)
         var rows: [[String]] = [["benchmark", "impl", "elements", "metric", "baseline p50", "new p50", "change", "p", "noise",
                                  "threshold", "verdict"]]
         var regressed: [String] = []
@@ -119,7 +128,7 @@ enum CompareCommand {
             }
             matched += 1
             let t = thresholds.value(metric: n.metric, unit: n.unit)
-            let j = judge(base: b, new: n, threshold: t, machineShift: machine.shift(for: n))
+            let j = judge(b, n, t)
             let gates = n.implementation == "axhit"
             if gates { counts[j.verdict, default: 0] += 1 }
             let change = String(format: "%+.1f%%", j.change * 100)
@@ -144,7 +153,7 @@ enum CompareCommand {
         }
         lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
         lines.append("")
-        lines.append(machine.summary)
+        lines.append(footer)
         let tally = [Verdict.regressed, .improved, .noChange, .inconclusive].map { "\(counts[$0, default: 0]) \($0.rawValue)" }
         lines.append("\(matched) measurements compared; axhit rows: " + tally.joined(separator: ", "))
         if !regressed.isEmpty {

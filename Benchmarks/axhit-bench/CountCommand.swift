@@ -85,6 +85,9 @@ enum CountCommand {
         guard let valgrind = findExecutable("valgrind") else {
             throw BenchError("count needs valgrind, which is not on PATH: apt-get install valgrind")
         }
+        guard let taskset = findExecutable("taskset") else {
+            throw BenchError("count needs taskset (util-linux), which is not on PATH")
+        }
         let selected = allWorkloads.filter { w in
             CountedOperation.all.contains { RunCommand.matches("\($0.name)/\(w.name)", only) }
         }
@@ -107,17 +110,25 @@ enum CountCommand {
             let labels = directory.appendingPathComponent("labels-\(j).txt")
             let log = directory.appendingPathComponent("log-\(j).txt")
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: valgrind)
+            // On one CPU the engine's parallel loops (filling paths) run on
+            // one thread: with several, which thread takes which chunk, and
+            // so the state of the allocator every later operation meets,
+            // changes from run to run (hitAll's counts moved by 20%). It
+            // also makes the counts the same on a machine of any size.
+            process.executableURL = URL(fileURLWithPath: taskset)
             process.arguments = [
-                "--tool=callgrind", "--dump-before=\(regionPattern)",
+                "--cpu-list", String(j % max(1, ProcessInfo.processInfo.activeProcessorCount)), valgrind, "--tool=callgrind", "--dump-before=\(regionPattern)",
                 "--combine-dumps=yes", "--dump-line=no", "--callgrind-out-file=\(out.path)",
                 "--cache-sim=\(cacheSim ? "yes" : "no")", executable, "count", "--inside",
                 "--workloads", group.joined(separator: ","), "--labels", labels.path,
             ] + (only.map { ["--only", $0] } ?? [])
             // Swift seeds its hashing per process; fixed, a Set or Dictionary
-            // walks in the same order and costs the same every run.
+            // walks in the same order and costs the same every run. One
+            // malloc arena for every thread: a worker thread's blocks then
+            // leave the same heap behind whichever thread ran them.
             var environment = ProcessInfo.processInfo.environment
             environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+            environment["MALLOC_ARENA_MAX"] = "1"
             process.environment = environment
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let logHandle = try FileHandle(forWritingTo: log)
@@ -184,7 +195,7 @@ enum CountCommand {
                 regions.append(Dictionary(zip(events, values), uniquingKeysWith: { $1 }))
             }
         }
-        let labels = labelText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let labels = labelText.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         guard labels.count == regions.count else {
             throw BenchError("Callgrind dumped \(regions.count) regions, the harness ran \(labels.count)")
         }
