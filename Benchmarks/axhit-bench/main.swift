@@ -3,7 +3,7 @@ import Foundation
 
 // axhit-bench: how the engine scales, and whether it regressed (README in
 // Benchmarks/README.md). Exit status: 0 ok, 1 failure (including an engine
-// that disagrees with the naive walk), 2 a regression (compare), 64 usage.
+// that disagrees with the naive walk), 2 a regression (compare, ab), 64 usage.
 
 let usage = """
 usage: axhit-bench run [--quick] [--only PATTERN] [--elements N] [--json FILE] [--svg FILE]
