@@ -26,7 +26,7 @@ enum CompareCommand {
       regressed / improved   beyond the threshold, and significant: a
                              Mann-Whitney U test of the two runs' pass medians
                              (or samples) gives p < 0.01, and the change is more
-                             than twice the row's own noise (how far its passes
+                             than 3 times the row's own noise (how far its passes
                              strayed from their median, in either run)
       inconclusive (noisy)   beyond the threshold, but not significant, within
                              the noise, or in a run with 0.5 more cores busy with
@@ -77,7 +77,7 @@ enum CompareCommand {
     /// Significance level of the Mann–Whitney test.
     static let alpha = 0.01
     /// A change must be more than this many times the row's noise.
-    static let noiseMultiple = 2.0
+    static let noiseMultiple = 3.0
     /// A time change is not judged when the slower run had this many more
     /// cores' worth of other processes running (`ResultRow.otherCores`).
     static let busierLimit = 0.5
