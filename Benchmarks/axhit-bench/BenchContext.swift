@@ -14,6 +14,9 @@ final class BenchContext {
     let points: [CGPoint]
     let results: ResultSink
     let sink = BlackHole()
+    /// The pass this context is measured in (`RunSettings.passes`):
+    /// operations take this pass's share of their samples and repetitions.
+    let pass: Int
 
     private var space: ScreenSpace?
     private var tester: HitTester?
@@ -22,8 +25,10 @@ final class BenchContext {
     private var flatScan: FlatScan?
     private var strtree: GEOSBaseline?
 
-    init(settings: RunSettings, workload: any Workload, screen: GeneratedScreen, treeBytes: Int, results: ResultSink) {
+    init(settings: RunSettings, workload: any Workload, screen: GeneratedScreen, treeBytes: Int, results: ResultSink,
+         pass: Int = 0) {
         self.settings = settings
+        self.pass = pass
         self.workload = workload
         self.screen = screen
         self.elements = screen.tree.count
@@ -47,10 +52,17 @@ final class BenchContext {
         Report.count(settings.sizes.min { abs($0 - elements) < abs($1 - elements) } ?? elements)
     }
 
+    /// This pass's part of `total` samples or repetitions.
+    func share(_ total: Int) -> Int { settings.share(total, pass: pass) }
+
+    /// A sampler with this pass's share of the budget and samples, starting
+    /// where the previous pass's points end, so no pass re-measures a point.
     var sampler: LatencySampler {
-        LatencySampler(points: points, budget: settings.latencyBudget, minSamples: settings.minSamples,
-                       maxSamples: settings.maxSamples, warmUpTime: settings.warmUpTime,
-                       firstMeasured: settings.guardPoints, sink: sink)
+        let maxSamples = max(1, share(settings.maxSamples))
+        return LatencySampler(points: points, budget: settings.latencyBudget / Double(settings.passes),
+                              minSamples: max(1, share(settings.minSamples)), maxSamples: maxSamples,
+                              warmUpTime: settings.warmUpTime,
+                              firstMeasured: settings.guardPoints + pass * LatencySampler.maxBatch * maxSamples, sink: sink)
     }
 
     /// The engine over this tree (built now if `build` did not run).
@@ -100,17 +112,20 @@ final class BenchContext {
         return n
     }
 
-    /// Repetitions of a whole operation: `body(rep)` returns the time it
-    /// measured (ms). Up to `limit` (default: `settings.repetitions`), but no
-    /// more once `settings.wholeOperationBudget` is spent, so a slow one (a
-    /// path-heavy build) runs once.
-    func repeated(_ limit: Int? = nil, _ body: (Int) throws -> Double) rethrows -> [Double] {
-        let reps = limit ?? settings.repetitions(elements)
+    /// Repetitions of a whole operation `name`: `body(rep)` returns the
+    /// time it measured (ms). This pass's share of `limit` (default:
+    /// `settings.repetitions`), but none once `settings.wholeOperationBudget`
+    /// is spent on `name` over all passes, so a slow one (a path-heavy
+    /// build) runs once.
+    func repeated(_ name: String, _ limit: Int? = nil, _ body: (Int) throws -> Double) rethrows -> [Double] {
+        let reps = share(limit ?? settings.repetitions(elements))
         var times: [Double] = []
-        let started = Stopwatch.now()
+        let key = "\(name)|\(elements)"
         for rep in 0..<reps {
-            times.append(try body(rep))
-            if Double(Stopwatch.now() - started) > settings.wholeOperationBudget * 1e9 { break }
+            if results.spentMilliseconds[key, default: 0] > settings.wholeOperationBudget * 1e3 { break }
+            let ms = try body(rep)
+            times.append(ms)
+            results.spentMilliseconds[key, default: 0] += ms
         }
         return times
     }

@@ -11,7 +11,7 @@ enum BuildBenchmark {
     static func run(_ c: BenchContext) throws {
         let name = c.name("build")
         let reps = c.settings.repetitions(c.elements)
-        let times = c.repeated { rep in
+        let times = c.repeated(name) { rep in
             let before = MemoryProbe.residentAfterTrim()
             let start = Stopwatch.now()
             let tester = HitTester(c.screen.tree)
@@ -34,17 +34,18 @@ enum BuildBenchmark {
         c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
 
         let flat = try c.flat()
+        let baselineReps = c.share(min(reps, 3))
         var rtreeTimes: [Double] = []
-        for _ in 0..<min(reps, 3) {
+        for _ in 0..<baselineReps {
             let start = Stopwatch.now()
             let tree = PackedRTree(boxes: flat.rects)
             rtreeTimes.append(Double(Stopwatch.now() - start) / 1e6)
             precondition(tree.count == flat.rects.count)
         }
         c.results.add(name, "flatbush", elements: c.elements, metric: "time", unit: "ms", samples: rtreeTimes)
-        c.log.log("  geos-strtree: building over \(flat.rects.count) boxes x\(min(reps, 3))")
+        c.log.log("  geos-strtree: building over \(flat.rects.count) boxes x\(baselineReps)")
         var geosTimes: [Double] = []
-        for rep in 0..<min(reps, 3) {
+        for rep in 0..<baselineReps {
             let before = MemoryProbe.residentAfterTrim()
             let start = Stopwatch.now()
             let g = try GEOSBaseline(flat)

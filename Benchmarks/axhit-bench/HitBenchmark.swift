@@ -17,8 +17,8 @@ enum HitBenchmark {
         c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: axhit.samples)
         c.results.add(name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
                       samples: axhit.samples.map { 1e9 / $0 })
-        let parallel = sampler.parallelThroughput(rounds: c.settings.parallelRounds, roundTime: c.settings.parallelRoundTime,
-                                                  estimate: axhit.estimate) { p in
+        let parallel = sampler.parallelThroughput(rounds: max(1, c.share(c.settings.parallelRounds)),
+                                                  roundTime: c.settings.parallelRoundTime, estimate: axhit.estimate) { p in
             Int(engine.hit(p, policy: .frame)?.rawValue ?? -1)
         }
         c.results.add(name, "axhit", elements: c.elements, metric: "throughput-all-cores", unit: "queries/s",

@@ -4,7 +4,9 @@ import Foundation
 /// The `--json` file: machine, git commit, configuration, notes, and one row
 /// per measurement (`ResultRow`). `compare` reads it back.
 struct JSONReport {
-    let settings: RunSettings
+    /// Key/value pairs (values as JSON text) of what was measured and how:
+    /// `RunSettings.jsonFields`, or count's.
+    let configuration: [(String, String)]
     let rows: [ResultRow]
     let notes: [String]
     let durationSeconds: Double
@@ -15,7 +17,7 @@ struct JSONReport {
         s += "  \"date\": \(JSONText.string(ISO8601DateFormatter().string(from: Date()))),\n"
         s += "  \"machine\": {" + Machine.fields().map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + "},\n"
         s += "  \"git\": {\"commit\": \(JSONText.string(Machine.gitCommit()))},\n"
-        var config = settings.jsonFields
+        var config = configuration
         #if DEBUG
         config.append(("build", "\"debug\""))
         #else
@@ -29,10 +31,18 @@ struct JSONReport {
         s += rows.map { r in
             "    {\"benchmark\": \(JSONText.string(r.benchmark)), \"implementation\": \(JSONText.string(r.implementation)), "
                 + "\"elements\": \(r.elements), \"metric\": \(JSONText.string(r.metric)), \"unit\": \(JSONText.string(r.unit)), "
-                + "\"p50\": \(number(r.p50)), \"p90\": \(number(r.p90)), \"p99\": \(number(r.p99)), \"samples\": \(r.samples)}"
+                + "\"p50\": \(number(r.p50)), \"p90\": \(number(r.p90)), \"p99\": \(number(r.p99)), \"samples\": \(r.samples)"
+                + list("values", r.values) + list("passMedians", r.passMedians)
+                + (r.otherCores.map { ", \"otherCores\": \(number($0))" } ?? "") + "}"
         }.joined(separator: ",\n")
         s += "\n  ]\n}\n"
         return s
+    }
+
+    /// `, "name": [1.5,2]`, or nothing for nil.
+    private func list(_ name: String, _ values: [Double]?) -> String {
+        guard let values else { return "" }
+        return ", \"\(name)\": [" + values.map(number).joined(separator: ",") + "]"
     }
 
     /// Four significant digits are plenty for timings and keep diffs readable.

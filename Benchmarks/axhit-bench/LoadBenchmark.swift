@@ -11,11 +11,13 @@ enum LoadBenchmark {
             c.results.note("\(name): skipped (too deep for Foundation's JSONDecoder, whose nesting limit is far below 100k)")
             return
         }
+        let reps = c.share(c.settings.loadRepetitions(c.elements))
+        guard reps > 0 else { return }
         let data = c.screen.tree.axhitJSON()
         c.log.log("  file: \(data.count / 1024) KiB (\(data.count / max(c.elements, 1)) bytes per element)")
-        let reps = c.settings.loadRepetitions(c.elements)
 
-        // The library's reader, if this build has it.
+        // The library's reader, if this build has it; a first read, untimed,
+        // checks it.
         do {
             let first = try ElementTree(contentsOf: data, file: "generated")
             guard first.count == c.elements else {

@@ -33,7 +33,7 @@ enum NavigationBenchmarks {
         let engine = try c.engine()
         var count = 0
         var first: [NodeID] = []
-        let times = try c.repeated { _ in
+        let times = try c.repeated(name) { _ in
             var e = engine
             let (order, ns) = try Stopwatch.time { try e.navigationOrder() }
             count = order.count
@@ -166,7 +166,7 @@ enum NavigationBenchmarks {
         let engine = try c.engine()
         try checkMap(engine, name)
         var regions = 0
-        let times = try c.repeated(c.settings.loadRepetitions(c.elements)) { _ in
+        let times = try c.repeated(name, c.settings.loadRepetitions(c.elements)) { _ in
             let (map, ns) = try Stopwatch.time { try engine.touchMap() }
             regions = map.count
             return ns / 1e6

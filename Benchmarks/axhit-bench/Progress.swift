@@ -2,7 +2,7 @@ import Foundation
 
 /// Progress lines on stderr, each stamped with the time since the start, so
 /// a long run shows it is alive and where the time goes.
-final class Progress {
+final class Progress: Sendable {
     let start = Stopwatch.now()
     let enabled: Bool
 

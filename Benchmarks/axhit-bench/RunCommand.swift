@@ -7,15 +7,18 @@ import Foundation
 enum RunCommand {
     static let help = """
     usage: axhit-bench run [--quick] [--only PATTERN] [--elements N[,N...]] [--seed S]
-                           [--json FILE] [--svg FILE] [--corpus DIR]
+                           [--passes P] [--json FILE] [--svg FILE] [--corpus DIR]
 
-      --quick          small sizes (1k, 10k), short budgets: about a minute (CI smoke run)
+      --quick          small sizes (1k, 10k), short budgets, 5 passes: about a minute (CI smoke run)
       --only PATTERN   run benchmarks whose `<operation>/<workload>` matches: a glob
                        (`hit-*/grid`, `build/*`) or, without * ? [, a substring (`flat`);
                        several, comma-separated: `build/*,hit-frame/*`
       --elements N     element counts instead of the defaults (1k,10k,100k,1M);
                        suffixes k and M, comma-separated: `--elements 1M,10M`
       --seed S         generator and query-point seed (default 1)
+      --passes P       run every operation P times, each with 1/P of the samples and
+                       repetitions, and keep each pass's median (default: 5 with --quick,
+                       else 1): `compare` then knows each row's own noise
       --json FILE      write machine info, configuration and one row per measurement
       --svg FILE       plot hit-frame latency against element count (log-log)
       --corpus DIR     real screens for the corpus workload (default Tests/Fixtures/corpus)
@@ -28,11 +31,18 @@ enum RunCommand {
             print(help + "\n\n" + catalogue)
             return 0
         }
-        let a = try Arguments(args, options: ["only", "elements", "seed", "json", "svg", "corpus"], flags: ["quick"])
+        let a = try Arguments(args, options: ["only", "elements", "seed", "json", "svg", "corpus", "passes"], flags: ["quick"])
         try a.noPositionals()
         var settings = RunSettings()
         settings.quick = a.flag("quick")
-        if settings.quick { settings.sizes = RunSettings.quickSizes }
+        if settings.quick {
+            settings.sizes = RunSettings.quickSizes
+            settings.passes = RunSettings.quickPasses
+        }
+        if let p = a.option("passes") {
+            guard let v = Int(p), (1...100).contains(v) else { throw UsageError("--passes must be 1 to 100, got '\(p)'") }
+            settings.passes = v
+        }
         settings.only = a.option("only")
         if let e = a.option("elements") { settings.sizes = try parseSizes(e) }
         if let s = a.option("seed") {
@@ -52,22 +62,32 @@ enum RunCommand {
         progress.log("axhit-bench run: \(settings.quick ? "quick" : "full"), sizes \(settings.sizes.map(Report.count).joined(separator: ", ")), "
                      + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
         let options = WorkloadOptions(corpusDirectory: settings.corpus)
-        for size in settings.sizes {
-            for workload in allWorkloads {
-                let operations = BenchmarkOperation.all.filter { matches("\($0.name)/\(workload.name)", settings.only) }
-                if operations.isEmpty { continue }
-                if size > workload.maxElements {
-                    results.note("\(workload.name): skipped at \(Report.count(size)) elements (capped at \(Report.count(workload.maxElements)))")
-                    continue
-                }
-                progress.log("generate \(workload.name) \(Report.count(size)) (seed \(settings.seed))")
-                let before = MemoryProbe.residentAfterTrim()
-                let screen = try workload.generate(elements: size, seed: settings.seed, options: options)
-                let context = BenchContext(settings: settings, workload: workload, screen: screen,
-                                           treeBytes: MemoryProbe.residentAfterTrim() - before, results: results)
-                for op in operations {
-                    progress.log("\(op.name)/\(workload.name) \(context.elements) elements")
-                    try op.run(context)
+        for pass in 0..<settings.passes {
+            if settings.passes > 1 { progress.log("pass \(pass + 1) of \(settings.passes)") }
+            for size in settings.sizes {
+                for workload in allWorkloads {
+                    let operations = BenchmarkOperation.all.filter { matches("\($0.name)/\(workload.name)", settings.only) }
+                    if operations.isEmpty { continue }
+                    if size > workload.maxElements {
+                        results.note("\(workload.name): skipped at \(Report.count(size)) elements (capped at \(Report.count(workload.maxElements)))")
+                        continue
+                    }
+                    // Generated again in every pass (the same tree, from the
+                    // seed), so that each pass also has its own memory
+                    // layout: a tree that landed badly in one process is
+                    // then one pass's noise, not the whole run's shift.
+                    progress.log("generate \(workload.name) \(Report.count(size)) (seed \(settings.seed))")
+                    let before = MemoryProbe.residentAfterTrim()
+                    let screen = try workload.generate(elements: size, seed: settings.seed, options: options)
+                    let context = BenchContext(settings: settings, workload: workload, screen: screen,
+                                               treeBytes: MemoryProbe.residentAfterTrim() - before, results: results,
+                                               pass: pass)
+                    results.startWorkload()
+                    for op in operations {
+                        progress.log("\(op.name)/\(workload.name) \(context.elements) elements")
+                        try op.run(context)
+                    }
+                    results.endWorkload()
                 }
             }
         }
@@ -78,7 +98,7 @@ enum RunCommand {
         for line in Report.table(results.rows, notes: results.notes) { out.writeLine(line) }
         out.flush()
         if let path = settings.jsonPath {
-            let report = JSONReport(settings: settings, rows: results.rows, notes: results.notes,
+            let report = JSONReport(configuration: settings.jsonFields, rows: results.rows, notes: results.notes,
                                     durationSeconds: progress.elapsedSeconds, peakResident: peak)
             try write(report.text(), to: path)
             progress.log("wrote \(path)")

@@ -9,18 +9,34 @@ struct RunSettings {
     var jsonPath: String?
     var svgPath: String?
     var corpus: URL = BenchPaths.defaultCorpus
+    /// Times every operation runs, each with its share of the samples and
+    /// repetitions (`share`). Several passes spread a row's samples over the
+    /// whole run instead of one instant of it: on a shared machine a
+    /// neighbour's burst then slows one pass, not the row, and `compare`
+    /// can see how far a row's passes disagree (its own noise).
+    var passes = 1
 
     static let defaultSizes = [1_000, 10_000, 100_000, 1_000_000]
     static let quickSizes = [1_000, 10_000]
+    /// Passes of `--quick`: five, so that a row's pass medians can separate
+    /// two runs at p < 0.01 (Mann–Whitney, 5 against 5).
+    static let quickPasses = 5
+
+    /// Pass `pass`'s part of `total` (samples, repetitions): the parts add
+    /// up to `total` and, when fewer than the passes, are spread out among
+    /// them (3 in 5 passes: the second, fourth and fifth).
+    func share(_ total: Int, pass: Int) -> Int {
+        (pass + 1) * total / passes - pass * total / passes
+    }
 
     /// Query points per workload: the guards' first, then the measured
     /// ones, then the warm-up's (see `LatencySampler`).
     var pointCount: Int { 65_536 }
-    /// Warm-up before each query latency, in nanoseconds.
-    var warmUpTime: Double { quick ? 20e6 : 200e6 }
+    /// Warm-up before each query latency, in nanoseconds (per pass).
+    var warmUpTime: Double { (quick ? 20e6 : 200e6) / Double(passes) }
     /// Points the correctness guard checks (random plus element centres).
     var guardPoints: Int { 300 }
-    /// Time to spend on one latency measurement, in nanoseconds.
+    /// Time to spend on one latency measurement, in nanoseconds (all passes).
     var latencyBudget: Double { quick ? 150e6 : 600e6 }
     var minSamples: Int { quick ? 5 : 10 }
     var maxSamples: Int { quick ? 150 : 300 }
@@ -44,8 +60,9 @@ struct RunSettings {
     var wholeOperationBudget: Double { quick ? 1.5 : 8 }
     /// Subtrees inserted (and removed) per `insert` / `remove` measurement:
     /// four index rebuilds' worth (one per `ContainerIndex.overflowLimit`
-    /// (256) overflowing inserts into the same view).
-    var insertCount: Int { 1024 }
+    /// (256) overflowing inserts into the same view), shared by the passes
+    /// but at least one rebuild's worth per pass.
+    var insertCount: Int { max(256, 1024 / passes) }
     /// Whole-screen operations (`activate`, `audit`) run up to this many
     /// elements: O(n log n), but GEOS work per element makes a million slow
     /// (quick: the 1k size only, as overlapping and rotated screens take
@@ -73,7 +90,8 @@ struct RunSettings {
          ("latencyBudgetMs", String(Int(latencyBudget / 1e6))),
          ("minSamples", String(minSamples)), ("maxSamples", String(maxSamples)),
          ("queryBatchMax", String(LatencySampler.maxBatch)),
-         ("points", String(pointCount)), ("warmUpMs", String(Int(warmUpTime / 1e6)))]
+         ("points", String(pointCount)), ("warmUpMs", String(Int(warmUpTime * Double(passes) / 1e6))),
+         ("passes", String(passes))]
     }
 }
 

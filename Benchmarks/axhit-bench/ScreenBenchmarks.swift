@@ -11,7 +11,7 @@ enum ScreenBenchmarks {
         let name = c.name("activate")
         let engine = try c.engine()
         var elements = 0
-        let times = try c.repeated(c.settings.loadRepetitions(c.elements)) { _ in
+        let times = try c.repeated(name, c.settings.loadRepetitions(c.elements)) { _ in
             let (analysis, ns) = try Stopwatch.time { try ScreenAnalysis(engine, visibility: false) }
             elements = analysis.elements.count
             return ns / 1e6
@@ -25,7 +25,7 @@ enum ScreenBenchmarks {
         let name = c.name("audit")
         let engine = try c.engine()
         var findings = 0
-        let times = try c.repeated(c.settings.loadRepetitions(c.elements)) { _ in
+        let times = try c.repeated(name, c.settings.loadRepetitions(c.elements)) { _ in
             let (found, ns) = try Stopwatch.time { try Auditor.findings(ScreenAnalysis(engine)) }
             findings = found.count
             return ns / 1e6
@@ -38,7 +38,8 @@ enum ScreenBenchmarks {
     /// (much more where elements overlap or turn): it runs up to
     /// `screenElementLimit` elements, and not at a size where the previous
     /// size's time, scaled by the element ratio, would pass
-    /// `screenProjectionLimit`.
+    /// `screenProjectionLimit`; nor in a pass whose share of the repetitions
+    /// is none.
     private static func fits(_ c: BenchContext, _ operation: String) -> Bool {
         if c.elements > c.settings.screenElementLimit {
             // One note per operation and size, not per workload.
@@ -56,6 +57,6 @@ enum ScreenBenchmarks {
                 return false
             }
         }
-        return true
+        return c.share(c.settings.loadRepetitions(c.elements)) > 0
     }
 }

@@ -26,42 +26,67 @@ enum UpdateBenchmarks {
     /// entry per scroll view) but nothing as long as the rows.
     static func runScroll(_ c: BenchContext) throws {
         let name = c.name("scroll")
-        let views = c.screen.scrollViews
-        guard !views.isEmpty else {
-            c.log.log("  no scroll view in \(c.workload.name): skipped")
-            return
-        }
-        var rng = SplitMix64(seed: c.settings.seed &+ 0x5C4011)
-        let targets: [(NodeID, CGPoint)] = (0..<scrollTargets).map { _ in
-            let v = views[rng.below(views.count)]
-            return (v.id, CGPoint(x: rng.uniform(0, Double(v.maxOffset.x)).rounded(),
-                                  y: rng.uniform(0, Double(v.maxOffset.y)).rounded()))
-        }
-        let tree = c.screen.tree
-        let original = views.map { ($0.id, tree[$0.id].effectiveBounds.origin) }
+        guard let plan = ScrollPlan(c) else { return }
         try c.withEngine { e in
             var failure: (any Error)?
             // Untimed: a first scroll may give a view its bounds entry.
-            for (v, o) in original { try e.scroll(v, to: o) }
+            try plan.restore(&e)
             let sampler = c.sampler
-            let plain = sampler.measure(cycle: targets.count) { k in
-                do { try e.scroll(targets[k].0, to: targets[k].1) } catch { failure = error }
+            let plain = sampler.measure(cycle: plan.targets.count) { k in
+                do { try plan.scroll(&e, k) } catch { failure = error }
                 return k
             }
-            let shared = sampler.measure(cycle: targets.count) { k in
-                // A reader's snapshot, alive across the scroll.
-                let snapshot = e
-                withExtendedLifetime(snapshot) {
-                    do { try e.scroll(targets[k].0, to: targets[k].1) } catch { failure = error }
-                }
+            let shared = sampler.measure(cycle: plan.targets.count) { k in
+                do { try plan.scrollShared(&e, k) } catch { failure = error }
                 return k
             }
             if let failure { throw failure }
-            for (v, o) in original { try e.scroll(v, to: o) }
+            try plan.restore(&e)
             c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: plain.samples)
             c.results.add(name, "axhit", elements: c.elements, metric: "scroll-shared", unit: "ns", samples: shared.samples)
         }
         try checkRestored(c, name)
+    }
+
+    /// What `scroll` does: `scrollTargets` seeded (view, offset) pairs among
+    /// the workload's scroll views, and their offsets to go back to.
+    struct ScrollPlan {
+        var targets: [(NodeID, CGPoint)]
+        var original: [(NodeID, CGPoint)]
+
+        /// Nil (and a log line) when the workload has no scroll view.
+        init?(_ c: BenchContext) {
+            let views = c.screen.scrollViews
+            guard !views.isEmpty else {
+                c.log.log("  no scroll view in \(c.workload.name): skipped")
+                return nil
+            }
+            var rng = SplitMix64(seed: c.settings.seed &+ 0x5C4011)
+            targets = (0..<scrollTargets).map { _ in
+                let v = views[rng.below(views.count)]
+                return (v.id, CGPoint(x: rng.uniform(0, Double(v.maxOffset.x)).rounded(),
+                                      y: rng.uniform(0, Double(v.maxOffset.y)).rounded()))
+            }
+            let tree = c.screen.tree
+            original = views.map { ($0.id, tree[$0.id].effectiveBounds.origin) }
+        }
+
+        /// Scroll `k` (of `targets`).
+        @inline(__always)
+        func scroll(_ e: inout HitTester, _ k: Int) throws { try e.scroll(targets[k].0, to: targets[k].1) }
+
+        /// Scroll `k` while a reader's snapshot (a copy of the engine) is
+        /// alive across it.
+        @inline(__always)
+        func scrollShared(_ e: inout HitTester, _ k: Int) throws {
+            let snapshot = e
+            try withExtendedLifetime(snapshot) { try e.scroll(targets[k].0, to: targets[k].1) }
+        }
+
+        /// Every scroll view back at its original offset.
+        func restore(_ e: inout HitTester) throws {
+            for (v, o) in original { try e.scroll(v, to: o) }
+        }
     }
 
     // MARK: move
@@ -71,47 +96,68 @@ enum UpdateBenchmarks {
     /// moved back on the second half of the cycle.
     static func runMove(_ c: BenchContext) throws {
         let name = c.name("move")
-        let tree = c.screen.tree
-        var rng = SplitMix64(seed: c.settings.seed &+ 0x30FE)
-        var picked = Set<NodeID>()
-        var targets: [NodeID] = []
-        var attempts = 0
-        while targets.count < moveTargets && attempts < moveTargets * 50 && tree.capacity > 0 {
-            attempts += 1
-            let id = NodeID(Int32(rng.below(tree.capacity)))
-            guard tree.contains(id), tree.kind(of: id) == .view else { continue }
-            let parent = tree.parent(of: id)
-            guard !parent.isNone, tree.kind(of: parent) == .view, picked.insert(id).inserted else { continue }
-            targets.append(id)
-        }
-        guard !targets.isEmpty else {
-            c.log.log("  no view below the root in \(c.workload.name): skipped")
-            return
-        }
-        let originals = targets.map { tree[$0] }
-        let moved = originals.map { node -> Node in
-            var n = node
-            n.frame = n.frame.offsetBy(dx: rng.uniform(-20, 20).rounded(), dy: rng.uniform(-20, 20).rounded())
-            return n
-        }
-        let count = targets.count
+        guard let plan = MovePlan(c) else { return }
         try c.withEngine { e in
             var failure: (any Error)?
-            func step(_ k: Int) {
-                do {
-                    if k < count { try e.update(targets[k], to: moved[k]) } else { try e.update(targets[k - count], to: originals[k - count]) }
-                } catch { failure = error }
-            }
             // Untimed: the first update copies the tree's columns the engine
             // shares with the generated tree.
-            step(0); step(count)
-            let m = c.sampler.measure(cycle: 2 * count) { k in step(k); return k }
+            try plan.step(&e, 0); try plan.step(&e, plan.cycle / 2)
+            let m = c.sampler.measure(cycle: plan.cycle) { k in
+                do { try plan.step(&e, k) } catch { failure = error }
+                return k
+            }
             // Finish the cycle: every moved node goes back.
-            for k in m.next..<(2 * count) { step(k) }
+            for k in m.next..<plan.cycle { try plan.step(&e, k) }
             if let failure { throw failure }
             c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
         }
         try checkRestored(c, name)
+    }
+
+    /// What `move` does: up to `moveTargets` distinct seeded views below the
+    /// root, each with its node moved by up to 20 points; a cycle moves each
+    /// one, then each one back.
+    struct MovePlan {
+        var targets: [NodeID]
+        var originals: [Node]
+        var moved: [Node]
+        /// Updates per cycle: every target moved, then moved back.
+        var cycle: Int { 2 * targets.count }
+
+        /// Nil (and a log line) when there is no view below the root.
+        init?(_ c: BenchContext) {
+            let tree = c.screen.tree
+            var rng = SplitMix64(seed: c.settings.seed &+ 0x30FE)
+            var picked = Set<NodeID>()
+            var targets: [NodeID] = []
+            var attempts = 0
+            while targets.count < moveTargets && attempts < moveTargets * 50 && tree.capacity > 0 {
+                attempts += 1
+                let id = NodeID(Int32(rng.below(tree.capacity)))
+                guard tree.contains(id), tree.kind(of: id) == .view else { continue }
+                let parent = tree.parent(of: id)
+                guard !parent.isNone, tree.kind(of: parent) == .view, picked.insert(id).inserted else { continue }
+                targets.append(id)
+            }
+            guard !targets.isEmpty else {
+                c.log.log("  no view below the root in \(c.workload.name): skipped")
+                return nil
+            }
+            self.targets = targets
+            originals = targets.map { tree[$0] }
+            moved = originals.map { node -> Node in
+                var n = node
+                n.frame = n.frame.offsetBy(dx: rng.uniform(-20, 20).rounded(), dy: rng.uniform(-20, 20).rounded())
+                return n
+            }
+        }
+
+        /// Update `k` of the cycle: the first half moves, the second moves back.
+        @inline(__always)
+        func step(_ e: inout HitTester, _ k: Int) throws {
+            let count = targets.count
+            if k < count { try e.update(targets[k], to: moved[k]) } else { try e.update(targets[k - count], to: originals[k - count]) }
+        }
     }
 
     // MARK: insert, remove
@@ -127,7 +173,8 @@ enum UpdateBenchmarks {
         return NodeID(Int32(best))
     }
 
-    /// What `insert` and `remove` put in: `settings.insertCount` rows of ten
+    /// What `insert` and `remove` put in: `count` (default
+    /// `settings.insertCount`) rows of ten
     /// accessible cells (an `ElementTree` each, fresh ids), each at a random
     /// place in the widest view and a random z-position among its children.
     struct Inserts {
@@ -136,7 +183,7 @@ enum UpdateBenchmarks {
         var behind: [NodeID]
     }
 
-    static func inserts(_ c: BenchContext) throws -> Inserts? {
+    static func inserts(_ c: BenchContext, count: Int? = nil) throws -> Inserts? {
         let tree = c.screen.tree
         guard let container = widestView(tree) else {
             c.log.log("  no view with \(wideChildren)+ subviews in \(c.workload.name): skipped")
@@ -147,7 +194,7 @@ enum UpdateBenchmarks {
         var rng = SplitMix64(seed: c.settings.seed &+ 0x1A5E)
         let rowW = min(Double(bounds.width), 800), rowH = 60.0, cellW = rowW / 10
         var rows: [ElementTree] = [], behind: [NodeID] = []
-        for k in 0..<c.settings.insertCount {
+        for k in 0..<(count ?? c.settings.insertCount) {
             var t = ElementTree()
             let x = Double(bounds.minX) + rng.uniform(0, max(0, Double(bounds.width) - rowW))
             let y = Double(bounds.minY) + rng.uniform(0, max(0, Double(bounds.height) - rowH))

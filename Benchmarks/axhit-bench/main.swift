@@ -3,11 +3,14 @@ import Foundation
 
 // axhit-bench: how the engine scales, and whether it regressed (README in
 // Benchmarks/README.md). Exit status: 0 ok, 1 failure (including an engine
-// that disagrees with the naive walk), 2 a regression (compare), 64 usage.
+// that disagrees with the naive walk), 2 a regression (compare, ab), 64 usage.
 
 let usage = """
 usage: axhit-bench run [--quick] [--only PATTERN] [--elements N] [--json FILE] [--svg FILE]
        axhit-bench compare BASELINE.json NEW.json [--threshold 5%]
+       axhit-bench ab OLD_BENCH NEW_BENCH [--only PATTERN] [--rounds 8]
+       axhit-bench count [--only PATTERN] [--json FILE] [--cache-sim]
+       axhit-bench selftest
        axhit-bench VERB --help
 """
 
@@ -25,6 +28,9 @@ func runVerb(_ arguments: [String]) -> Never {
         switch verb {
         case "run": exit(try RunCommand.run(rest))
         case "compare": exit(try CompareCommand.run(rest))
+        case "ab": exit(try ABCommand.run(rest))
+        case "count": exit(try CountCommand.run(rest))
+        case "selftest": exit(try SelfTest.run(rest))
         case "--help", "-h", "help":
             print(usage + "\n\n" + RunCommand.catalogue)
             exit(0)
