@@ -33,30 +33,31 @@ struct ItemBoxes: Sendable {
 }
 
 extension ItemBoxes {
-    /// Where a point can hit `item` (a child of a view whose map to the
-    /// screen is `containerToScreen`) or anything in its subtree, under
-    /// either policy, whatever its exposure, given the item's query record
-    /// `h` (current: it is written before any index that holds the item is
-    /// built or refitted). See `init(item:containerToScreen:in:)`.
+    /// The item's boxes in the common cases, from its query record alone (no
+    /// tree: the build calls this for every child, and passing the tree
+    /// would copy it): a view with no transform, explicit frame or path
+    /// under an axis-aligned container is its bounds' quad in the
+    /// container; an element leaf without them is its frame in container
+    /// space. Nil otherwise (see `init(item:containerToScreen:in:)`).
+    ///
+    /// - Parameters:
+    ///   - h: the item's record (current: written before any index that
+    ///     holds the item is built or refitted).
+    ///   - bounds: the item's bounds in effect (views only).
+    ///   - isLeaf: whether the item has no children.
     @inline(__always)
-    init(item: NodeID, record h: HotNode, containerToScreen t: CGAffineTransform, in tree: ElementTree) {
-        // The common cases from the record.
-        if h.transformSlot < 0 && h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]) && t.b == 0 && t.c == 0 {
-            if h.isView {
-                // Its bounds' quad in the parent: its frame resized about the
-                // centre to the bounds' size.
-                let f = h.frame
-                let b = h.boundsSlot >= 0 ? tree.boundsTable[h.boundsSlot] : ViewGeometry.defaultBounds(of: f)
-                self.init(local: CGRect(x: f.midX - b.width / 2, y: f.midY - b.height / 2, width: b.width, height: b.height))
-                return
-            }
-            if tree.firstChild(of: item).isNone {
-                // An element leaf: its frame in container space, if any.
-                self.init(local: h.flags.contains(.hasFrameInContainerSpace) ? h.frame : .null)
-                return
-            }
+    static func common(record h: HotNode, bounds b: CGRect, isLeaf: Bool, containerToScreen t: CGAffineTransform) -> ItemBoxes? {
+        guard h.transformSlot < 0 && h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]) && t.b == 0 && t.c == 0 else {
+            return nil
         }
-        self.init(item: item, containerToScreen: t, in: tree)
+        if h.isView {
+            // Its bounds' quad in the parent: its frame resized about the
+            // centre to the bounds' size.
+            let f = h.frame
+            return ItemBoxes(local: CGRect(x: f.midX - b.width / 2, y: f.midY - b.height / 2, width: b.width, height: b.height))
+        }
+        // An element leaf: its frame in container space, if any.
+        return isLeaf ? ItemBoxes(local: h.flags.contains(.hasFrameInContainerSpace) ? h.frame : .null) : nil
     }
 
     /// Where a point can hit `item` (a child of a view whose map to the
@@ -72,46 +73,61 @@ extension ItemBoxes {
     /// its element descendants.
     ///
     /// - Complexity: O(1) for a view; O(element subtree) for an element node.
-    init(item: NodeID, containerToScreen t: CGAffineTransform, in tree: ElementTree) {
-        var boxes = ItemBoxes()
+    ///
+    /// The tree is borrowed and no closure captures it: the build calls this
+    /// for every transformed child, and a copy of the tree (its dozens of
+    /// arrays retained) would cost more than the boxes.
+    init(item: NodeID, containerToScreen t: CGAffineTransform, in tree: borrowing ElementTree) {
+        self.init()
         let linear = CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: 0, ty: 0)
-        let aligned = t.b == 0 && t.c == 0
-        let inverse = linear.isInvertible ? linear.inverted() : nil
-        /// The screen box of `r` (in container space), as a box in container space.
-        func addFrameRegion(_ r: CGRect) {
-            boxes.addLocal(r)
-            if !aligned, let inverse { boxes.addLocal(r.applying(linear).applying(inverse)) }
-        }
-        func addPath(_ n: NodeID, toContainer: CGAffineTransform) {
-            guard let path = tree.accessibilityPath(of: n) else { return }
-            let bounds = path.path.controlPointBounds  // holds the filled region
-            guard !bounds.isNull else { return }
-            switch path.coordinateSpace {
-            case .screen: boxes.screen = ItemBoxes.union(boxes.screen, bounds)
-            case .view: boxes.addLocal(bounds.applying(toContainer))
-            }
-        }
+        let inverse = t.b == 0 && t.c == 0 ? nil : (linear.isInvertible ? linear.inverted() : nil)
         if tree.isView(item) {
             let toContainer = tree.boundsToParent(item)
             let quad = tree.bounds(of: item).applying(toContainer)
             if let f = tree.explicitAccessibilityFrame(of: item) {
-                boxes.addLocal(quad)
-                boxes.addScreen(f)
+                addLocal(quad)
+                addScreen(f)
             } else {
-                addFrameRegion(quad)
+                addFrameRegion(quad, linear: linear, inverse: inverse)
             }
-            addPath(item, toContainer: toContainer)
-        } else {
-            tree.forEachInPreOrder(from: item) { e in
-                if let fic = tree.frameInContainerSpace(of: e) {
-                    addFrameRegion(fic)
-                } else if let f = tree.explicitAccessibilityFrame(of: e) {
-                    boxes.addScreen(f)
-                }
-                addPath(e, toContainer: .identity)
-            }
+            addPath(tree.accessibilityPath(of: item), toContainer: toContainer)
+            return
         }
-        self = boxes
+        // The element node and its element descendants, in pre-order.
+        var e = item
+        while true {
+            if let fic = tree.frameInContainerSpace(of: e) {
+                addFrameRegion(fic, linear: linear, inverse: inverse)
+            } else if let f = tree.explicitAccessibilityFrame(of: e) {
+                addScreen(f)
+            }
+            addPath(tree.accessibilityPath(of: e), toContainer: .identity)
+            let child = tree.firstChild(of: e)
+            if !child.isNone { e = child; continue }
+            while e != item && tree.nextSibling(of: e).isNone { e = tree.parent(of: e) }
+            if e == item { return }
+            e = tree.nextSibling(of: e)
+        }
+    }
+
+    /// Adds the screen box of `r` (in container space) as a box in container
+    /// space: `r` itself, and under a rotation (`inverse` of the container's
+    /// linear map) the preimage of its screen box, which is larger.
+    private mutating func addFrameRegion(_ r: CGRect, linear: CGAffineTransform, inverse: CGAffineTransform?) {
+        addLocal(r)
+        if let inverse { addLocal(r.applying(linear).applying(inverse)) }
+    }
+
+    /// Adds where a path can be hit: its control points' box (which holds
+    /// the filled region), in screen space or in the container's.
+    private mutating func addPath(_ path: AccessibilityPath?, toContainer: CGAffineTransform) {
+        guard let path else { return }
+        let bounds = path.path.controlPointBounds
+        guard !bounds.isNull else { return }
+        switch path.coordinateSpace {
+        case .screen: screen = ItemBoxes.union(screen, bounds)
+        case .view: addLocal(bounds.applying(toContainer))
+        }
     }
 }
 

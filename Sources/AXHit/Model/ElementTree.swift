@@ -375,8 +375,8 @@ public struct ElementTree: Sendable {
     /// transform.
     @inline(__always) func boundsToParent(_ id: NodeID) -> CGAffineTransform {
         let s = transformSlots[id.index]
-        return ViewGeometry.boundsToParent(frame: frames[id.index], bounds: bounds(of: id),
-                                           transform: s >= 0 ? transformTable[s] : nil)
+        guard s >= 0 else { return ViewGeometry.boundsToParent(frame: frames[id.index], bounds: bounds(of: id)) }
+        return ViewGeometry.boundsToParent(frame: frames[id.index], bounds: bounds(of: id), transform: transformTable[s])
     }
 
     /// The map from a view's bounds space to the screen (for an element
@@ -419,7 +419,7 @@ struct SideTable<Element: Sendable>: Sendable {
     @inline(__always)
     subscript(slot: Int32) -> Element {
         get { entries[Int(slot)] }
-        set { entries[Int(slot)] = newValue }
+        _modify { yield &entries[Int(slot)] }
     }
 
     /// The number of entries, live or free.

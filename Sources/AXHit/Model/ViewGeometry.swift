@@ -7,16 +7,21 @@ enum ViewGeometry {
     /// The map from a view's bounds space to its parent's:
     /// `p ↦ center + T(p - boundsMid)`, with `center` the frame's midpoint,
     /// `boundsMid` the bounds' midpoint (scroll offset included) and `T` the
-    /// transform (nil for the identity, the common case, which needs no
-    /// multiplications), applied about the center.
+    /// transform, applied about the center.
     @inline(__always)
-    static func boundsToParent(frame f: CGRect, bounds b: CGRect, transform t: CGAffineTransform?) -> CGAffineTransform {
+    static func boundsToParent(frame f: CGRect, bounds b: CGRect, transform t: CGAffineTransform) -> CGAffineTransform {
         let cx = f.midX, cy = f.midY, bx = b.midX, by = b.midY
-        guard let t else { return CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: cx - bx, ty: cy - by) }
         return CGAffineTransform(
             a: t.a, b: t.b, c: t.c, d: t.d,
             tx: cx + t.tx - (t.a * bx + t.c * by),
             ty: cy + t.ty - (t.b * bx + t.d * by))
+    }
+
+    /// `boundsToParent(frame:bounds:transform:)` for the identity transform
+    /// (the common case): a translation, no multiplications.
+    @inline(__always)
+    static func boundsToParent(frame f: CGRect, bounds b: CGRect) -> CGAffineTransform {
+        CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: f.midX - b.midX, ty: f.midY - b.midY)
     }
 
     /// The bounds a view has when none are given: `[0, 0, frame.size]`.

@@ -47,7 +47,17 @@ extension HitTester {
             exposedCounts.withUnsafeMutableBufferPointer { counts in
                 ranks.withUnsafeMutableBufferPointer { ranks in
                     boxHits.withUnsafeMutableWords { boxHits in
-                        Self.derive(top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
+                        // The walk specialised for the platform's own rules
+                        // type, so that the exposure step inlines instead of
+                        // calling through an existential per node (any other
+                        // conformance takes the generic walk).
+                        switch rules {
+                        case let r as UIKitRules: Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                        case let r as IOSSnapshotRules:
+                            Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                        case let r as AndroidRules: Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                        default: Self.derive(top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
+                        }
                     }
                 }
             }
@@ -71,7 +81,7 @@ extension HitTester {
     /// The walk of `deriveSubtree`, in pre-order without recursion: each
     /// node's record on the way down (its exposure from the rules' one step,
     /// `PlatformRules.exposureStep`), exposed counts on the way up.
-    static func derive(_ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree, _ rules: any PlatformRules,
+    static func derive<Rules: PlatformRules>(_ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree, _ rules: Rules,
                        _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: UnsafeMutableBufferPointer<Int32>,
                        _ ranks: UnsafeMutableBufferPointer<Int64>, _ boxHits: UnsafeMutableBufferPointer<UInt64>,
                        _ work: inout DeriveWork) {
@@ -103,6 +113,7 @@ extension HitTester {
             if step.exposed { state.insert(.exposed) }
             if modal { state.insert(.hasModalChild) }
             if needsWindows && rules.isFinalWindow(n, in: tree) { state.insert(.finalWindow) }
+            if rules.refusesTouch(n, in: tree) { state.insert(.refusesTouch) }
             hot[i] = HotNode(frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
                              childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
             NodeBits.set(boxHits, i, isBoxHit(hot[i], hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree))

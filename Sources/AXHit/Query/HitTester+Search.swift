@@ -65,6 +65,19 @@ extension HitTester {
     /// holds the point ends the search once everything in it has.
     @inline(__always)
     func search(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch, _ visit: (NodeID) -> Bool) {
+        // One loop per shape of search, so that VoiceOver's (the hot path on
+        // iOS trees) carries none of TalkBack's branches.
+        if exposedHidesSubtree {
+            search(VoiceOverSearch.self, p, policy: policy, scratch: &scratch, visit)
+        } else {
+            search(TalkBackSearch.self, p, policy: policy, scratch: &scratch, visit)
+        }
+    }
+
+    /// The search, with `Shape` fixed at compile time.
+    @inline(__always)
+    func search<Shape: SearchShape>(_: Shape.Type, _ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch,
+                                    _ visit: (NodeID) -> Bool) {
         let root = tree.root
         guard !root.isNone, hot[root.index].state.contains(.subtreeExposed) else { return }
         scratch.stack.reset()
@@ -73,41 +86,45 @@ extension HitTester {
         scratch.stack.push(.init(node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity))
         while let entry = scratch.stack.pop() {
             let n = entry.node
-            switch entry.step {
-            case .visit:
-                break
-            case .answer:
-                if !visit(n) { return }
-                continue
-            case .testItself:
+            if entry.step != .visit {
+                if entry.step == .answer {
+                    if !visit(n) { return }
+                    continue
+                }
+                // Only TalkBack's search pushes the other steps.
+                if Shape.exposedHidesSubtree || entry.step == .stop { return }
                 if elementRegionContains(n, hot[n.index], policy, container: entry.point, screen: p,
                                          containerToScreen: entry.toScreen), !visit(n) { return }
                 continue
-            case .stop:
-                return
             }
             let h = hot[n.index]
             guard h.state.contains(.subtreeExposed) else { continue }
             let exposed = h.state.contains(.exposed)
             if h.isView {
-                let toParent = boundsToParent(h)
+                let b = bounds(h)
+                let toParent = h.transformSlot >= 0
+                    ? ViewGeometry.boundsToParent(frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
+                    : ViewGeometry.boundsToParent(frame: h.frame, bounds: b)
                 // Nil for a view scaled to nothing: its bounds have no area and
                 // hold no point (though its screen-aligned frame may).
                 let q = Self.inverseApply(toParent, entry.point)
                 let toScreen = toParent.concatenating(entry.toScreen)
-                if exposed && exposedHidesSubtree {
+                if exposed && Shape.exposedHidesSubtree {
                     if viewRegionContains(n, h, policy, own: q, screen: p, toScreen: toScreen), !visit(n) { return }
                     continue
                 }
-                let b = bounds(h)
                 guard let q, b.containsClosedOpen(q) else { continue }
-                if h.state.contains(.finalWindow) { scratch.stack.push(.init(node: n, step: .stop, moderatePath: false, point: q, toScreen: toScreen)) }
-                if exposed { scratch.stack.push(.init(node: n, step: .answer, moderatePath: false, point: q, toScreen: toScreen)) }
+                if !Shape.exposedHidesSubtree {
+                    if h.state.contains(.finalWindow) {
+                        scratch.stack.push(.init(node: n, step: .stop, moderatePath: false, point: q, toScreen: toScreen))
+                    }
+                    if exposed { scratch.stack.push(.init(node: n, step: .answer, moderatePath: false, point: q, toScreen: toScreen)) }
+                }
                 let moderatePath = entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
                 pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath, scratch: &scratch)
             } else {
                 if exposed {
-                    if exposedHidesSubtree {
+                    if Shape.exposedHidesSubtree {
                         if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
                            !visit(n) { return }
                         continue
@@ -332,4 +349,21 @@ extension HitTester {
             return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
         }
     }
+}
+
+/// The shape of a search, fixed per tree by its rules: whether an exposed
+/// node hides its subtree (VoiceOver) or answers only when its children do
+/// not (TalkBack, whose final windows also end a search).
+protocol SearchShape {
+    static var exposedHidesSubtree: Bool { get }
+}
+
+/// VoiceOver's: the first exposed element whose region holds the point.
+enum VoiceOverSearch: SearchShape {
+    static var exposedHidesSubtree: Bool { true }
+}
+
+/// TalkBack's: the deepest exposed node, within the topmost final window.
+enum TalkBackSearch: SearchShape {
+    static var exposedHidesSubtree: Bool { false }
 }

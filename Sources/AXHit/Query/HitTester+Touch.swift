@@ -73,10 +73,11 @@ extension HitTester {
     }
 
     /// Whether view `v` can itself take touches: a view the rules let
-    /// touches into (its ancestors are the caller's concern).
+    /// touches into (`EngineState.refusesTouch`; its ancestors are the
+    /// caller's concern).
     @inline(__always)
     func touchableItself(_ v: NodeID) -> Bool {
-        tree.isView(v) && !rules.refusesTouch(v, in: tree)
+        tree.isView(v) && !hot[v.index].state.contains(.refusesTouch)
     }
 
     /// The point in `v`'s bounds space when view `v` takes `parentPoint`

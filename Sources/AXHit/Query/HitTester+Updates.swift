@@ -23,7 +23,7 @@ extension HitTester {
         }
         // Rules that compare screen boxes with windows' (TalkBack's
         // whole-window rule) see the content move.
-        if rules.exposureInputs.contains(.geometry) { deriveSubtree(view, structure: false) }
+        if exposureReadsGeometry { deriveSubtree(view, structure: false) }
         navigationAfterScroll(view)
     }
 

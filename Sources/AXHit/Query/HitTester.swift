@@ -17,6 +17,10 @@ struct EngineState: OptionSet, Sendable {
     /// A window whose answer is final (`PlatformRules.isFinalWindow`): when
     /// it holds the point and nothing in it answers, `hit` answers none.
     static let finalWindow = EngineState(rawValue: 1 << 4)
+    /// The rules keep touches from the node itself and its subtree
+    /// (`PlatformRules.refusesTouch`), derived with the rest so that touch
+    /// reads a bit rather than asking the rules per view.
+    static let refusesTouch = EngineState(rawValue: 1 << 5)
 }
 
 /// What a query reads of one node, packed in one 48-byte record so that
@@ -90,6 +94,9 @@ public struct HitTester: Sendable {
     let rules: any PlatformRules
     /// `rules.exposedHidesSubtree`, read by every query.
     let exposedHidesSubtree: Bool
+    /// Whether the rules' exposure reads geometry (TalkBack's whole-window
+    /// rule), so that a scroll re-derives its view's subtree.
+    let exposureReadsGeometry: Bool
     /// Per node: what queries read (see `HotNode`).
     var hot: [HotNode] = []
     /// Per node: the exposed nodes in its subtree, itself included (queries
@@ -135,6 +142,7 @@ public struct HitTester: Sendable {
         self.tree = tree
         rules = tree.rules
         exposedHidesSubtree = rules.exposedHidesSubtree
+        exposureReadsGeometry = rules.exposureInputs.contains(.geometry)
         shapes = ElementShapes(capacity: tree.capacity)
         growColumns()
         // Every node but the root sits in at most one block.
@@ -180,6 +188,7 @@ public struct HitTester: Sendable {
         hot[i].boundsSlot = tree.boundsSlots[i]
         hot[i].transformSlot = tree.transformSlots[i]
         hot[i].flags = tree.flags[i]
+        if rules.refusesTouch(id, in: tree) { hot[i].state.insert(.refusesTouch) } else { hot[i].state.remove(.refusesTouch) }
         boxHits[i] = Self.isBoxHit(hot[i], hasChildren: !tree.firstChild(of: id).isNone,
                                    exposedHidesSubtree: exposedHidesSubtree, in: tree)
     }
@@ -194,8 +203,8 @@ public struct HitTester: Sendable {
     /// view's bounds space to its parent's (`ViewGeometry.boundsToParent`).
     @inline(__always)
     func boundsToParent(_ h: HotNode) -> CGAffineTransform {
-        ViewGeometry.boundsToParent(frame: h.frame, bounds: bounds(h),
-                                    transform: h.transformSlot >= 0 ? tree.transformTable[h.transformSlot] : nil)
+        guard h.transformSlot >= 0 else { return ViewGeometry.boundsToParent(frame: h.frame, bounds: bounds(h)) }
+        return ViewGeometry.boundsToParent(frame: h.frame, bounds: bounds(h), transform: tree.transformTable[h.transformSlot])
     }
 
     /// Box hits (`boxHits`) answer only where rounding can't matter: every
@@ -244,7 +253,18 @@ public struct HitTester: Sendable {
     /// screen is `containerToScreen`) or its subtree (see `ItemBoxes`).
     @inline(__always)
     func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform) -> ItemBoxes {
-        ItemBoxes(item: item, record: hot[item.index], containerToScreen: t, in: tree)
+        let h = hot[item.index]
+        if let boxes = ItemBoxes.common(record: h, bounds: bounds(h), isLeaf: tree.firstChild(of: item).isNone, containerToScreen: t) {
+            return boxes
+        }
+        return Self.itemBoxes(item, containerToScreen: t, in: tree)
+    }
+
+    /// The general case of `itemBoxes(_:containerToScreen:)`. Static, so that
+    /// a call from a mutating method borrows the tree rather than copying
+    /// the engine.
+    static func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform, in tree: borrowing ElementTree) -> ItemBoxes {
+        ItemBoxes(item: item, containerToScreen: t, in: tree)
     }
 
     /// Bytes the engine holds beyond the tree: per-node columns and indexes
