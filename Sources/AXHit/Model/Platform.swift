@@ -36,6 +36,7 @@ public enum LayoutDirection: String, Sendable, Hashable, CaseIterable {
 /// `clickable`, `long-clickable`, `checkable`, `focusable`,
 /// `screen-reader-focusable` in a dump.
 public struct NodeActions: OptionSet, Sendable, Hashable {
+    /// The actions' bits (`click` is bit 0, in the order of `named`).
     public let rawValue: UInt8
     /// Actions from their bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }

@@ -5,9 +5,10 @@ import Foundation
 public struct ExploreStretch: Sendable, Hashable {
     /// What `hit` answers along the stretch, or nil where nothing is hit.
     public var element: NodeID?
-    /// Where the stretch starts and ends, in screen coordinates (points on
-    /// the polyline; a stretch may pass through its vertices).
+    /// Where the stretch starts, in screen coordinates: a point on the
+    /// polyline (a stretch may pass through its vertices).
     public var from: CGPoint
+    /// Where the stretch ends, in screen coordinates.
     public var to: CGPoint
 
     /// A stretch from `from` to `to` answered by `element`.
