@@ -8,34 +8,39 @@ import Foundation
 /// row is then judged on its rounds' paired differences.
 enum ABCommand {
     static let help = """
-    usage: axhit-bench ab OLD_BENCH NEW_BENCH [--only PATTERN] [--elements N] [--rounds R]
-                          [--threshold T] [--keep DIR]
+        usage: axhit-bench ab OLD_BENCH NEW_BENCH [--only PATTERN] [--elements N] [--rounds R]
+                              [--threshold T] [--keep DIR]
 
-      OLD_BENCH, NEW_BENCH  two axhit-bench executables (e.g. built from main and from
-                            your branch: copy .build/release/axhit-bench after each build)
-      --only PATTERN        benchmarks to run, as run --only (default: every quick one)
-      --elements N          sizes, as run --elements (default: the quick sizes, 1k,10k)
-      --rounds R            rounds (default 12): each runs `run --quick --passes 1` of OLD
-                            and of NEW on each workload in turn
-      --threshold T         as compare's (default: compare's defaults)
-      --keep DIR            keep every run's JSON in DIR (else a temporary directory)
+          OLD_BENCH, NEW_BENCH  two axhit-bench executables (e.g. built from main and from
+                                your branch: copy .build/release/axhit-bench after each build)
+          --only PATTERN        benchmarks to run, as run --only (default: every quick one)
+          --elements N          sizes, as run --elements (default: the quick sizes, 1k,10k)
+          --rounds R            rounds (default 12): each runs `run --quick --passes 1` of OLD
+                                and of NEW on each workload in turn
+          --threshold T         as compare's (default: compare's defaults)
+          --keep DIR            keep every run's JSON in DIR (else a temporary directory)
 
-    Per row, each round gives one difference: log(NEW median / OLD median) of the
-    two runs made back to back. The change is the median difference over the rounds;
-    a row regressed (or improved) when the change passes the threshold and a Wilcoxon
-    signed-rank test of the differences gives p < 0.01 (with 12 rounds: at most two
-    rounds disagree, and only by little). Within the threshold: no change; else
-    inconclusive (noisy). The noise column is half the differences' interquartile range.
-    Exit 2 on a regression of an axhit row, 0 otherwise, 1 when a run fails, 64 for
-    a usage error. Takes about 2 x R x the time of one `run --quick --only PATTERN`.
-    """
+        Per row, each round gives one difference: log(NEW median / OLD median) of the
+        two runs made back to back. The change is the median difference over the rounds;
+        a row regressed (or improved) when the change passes the threshold and a Wilcoxon
+        signed-rank test of the differences gives p < 0.01 (with 12 rounds: at most two
+        rounds disagree, and only by little). Within the threshold: no change; else
+        inconclusive (noisy). The noise column is half the differences' interquartile range.
+        Exit 2 on a regression of an axhit row, 0 otherwise, 1 when a run fails, 64 for
+        a usage error. Takes about 2 x R x the time of one `run --quick --only PATTERN`.
+        """
 
     static func run(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(help); return 0 }
+        if args.contains("--help") || args.contains("-h") {
+            print(help)
+            return 0
+        }
         let a = try Arguments(args, options: ["only", "elements", "rounds", "threshold", "keep"], flags: [])
         guard a.positionals.count == 2 else { throw UsageError("ab needs OLD_BENCH and NEW_BENCH") }
         let benches = try a.positionals.map { path throws(UsageError) -> String in
-            guard FileManager.default.isExecutableFile(atPath: path) else { throw UsageError("'\(path)' is not an executable") }
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw UsageError("'\(path)' is not an executable")
+            }
             return URL(fileURLWithPath: path).standardizedFileURL.path
         }
         let rounds = Int(a.option("rounds") ?? "12") ?? 0
@@ -56,7 +61,8 @@ enum ABCommand {
         if let keep = a.option("keep") {
             directory = URL(fileURLWithPath: keep, isDirectory: true)
         } else {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("axhit-bench-ab-\(getpid())", isDirectory: true)
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "axhit-bench-ab-\(getpid())", isDirectory: true)
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { if a.option("keep") == nil { try? FileManager.default.removeItem(at: directory) } }
@@ -64,11 +70,12 @@ enum ABCommand {
         let progress = Progress()
         // rows[side][round]: every row the side's runs measured in that round.
         var rows = [[[ResultRow]]](repeating: [[ResultRow]](repeating: [], count: rounds), count: 2)
-        for round in 0..<rounds {
+        for round in 0 ..< rounds {
             for (k, (workload, names)) in groups.enumerated() {
                 // Alternate who goes first, by round and by workload.
                 for side in (round + k) % 2 == 0 ? [0, 1] : [1, 0] {
-                    let json = directory.appendingPathComponent("\(side == 0 ? "old" : "new")-\(workload)-\(round + 1).json")
+                    let json = directory.appendingPathComponent(
+                        "\(side == 0 ? "old" : "new")-\(workload)-\(round + 1).json")
                     progress.log("round \(round + 1)/\(rounds) \(workload): \(side == 0 ? "OLD" : "NEW")")
                     var arguments = ["run", "--quick", "--passes", "1", "--only", names, "--json", json.path]
                     if let e = a.option("elements") { arguments += ["--elements", e] }
@@ -113,11 +120,12 @@ enum ABCommand {
         var status = try attempt(arguments)
         if status == 64, let k = arguments.firstIndex(of: "--passes") {
             var older = arguments
-            older.removeSubrange(k...(k + 1))
+            older.removeSubrange(k ... (k + 1))
             status = try attempt(older)
         }
         guard status == 0 else {
-            throw BenchError("\(executable) \(arguments.joined(separator: " ")) exited with \(status); its output is in \(log.path)")
+            throw BenchError(
+                "\(executable) \(arguments.joined(separator: " ")) exited with \(status); its output is in \(log.path)")
         }
     }
 
@@ -159,8 +167,10 @@ enum ABCommand {
     /// median of their paired log differences against the threshold, a
     /// Wilcoxon signed-rank test and the differences' spread. With fewer
     /// than three pairs, compare's unpaired judgement of the merged rows.
-    static func paired(old: [Int: ResultRow], new: [Int: ResultRow], merged: (ResultRow, ResultRow),
-                       threshold t: Double) -> CompareCommand.Judgement {
+    static func paired(
+        old: [Int: ResultRow], new: [Int: ResultRow], merged: (ResultRow, ResultRow),
+        threshold t: Double
+    ) -> CompareCommand.Judgement {
         let sign = merged.1.higherIsBetter ? -1.0 : 1.0
         let differences = old.keys.sorted().compactMap { round -> Double? in
             guard let b = old[round], let n = new[round], b.p50 > 0, n.p50 > 0 else { return nil }
@@ -180,7 +190,8 @@ enum ABCommand {
             return .init(verdict: .noChange, change: change, p: nil, noise: noise)
         }
         let p = WilcoxonSignedRank.test(differences).p
-        let verdict: CompareCommand.Verdict = p < CompareCommand.alpha ? (w > 0 ? .regressed : .improved) : .inconclusive
+        let verdict: CompareCommand.Verdict =
+            p < CompareCommand.alpha ? (w > 0 ? .regressed : .improved) : .inconclusive
         return .init(verdict: verdict, change: change, p: p, noise: noise)
     }
 }

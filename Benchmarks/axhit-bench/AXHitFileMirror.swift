@@ -2,7 +2,6 @@ import AXHit
 import CommandLineSupport
 import Foundation
 
-
 /// A Codable mirror of `axhit/1` for Foundation's JSONDecoder: the load
 /// benchmark's baseline decodes the same file into it (plain values, no
 /// validation, no tree building: a lower bound for a Codable reader).

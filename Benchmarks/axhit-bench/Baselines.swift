@@ -1,5 +1,5 @@
-import AXHit
 @_spi(Benchmarks) import AXGeometry
+import AXHit
 import Foundation
 
 /// A rect as its four edges, for closed-open tests without `standardized`.
@@ -7,7 +7,10 @@ struct Box {
     var minX, minY, maxX, maxY: Double
 
     init(_ r: CGRect) {
-        minX = Double(r.minX); minY = Double(r.minY); maxX = Double(r.maxX); maxY = Double(r.maxY)
+        minX = Double(r.minX)
+        minY = Double(r.minY)
+        maxX = Double(r.maxX)
+        maxY = Double(r.maxY)
     }
 
     /// CGRectContainsPoint's rule: `minX <= x < maxX`, `minY <= y < maxY`.
@@ -73,8 +76,12 @@ struct NaiveWalk: Sendable {
         }
         self.root = tree.root.rawValue
         exposedHidesSubtree = tree.platform != .android
-        self.lastChild = lastChild; self.previousSibling = previousSibling
-        self.flags = flags; self.bounds = bounds; self.fromScreen = fromScreen; self.frames = frames
+        self.lastChild = lastChild
+        self.previousSibling = previousSibling
+        self.flags = flags
+        self.bounds = bounds
+        self.fromScreen = fromScreen
+        self.frames = frames
     }
 
     /// The frontmost exposed element whose accessibility frame holds `p`,
@@ -155,15 +162,20 @@ struct NaiveTouch: Sendable {
             }
             lastChildView[i] = behind
             let node = tree[id]
-            if let t = space.transformFromScreen(of: id), !node.isHidden, node.alpha >= 0.01, node.isUserInteractionEnabled {
+            if let t = space.transformFromScreen(of: id), !node.isHidden, node.alpha >= 0.01,
+                node.isUserInteractionEnabled
+            {
                 touchable[i] = true
                 fromScreen[i] = t
                 bounds[i] = Box(node.effectiveBounds)
             }
         }
         self.root = tree.root.rawValue
-        self.lastChildView = lastChildView; self.previousSiblingView = previousSiblingView
-        self.touchable = touchable; self.bounds = bounds; self.fromScreen = fromScreen
+        self.lastChildView = lastChildView
+        self.previousSiblingView = previousSiblingView
+        self.touchable = touchable
+        self.bounds = bounds
+        self.fromScreen = fromScreen
     }
 
     /// The view that receives a tap at `p`. The same contract as
@@ -207,9 +219,13 @@ struct FlatScan: Sendable {
         space.tree.forEachInPreOrder(from: space.tree.root) { id in
             guard space.isExposed(id) else { return }
             let r = space.accessibilityFrame(of: id)
-            boxes.append(Box(r)); nodes.append(id); rects.append(r)
+            boxes.append(Box(r))
+            nodes.append(id)
+            rects.append(r)
         }
-        self.boxes = boxes; self.nodes = nodes; self.rects = rects
+        self.boxes = boxes
+        self.nodes = nodes
+        self.rects = rects
     }
 
     /// The last exposed element in pre-order whose frame holds `p`. O(n).
@@ -266,13 +282,20 @@ struct UniformGridBaseline: Sendable {
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
         var area = 0.0, counted = 0
         for b in flat.boxes where b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite {
-            lo = (min(lo.x, b.minX), min(lo.y, b.minY)); hi = (max(hi.x, b.maxX), max(hi.y, b.maxY))
+            lo = (min(lo.x, b.minX), min(lo.y, b.minY))
+            hi = (max(hi.x, b.maxX), max(hi.y, b.maxY))
             area += (b.maxX - b.minX) * (b.maxY - b.minY)
             counted += 1
         }
         guard counted > 0, hi.x > lo.x, hi.y > lo.y else {
-            minX = 0; minY = 0; cellSize = 1; columns = 1; rows = 1
-            cellStarts = [0, 0]; items = []; wide = (0..<flat.boxes.count).map { Int32($0) }
+            minX = 0
+            minY = 0
+            cellSize = 1
+            columns = 1
+            rows = 1
+            cellStarts = [0, 0]
+            items = []
+            wide = (0 ..< flat.boxes.count).map { Int32($0) }
             return
         }
         // Cells about the size of a typical box, at most ~4 cells per box.
@@ -280,33 +303,47 @@ struct UniformGridBaseline: Sendable {
         let size = max(typical, 1e-9)
         let columns = min(4096, Int(((hi.x - lo.x) / size).rounded(.up)) + 1)
         let rows = min(4096, Int(((hi.y - lo.y) / size).rounded(.up)) + 1)
-        let cellSize = max((hi.x - lo.x) / Double(columns - 1 > 0 ? columns - 1 : 1), (hi.y - lo.y) / Double(rows - 1 > 0 ? rows - 1 : 1), 1e-9)
+        let cellSize = max(
+            (hi.x - lo.x) / Double(columns - 1 > 0 ? columns - 1 : 1),
+            (hi.y - lo.y) / Double(rows - 1 > 0 ? rows - 1 : 1), 1e-9)
         func span(_ b: Box) -> (Int, Int, Int, Int) {
             func clamp(_ v: Double, _ n: Int) -> Int { v.isFinite ? min(max(Int(v), 0), n - 1) : (v < 0 ? 0 : n - 1) }
-            return (clamp((b.minX - lo.x) / cellSize, columns), clamp((b.maxX - lo.x) / cellSize, columns),
-                    clamp((b.minY - lo.y) / cellSize, rows), clamp((b.maxY - lo.y) / cellSize, rows))
+            return (
+                clamp((b.minX - lo.x) / cellSize, columns), clamp((b.maxX - lo.x) / cellSize, columns),
+                clamp((b.minY - lo.y) / cellSize, rows), clamp((b.maxY - lo.y) / cellSize, rows)
+            )
         }
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
         var wide: [Int32] = []
         for (k, b) in flat.boxes.enumerated() {
             let (x0, x1, y0, y1) = span(b)
-            if (x1 - x0 + 1) * (y1 - y0 + 1) > Self.wideCells { wide.append(Int32(k)); continue }
-            for y in y0...y1 { for x in x0...x1 { counts[y * columns + x + 1] += 1 } }
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > Self.wideCells {
+                wide.append(Int32(k))
+                continue
+            }
+            for y in y0 ... y1 { for x in x0 ... x1 { counts[y * columns + x + 1] += 1 } }
         }
-        for c in 0..<columns * rows { counts[c + 1] += counts[c] }
+        for c in 0 ..< columns * rows { counts[c + 1] += counts[c] }
         var cursor = counts
         var items = [Int32](repeating: 0, count: Int(counts[columns * rows]))
         for (k, b) in flat.boxes.enumerated() {
             let (x0, x1, y0, y1) = span(b)
             if (x1 - x0 + 1) * (y1 - y0 + 1) > Self.wideCells { continue }
-            for y in y0...y1 { for x in x0...x1 {
-                items[Int(cursor[y * columns + x])] = Int32(k)
-                cursor[y * columns + x] += 1
-            } }
+            for y in y0 ... y1 {
+                for x in x0 ... x1 {
+                    items[Int(cursor[y * columns + x])] = Int32(k)
+                    cursor[y * columns + x] += 1
+                }
+            }
         }
-        self.minX = lo.x; self.minY = lo.y; self.cellSize = cellSize
-        self.columns = columns; self.rows = rows
-        self.cellStarts = counts; self.items = items; self.wide = wide
+        self.minX = lo.x
+        self.minY = lo.y
+        self.cellSize = cellSize
+        self.columns = columns
+        self.rows = rows
+        self.cellStarts = counts
+        self.items = items
+        self.wide = wide
     }
 
     /// The last exposed element in pre-order whose frame holds `p`.
@@ -321,13 +358,19 @@ struct UniformGridBaseline: Sendable {
             let start = Int(cellStarts[c])
             while k >= start {
                 let b = items[k]
-                if boxes[Int(b)].containsClosedOpen(x, y) { best = b; break }
+                if boxes[Int(b)].containsClosedOpen(x, y) {
+                    best = b
+                    break
+                }
                 k -= 1
             }
         }
         var w = wide.count - 1
         while w >= 0 && wide[w] > best {
-            if boxes[Int(wide[w])].containsClosedOpen(x, y) { best = wide[w]; break }
+            if boxes[Int(wide[w])].containsClosedOpen(x, y) {
+                best = wide[w]
+                break
+            }
             w -= 1
         }
         return best >= 0 ? nodes[Int(best)] : nil

@@ -25,8 +25,10 @@ final class BenchContext {
     private var flatScan: FlatScan?
     private var strtree: GEOSBaseline?
 
-    init(settings: RunSettings, workload: any Workload, screen: GeneratedScreen, treeBytes: Int, results: ResultSink,
-         pass: Int = 0) {
+    init(
+        settings: RunSettings, workload: any Workload, screen: GeneratedScreen, treeBytes: Int, results: ResultSink,
+        pass: Int = 0
+    ) {
         self.settings = settings
         self.pass = pass
         self.workload = workload
@@ -37,7 +39,7 @@ final class BenchContext {
         // Seeded apart from the tree, so a different size sees the same kind of points.
         var rng = SplitMix64(seed: settings.seed &+ 0x5EED)
         let a = screen.queryArea
-        points = (0..<settings.pointCount).map { _ in
+        points = (0 ..< settings.pointCount).map { _ in
             CGPoint(x: rng.uniform(Double(a.minX), Double(a.maxX)), y: rng.uniform(Double(a.minY), Double(a.maxY)))
         }
     }
@@ -59,10 +61,11 @@ final class BenchContext {
     /// where the previous pass's points end, so no pass re-measures a point.
     var sampler: LatencySampler {
         let maxSamples = max(1, share(settings.maxSamples))
-        return LatencySampler(points: points, budget: settings.latencyBudget / Double(settings.passes),
-                              minSamples: max(1, share(settings.minSamples)), maxSamples: maxSamples,
-                              warmUpTime: settings.warmUpTime,
-                              firstMeasured: settings.guardPoints + pass * LatencySampler.maxBatch * maxSamples, sink: sink)
+        return LatencySampler(
+            points: points, budget: settings.latencyBudget / Double(settings.passes),
+            minSamples: max(1, share(settings.minSamples)), maxSamples: maxSamples,
+            warmUpTime: settings.warmUpTime,
+            firstMeasured: settings.guardPoints + pass * LatencySampler.maxBatch * maxSamples, sink: sink)
     }
 
     /// The engine over this tree (built now if `build` did not run).
@@ -121,7 +124,7 @@ final class BenchContext {
         let reps = share(limit ?? settings.repetitions(elements))
         var times: [Double] = []
         let key = "\(name)|\(elements)"
-        for rep in 0..<reps {
+        for rep in 0 ..< reps {
             if results.spentMilliseconds[key, default: 0] > settings.wholeOperationBudget * 1e3 { break }
             let ms = try body(rep)
             times.append(ms)

@@ -20,13 +20,16 @@ enum BuildBenchmark {
                 // Held alive while measured; kept for the query operations.
                 let bytes = MemoryProbe.residentAfterTrim() - before
                 c.adopt(tester: tester)
-                c.results.add(name, "axhit", elements: c.elements, metric: "engine-bytes-per-element", unit: "bytes",
-                              samples: [Double(tester.memoryBytes) / Double(c.elements)])
+                c.results.add(
+                    name, "axhit", elements: c.elements, metric: "engine-bytes-per-element", unit: "bytes",
+                    samples: [Double(tester.memoryBytes) / Double(c.elements)])
                 if c.elements >= MemoryProbe.minimumElements {
-                    c.results.add(name, "axhit", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
-                                  samples: [Double(bytes) / Double(c.elements)])
-                    c.results.add(name, "axhit", elements: c.elements, metric: "tree-bytes-per-element", unit: "bytes",
-                                  samples: [Double(c.treeBytes) / Double(c.elements)])
+                    c.results.add(
+                        name, "axhit", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
+                        samples: [Double(bytes) / Double(c.elements)])
+                    c.results.add(
+                        name, "axhit", elements: c.elements, metric: "tree-bytes-per-element", unit: "bytes",
+                        samples: [Double(c.treeBytes) / Double(c.elements)])
                 }
             }
             return ms
@@ -36,7 +39,7 @@ enum BuildBenchmark {
         let flat = try c.flat()
         let baselineReps = c.share(min(reps, 3))
         var rtreeTimes: [Double] = []
-        for _ in 0..<baselineReps {
+        for _ in 0 ..< baselineReps {
             let start = Stopwatch.now()
             let tree = PackedRTree(boxes: flat.rects)
             rtreeTimes.append(Double(Stopwatch.now() - start) / 1e6)
@@ -45,7 +48,7 @@ enum BuildBenchmark {
         c.results.add(name, "flatbush", elements: c.elements, metric: "time", unit: "ms", samples: rtreeTimes)
         c.log.log("  geos-strtree: building over \(flat.rects.count) boxes x\(baselineReps)")
         var geosTimes: [Double] = []
-        for rep in 0..<baselineReps {
+        for rep in 0 ..< baselineReps {
             let before = MemoryProbe.residentAfterTrim()
             let start = Stopwatch.now()
             let g = try GEOSBaseline(flat)
@@ -54,8 +57,9 @@ enum BuildBenchmark {
                 let bytes = MemoryProbe.residentAfterTrim() - before
                 c.adopt(geos: g)
                 guard c.elements >= MemoryProbe.minimumElements else { continue }
-                c.results.add(name, "geos-strtree", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
-                              samples: [Double(bytes) / Double(c.elements)])
+                c.results.add(
+                    name, "geos-strtree", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
+                    samples: [Double(bytes) / Double(c.elements)])
             }
         }
         c.results.add(name, "geos-strtree", elements: c.elements, metric: "time", unit: "ms", samples: geosTimes)

@@ -8,39 +8,39 @@ import Foundation
 /// measure the machine, not the engine (and correct for it, `MachineShift`).
 enum CompareCommand {
     static let help = """
-    usage: axhit-bench compare BASELINE.json NEW.json [--threshold T]
+        usage: axhit-bench compare BASELINE.json NEW.json [--threshold T]
 
-      T is a percentage for every metric (`5%`), or thresholds per metric or
-      unit plus an optional default: `latency=10%,time=15%,5%`. Without
-      --threshold: 5%, but 10% for the memory metrics (page-granular), 15%
-      for throughput-all-cores, 25% for amortized (a mean carrying a few
-      index rebuilds), 1.5% for instruction counts (`count`: they repeat
-      to within 0.1%, 0.75% at worst) and 5% for simulated cache misses.
+          T is a percentage for every metric (`5%`), or thresholds per metric or
+          unit plus an optional default: `latency=10%,time=15%,5%`. Without
+          --threshold: 5%, but 10% for the memory metrics (page-granular), 15%
+          for throughput-all-cores, 25% for amortized (a mean carrying a few
+          index rebuilds), 1.5% for instruction counts (`count`: they repeat
+          to within 0.1%, 0.75% at worst) and 5% for simulated cache misses.
 
-    Rows match on benchmark, implementation, elements and metric. The change
-    is that of the medians, less the machine's own change over the same run
-    (the median change of the baseline implementations on the same workload
-    and size; time rows only). Verdicts:
+        Rows match on benchmark, implementation, elements and metric. The change
+        is that of the medians, less the machine's own change over the same run
+        (the median change of the baseline implementations on the same workload
+        and size; time rows only). Verdicts:
 
-      no change              the change is within the threshold
-      regressed / improved   beyond the threshold, and significant: a
-                             Mann-Whitney U test of the two runs' pass medians
-                             (or samples) gives p < 0.01, and the change is more
-                             than 3 times the row's own noise (how far its passes
-                             strayed from their median, in either run)
-      inconclusive (noisy)   beyond the threshold, but not significant, within
-                             the noise, or in a run with 0.5 more cores busy with
-                             other processes: measure again (`axhit-bench ab`)
+          no change              the change is within the threshold
+          regressed / improved   beyond the threshold, and significant: a
+                                 Mann-Whitney U test of the two runs' pass medians
+                                 (or samples) gives p < 0.01, and the change is more
+                                 than 3 times the row's own noise (how far its passes
+                                 strayed from their median, in either run)
+          inconclusive (noisy)   beyond the threshold, but not significant, within
+                                 the noise, or in a run with 0.5 more cores busy with
+                                 other processes: measure again (`axhit-bench ab`)
 
-    Rows with one value on each side that is not a time (instruction counts,
-    memory) are exact: beyond the threshold is a regression. Files from before samples were kept have p50s
-    only: a change needs 25% (or the threshold, if higher) and the new median
-    beyond the baseline's p90 to count, else beyond the threshold it is
-    inconclusive.
+        Rows with one value on each side that is not a time (instruction counts,
+        memory) are exact: beyond the threshold is a regression. Files from before samples were kept have p50s
+        only: a change needs 25% (or the threshold, if higher) and the new median
+        beyond the baseline's p90 to count, else beyond the threshold it is
+        inconclusive.
 
-    Exit 2 on a regression of an axhit row, 0 otherwise, 1 for unreadable
-    input, 64 for a usage error.
-    """
+        Exit 2 on a regression of an axhit row, 0 otherwise, 1 for unreadable
+        input, 64 for a usage error.
+        """
 
     struct Thresholds {
         var fallback = 5.0
@@ -51,10 +51,12 @@ enum CompareCommand {
         /// Used when --threshold is not given. `amortized` is a single mean
         /// dominated by a few rebuilds; counts repeat to within 0.75%, so
         /// 1.5% is already a real change.
-        static let defaults = Thresholds(fallback: 5, perKey: [
-            "bytes-per-element": 10, "tree-bytes-per-element": 10, "throughput-all-cores": 15, "amortized": 25,
-            "instructions": 1.5, "misses": 5,
-        ])
+        static let defaults = Thresholds(
+            fallback: 5,
+            perKey: [
+                "bytes-per-element": 10, "tree-bytes-per-element": 10, "throughput-all-cores": 15, "amortized": 25,
+                "instructions": 1.5, "misses": 5,
+            ])
     }
 
     enum Verdict: String {
@@ -88,7 +90,10 @@ enum CompareCommand {
     static let groupsWithoutPasses = 5
 
     static func run(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(help); return 0 }
+        if args.contains("--help") || args.contains("-h") {
+            print(help)
+            return 0
+        }
         let a = try Arguments(args, options: ["threshold"], flags: [])
         guard a.positionals.count == 2 else { throw UsageError("compare needs BASELINE.json and NEW.json") }
         let thresholds = try a.option("threshold").map(parseThresholds) ?? .defaults
@@ -110,12 +115,18 @@ enum CompareCommand {
 
     /// The table of `judge`'s verdicts on the rows of `new` and `base` that
     /// match, a list of the regressions, and their number (axhit rows).
-    static func report(base: [ResultRow], new: [ResultRow], thresholds: Thresholds, footer: String,
-                       judge: (ResultRow, ResultRow, Double) -> Judgement) -> ([String], Int) {
+    static func report(
+        base: [ResultRow], new: [ResultRow], thresholds: Thresholds, footer: String,
+        judge: (ResultRow, ResultRow, Double) -> Judgement
+    ) -> ([String], Int) {
         var baseByKey: [String: ResultRow] = [:]
         for r in base { baseByKey[r.key] = r }
-        var rows: [[String]] = [["benchmark", "impl", "elements", "metric", "baseline p50", "new p50", "change", "p", "noise",
-                                 "threshold", "verdict"]]
+        var rows: [[String]] = [
+            [
+                "benchmark", "impl", "elements", "metric", "baseline p50", "new p50", "change", "p", "noise",
+                "threshold", "verdict",
+            ]
+        ]
         var regressed: [String] = []
         var counts: [Verdict: Int] = [:]
         var matched = 0
@@ -124,7 +135,9 @@ enum CompareCommand {
             seen.insert(n.key)
             let size = Report.count(n.elements)
             guard let b = baseByKey[n.key] else {
-                rows.append([n.benchmark, n.implementation, size, n.metric, "-", Report.format(n.p50), "new", "", "", "", ""])
+                rows.append([
+                    n.benchmark, n.implementation, size, n.metric, "-", Report.format(n.p50), "new", "", "", "", "",
+                ])
                 continue
             }
             matched += 1
@@ -134,28 +147,37 @@ enum CompareCommand {
             if gates { counts[j.verdict, default: 0] += 1 }
             let change = String(format: "%+.1f%%", j.change * 100)
             if j.verdict == .regressed && gates {
-                regressed.append("  \(n.benchmark) \(n.implementation) \(size) \(n.metric): \(Report.format(b.p50)) -> "
-                                 + "\(Report.format(n.p50)) \(n.unit), \(change) (threshold \(String(format: "%g", t))%)")
+                regressed.append(
+                    "  \(n.benchmark) \(n.implementation) \(size) \(n.metric): \(Report.format(b.p50)) -> "
+                        + "\(Report.format(n.p50)) \(n.unit), \(change) (threshold \(String(format: "%g", t))%)")
             }
-            rows.append([n.benchmark, n.implementation, size, n.metric, Report.format(b.p50), Report.format(n.p50), change,
-                         j.p.map { String(format: $0 < 0.001 ? "%.0e" : "%.3f", $0) } ?? "-",
-                         j.noise.map { String(format: "±%.1f%%", $0 * 100) } ?? "-",
-                         String(format: "%g%%", t), j.verdict.rawValue + (gates ? "" : " (baseline, not gating)")])
+            rows.append([
+                n.benchmark, n.implementation, size, n.metric, Report.format(b.p50), Report.format(n.p50), change,
+                j.p.map { String(format: $0 < 0.001 ? "%.0e" : "%.3f", $0) } ?? "-",
+                j.noise.map { String(format: "±%.1f%%", $0 * 100) } ?? "-",
+                String(format: "%g%%", t), j.verdict.rawValue + (gates ? "" : " (baseline, not gating)"),
+            ])
         }
         for b in base where !seen.contains(b.key) {
-            rows.append([b.benchmark, b.implementation, Report.count(b.elements), b.metric, Report.format(b.p50), "-",
-                         "missing", "", "", "", ""])
+            rows.append([
+                b.benchmark, b.implementation, Report.count(b.elements), b.metric, Report.format(b.p50), "-",
+                "missing", "", "", "", "",
+            ])
         }
         var widths = [Int](repeating: 0, count: rows[0].count)
         for r in rows { for (k, c) in r.enumerated() { widths[k] = max(widths[k], c.count) } }
         var lines = rows.map { r in
-            r.enumerated().map { k, c in k == r.count - 1 ? c : c.padding(toLength: widths[k], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
+            r.enumerated().map { k, c in
+                k == r.count - 1 ? c : c.padding(toLength: widths[k], withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ")
         }
         lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
         lines.append("")
         lines.append(footer)
-        let tally = [Verdict.regressed, .improved, .noChange, .inconclusive].map { "\(counts[$0, default: 0]) \($0.rawValue)" }
+        let tally = [Verdict.regressed, .improved, .noChange, .inconclusive].map {
+            "\(counts[$0, default: 0]) \($0.rawValue)"
+        }
         lines.append("\(matched) measurements compared; axhit rows: " + tally.joined(separator: ", "))
         if !regressed.isEmpty {
             lines.append("regressed:")
@@ -200,7 +222,8 @@ enum CompareCommand {
             return judgement(w > 0 ? .regressed : .improved, w)
         }
         let baseGroups = groupMedians(b), newGroups = groupMedians(n)
-        let test = baseGroups.count >= 3 && newGroups.count >= 3
+        let test =
+            baseGroups.count >= 3 && newGroups.count >= 3
             ? MannWhitney.test(baseGroups, newGroups) : MannWhitney.test(baseValues, newValues)
         let noise = max(spread(baseGroups), spread(newGroups))
         // More company on the machine in the run that got slower (fewer
@@ -219,7 +242,7 @@ enum CompareCommand {
         if let medians = r.passMedians, medians.count > 1 { return medians }
         guard let values = r.values, values.count >= 2 * groupsWithoutPasses else { return [] }
         let g = groupsWithoutPasses
-        return (0..<g).map { k in Stats(Array(values[(k * values.count / g)..<((k + 1) * values.count / g)])).p50 }
+        return (0 ..< g).map { k in Stats(Array(values[(k * values.count / g) ..< ((k + 1) * values.count / g)])).p50 }
     }
 
     /// How far the furthest group median strays from their median, as a log
@@ -293,7 +316,8 @@ struct MachineShift {
 
     var summary: String {
         guard rows > 0 else { return "machine: no baseline implementation rows in common: no correction" }
-        return "machine: the baseline implementations' medians moved \(String(format: "%+.1f%%", expm1(overall) * 100)) "
+        return
+            "machine: the baseline implementations' medians moved \(String(format: "%+.1f%%", expm1(overall) * 100)) "
             + "(\(rows) rows); time changes above are net of their move on the same workload and size"
     }
 }

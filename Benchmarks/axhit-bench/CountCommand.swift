@@ -18,23 +18,23 @@ import Foundation
 /// lists the regions in a labels file, in the same order.
 enum CountCommand {
     static let help = """
-    usage: axhit-bench count [--only PATTERN] [--json FILE] [--jobs N] [--cache-sim]
+        usage: axhit-bench count [--only PATTERN] [--json FILE] [--jobs N] [--cache-sim]
 
-      --only PATTERN   count operations whose `<operation>/<workload>` matches (as run --only)
-      --json FILE      write the counts as an axhit-bench JSON report (the schema of run)
-      --jobs N         Callgrind processes at once (default: the number of cores)
-      --cache-sim      also simulate the caches: l1-misses and ll-misses per operation
-                       (slower)
+          --only PATTERN   count operations whose `<operation>/<workload>` matches (as run --only)
+          --json FILE      write the counts as an axhit-bench JSON report (the schema of run)
+          --jobs N         Callgrind processes at once (default: the number of cores)
+          --cache-sim      also simulate the caches: l1-misses and ll-misses per operation
+                           (slower)
 
-    Counts, per operation, at the quick sizes (1k, 10k) of every workload:
-    \(CountedOperation.all.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+        Counts, per operation, at the quick sizes (1k, 10k) of every workload:
+        \(CountedOperation.all.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
 
-    Needs valgrind (apt-get install valgrind) and taskset. A binary's counts repeat:
-    queries exactly, the rest within 0.1% (0.75% at worst); `axhit-bench compare`
-    judges them at 1.5%. A row's count does not depend on --only (each workload
-    runs whole, in its own process). Re-record the committed baseline after an
-    intended change with `scripts/bench-gate --record`.
-    """
+        Needs valgrind (apt-get install valgrind) and taskset. A binary's counts repeat:
+        queries exactly, the rest within 0.1% (0.75% at worst); `axhit-bench compare`
+        judges them at 1.5%. A row's count does not depend on --only (each workload
+        runs whole, in its own process). Re-record the committed baseline after an
+        intended change with `scripts/bench-gate --record`.
+        """
 
     /// Callgrind matches this against the mangled names of
     /// `callgrindRegionStart` and `callgrindRegionEnd`, which contain the
@@ -48,17 +48,22 @@ enum CountCommand {
     static let warmUpElements = 200
 
     static func run(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(help); return 0 }
-        let a = try Arguments(args, options: ["only", "json", "jobs", "workloads", "labels"], flags: ["cache-sim", "inside"])
+        if args.contains("--help") || args.contains("-h") {
+            print(help)
+            return 0
+        }
+        let a = try Arguments(
+            args, options: ["only", "json", "jobs", "workloads", "labels"], flags: ["cache-sim", "inside"])
         try a.noPositionals()
         if a.flag("inside") {
             try inside(workloads: a.required("workloads"), labels: a.required("labels"))
             return 0
         }
-        let jobs = try a.option("jobs").map { s throws(UsageError) -> Int in
-            guard let v = Int(s), v >= 1 else { throw UsageError("--jobs must be a positive integer, got '\(s)'") }
-            return v
-        } ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs =
+            try a.option("jobs").map { s throws(UsageError) -> Int in
+                guard let v = Int(s), v >= 1 else { throw UsageError("--jobs must be a positive integer, got '\(s)'") }
+                return v
+            } ?? ProcessInfo.processInfo.activeProcessorCount
         let progress = Progress()
         let started = Stopwatch.now()
         let rows = try count(only: a.option("only"), jobs: jobs, cacheSim: a.flag("cache-sim"), progress: progress)
@@ -73,8 +78,9 @@ enum CountCommand {
                 ("sizes", "[" + sizes.map(String.init).joined(separator: ",") + "]"), ("seed", "1"),
                 ("cacheSim", a.flag("cache-sim") ? "true" : "false"),
             ]
-            let report = JSONReport(configuration: configuration, rows: rows, notes: [],
-                                    durationSeconds: seconds, peakResident: nil)
+            let report = JSONReport(
+                configuration: configuration, rows: rows, notes: [],
+                durationSeconds: seconds, peakResident: nil)
             try RunCommand.write(report.text(), to: path)
             progress.log("wrote \(path)")
         }
@@ -107,7 +113,9 @@ enum CountCommand {
         // a count does not depend on what else was counted. `jobs` queues,
         // the most expensive workloads dealt out first, each on its own CPU.
         let order = selected.sorted { cost($0) > cost($1) }
-        let queues = (0..<min(jobs, order.count)).map { j in stride(from: j, to: order.count, by: jobs).map { order[$0] } }
+        let queues = (0 ..< min(jobs, order.count)).map { j in
+            stride(from: j, to: order.count, by: jobs).map { order[$0] }
+        }
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let lock = NSLock()
         nonisolated(unsafe) var rows: [ResultRow] = []
@@ -116,12 +124,17 @@ enum CountCommand {
             for workload in queues[j] {
                 do {
                     progress.log("callgrind: \(workload)")
-                    let counted = try countWorkload(workload, cpu: j % cores, cacheSim: cacheSim, valgrind: valgrind,
-                                                    taskset: taskset, executable: executable, directory: directory)
+                    let counted = try countWorkload(
+                        workload, cpu: j % cores, cacheSim: cacheSim, valgrind: valgrind,
+                        taskset: taskset, executable: executable, directory: directory)
                     let kept = counted.filter { RunCommand.matches($0.benchmark, only) }
-                    lock.lock(); rows += kept; lock.unlock()
+                    lock.lock()
+                    rows += kept
+                    lock.unlock()
                 } catch {
-                    lock.lock(); failures.append("\(workload): \(error)"); lock.unlock()
+                    lock.lock()
+                    failures.append("\(workload): \(error)")
+                    lock.unlock()
                 }
             }
         }
@@ -141,8 +154,10 @@ enum CountCommand {
 
     /// Counts every operation on `workload` in one Callgrind process,
     /// pinned to `cpu`.
-    static func countWorkload(_ workload: String, cpu: Int, cacheSim: Bool, valgrind: String, taskset: String,
-                              executable: String, directory: URL) throws -> [ResultRow] {
+    static func countWorkload(
+        _ workload: String, cpu: Int, cacheSim: Bool, valgrind: String, taskset: String,
+        executable: String, directory: URL
+    ) throws -> [ResultRow] {
         let out = directory.appendingPathComponent("callgrind-\(workload).out")
         let labels = directory.appendingPathComponent("labels-\(workload).txt")
         let log = directory.appendingPathComponent("log-\(workload).txt")
@@ -176,8 +191,9 @@ enum CountCommand {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw BenchError("callgrind exited with \(process.terminationStatus):\n"
-                             + text.split(separator: "\n").suffix(15).joined(separator: "\n"))
+            throw BenchError(
+                "callgrind exited with \(process.terminationStatus):\n"
+                    + text.split(separator: "\n").suffix(15).joined(separator: "\n"))
         }
         return try parse(dump: out, labels: labels)
     }
@@ -213,20 +229,24 @@ enum CountCommand {
                 regions.append(Dictionary(zip(events, values), uniquingKeysWith: { $1 }))
             }
         }
-        let labels = labelText.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let labels = labelText.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
         guard labels.count == regions.count else {
             throw BenchError("Callgrind dumped \(regions.count) regions, the harness ran \(labels.count)")
         }
         var rows: [ResultRow] = []
         for (label, counts) in zip(labels, regions) {
-            guard label.count == 4, let elements = Int(label[1]), let operations = Double(label[3]), operations > 0 else {
+            guard label.count == 4, let elements = Int(label[1]), let operations = Double(label[3]), operations > 0
+            else {
                 throw BenchError("bad region label '\(label.joined(separator: " "))'")
             }
             let (benchmark, variant) = (label[0], label[2])
             func metric(_ base: String) -> String { variant.isEmpty ? base : "\(variant)-\(base)" }
             func row(_ metric: String, _ unit: String, _ value: Double) -> ResultRow {
-                ResultRow(benchmark: benchmark, implementation: "axhit", elements: elements, metric: metric, unit: unit,
-                          p50: value, p90: value, p99: value, samples: 1, values: [value])
+                ResultRow(
+                    benchmark: benchmark, implementation: "axhit", elements: elements, metric: metric, unit: unit,
+                    p50: value, p90: value, p99: value, samples: 1, values: [value])
             }
             let ir = counts["Ir"] ?? 0
             rows.append(row(metric("instructions"), "instructions", ir / operations))
@@ -273,7 +293,8 @@ enum CountCommand {
             for workload in allWorkloads where names.contains(workload.name) && size <= workload.maxElements {
                 let operations = CountedOperation.all.filter { $0.applies(workload.name, size) }
                 let screen = try workload.generate(elements: size, seed: settings.seed, options: options)
-                let context = BenchContext(settings: settings, workload: workload, screen: screen, treeBytes: 0, results: sink)
+                let context = BenchContext(
+                    settings: settings, workload: workload, screen: screen, treeBytes: 0, results: sink)
                 for op in operations {
                     progress.log("count \(op.name)/\(workload.name) \(context.elements) elements")
                     try op.run(context, log)
@@ -300,8 +321,10 @@ final class RegionLog {
     /// region of the same operation (its metrics are prefixed with it).
     /// What `body` does besides the operations counts too, so it should
     /// only loop.
-    func count(_ c: BenchContext, _ operation: String, variant: String = "", operations: Int,
-               _ body: () throws -> Void) rethrows {
+    func count(
+        _ c: BenchContext, _ operation: String, variant: String = "", operations: Int,
+        _ body: () throws -> Void
+    ) rethrows {
         guard counting else { return try body() }
         callgrindRegionStart(sink)
         try body()
@@ -348,8 +371,10 @@ struct CountedOperation: Sendable {
     static let inserts = 256
 
     static let all: [CountedOperation] = [
-        CountedOperation(name: "build", summary: "HitTester(tree), once (paths: at 1k only)",
-                         applies: { w, size in w != "paths" || size < 5_000 }) { c, log in
+        CountedOperation(
+            name: "build", summary: "HitTester(tree), once (paths: at 1k only)",
+            applies: { w, size in w != "paths" || size < 5_000 }
+        ) { c, log in
             log.count(c, "build", operations: 1) {
                 c.adopt(tester: HitTester(c.screen.tree))
             }
@@ -368,10 +393,10 @@ struct CountedOperation: Sendable {
             let n = 1_024
             try c.withEngine { e in
                 try plan.restore(&e)
-                for k in 0..<64 { try plan.scroll(&e, n + k) }
-                try log.count(c, "scroll", operations: n) { for k in 0..<n { try plan.scroll(&e, k) } }
+                for k in 0 ..< 64 { try plan.scroll(&e, n + k) }
+                try log.count(c, "scroll", operations: n) { for k in 0 ..< n { try plan.scroll(&e, k) } }
                 try log.count(c, "scroll", variant: "scroll-shared", operations: n) {
-                    for k in 0..<n { try plan.scrollShared(&e, k) }
+                    for k in 0 ..< n { try plan.scrollShared(&e, k) }
                 }
                 try plan.restore(&e)
             }
@@ -379,11 +404,14 @@ struct CountedOperation: Sendable {
         CountedOperation(name: "move", summary: "update(id, to:): every target moved and moved back") { c, log in
             guard let plan = UpdateBenchmarks.MovePlan(c) else { return }
             try c.withEngine { e in
-                try plan.step(&e, 0); try plan.step(&e, plan.cycle / 2)
-                try log.count(c, "move", operations: plan.cycle) { for k in 0..<plan.cycle { try plan.step(&e, k) } }
+                try plan.step(&e, 0)
+                try plan.step(&e, plan.cycle / 2)
+                try log.count(c, "move", operations: plan.cycle) { for k in 0 ..< plan.cycle { try plan.step(&e, k) } }
             }
         },
-        CountedOperation(name: "insert", summary: "insert(subtree, under:, before:) of 256 insert rows, after 256 untimed") { c, log in
+        CountedOperation(
+            name: "insert", summary: "insert(subtree, under:, before:) of 256 insert rows, after 256 untimed"
+        ) { c, log in
             guard let s = try UpdateBenchmarks.inserts(c, count: inserts) else { return }
             try c.withEngine { e in
                 let (warm, _) = try UpdateBenchmarks.insertAll(&e, s, timed: false)
@@ -404,8 +432,10 @@ struct CountedOperation: Sendable {
                 }
             }
         },
-        CountedOperation(name: "load", summary: "ElementTree(contentsOf:) of the tree's axhit/1 JSON, once (1k only, not paths)",
-                         applies: { w, size in w != "paths" && size < 5_000 }) { c, log in
+        CountedOperation(
+            name: "load", summary: "ElementTree(contentsOf:) of the tree's axhit/1 JSON, once (1k only, not paths)",
+            applies: { w, size in w != "paths" && size < 5_000 }
+        ) { c, log in
             let data = c.screen.tree.axhitJSON()
             try log.count(c, "load", operations: 1) {
                 c.sink.consume(try ElementTree(contentsOf: data, file: "generated").count)
@@ -416,8 +446,10 @@ struct CountedOperation: Sendable {
     /// A query counted over `queries(c)` of the run's measured points, after
     /// `warmUpQueries` at its warm-up points. `make` returns the query over
     /// the engine (with its own scratch).
-    static func query(_ name: String, _ summary: String,
-                      _ make: @escaping @Sendable (HitTester) -> (CGPoint) -> Int) -> CountedOperation {
+    static func query(
+        _ name: String, _ summary: String,
+        _ make: @escaping @Sendable (HitTester) -> (CGPoint) -> Int
+    ) -> CountedOperation {
         CountedOperation(name: name, summary: summary) { c, log in
             let engine = try c.engine()
             let query = make(engine)
@@ -425,9 +457,9 @@ struct CountedOperation: Sendable {
             let first = c.settings.guardPoints, warm = points.count - LatencySampler.warmUpPoints
             let n = queries(c)
             var check = 0
-            for k in 0..<warmUpQueries { check &+= query(points[warm + k]) }
+            for k in 0 ..< warmUpQueries { check &+= query(points[warm + k]) }
             log.count(c, name, operations: n) {
-                for k in 0..<n { check &+= query(points[first + k]) }
+                for k in 0 ..< n { check &+= query(points[first + k]) }
             }
             c.sink.consume(check)
         }

@@ -15,19 +15,24 @@ enum HitBenchmark {
         var scratch = HitScratch()
         let axhit = sampler.measure { p in Int(engine.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
         c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: axhit.samples)
-        c.results.add(name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
-                      samples: axhit.samples.map { 1e9 / $0 })
-        let parallel = sampler.parallelThroughput(rounds: max(1, c.share(c.settings.parallelRounds)),
-                                                  roundTime: c.settings.parallelRoundTime, estimate: axhit.estimate) { p in
+        c.results.add(
+            name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
+            samples: axhit.samples.map { 1e9 / $0 })
+        let parallel = sampler.parallelThroughput(
+            rounds: max(1, c.share(c.settings.parallelRounds)),
+            roundTime: c.settings.parallelRoundTime, estimate: axhit.estimate
+        ) { p in
             Int(engine.hit(p, policy: .frame)?.rawValue ?? -1)
         }
-        c.results.add(name, "axhit", elements: c.elements, metric: "throughput-all-cores", unit: "queries/s",
-                      samples: parallel.samples)
+        c.results.add(
+            name, "axhit", elements: c.elements, metric: "throughput-all-cores", unit: "queries/s",
+            samples: parallel.samples)
 
         let n = sampler.measure { p in Int(naive.hit(p)?.rawValue ?? -1) }
         c.results.add(name, "naive", elements: c.elements, metric: "latency", unit: "ns", samples: n.samples)
-        c.results.add(name, "naive", elements: c.elements, metric: "throughput", unit: "queries/s",
-                      samples: n.samples.map { 1e9 / $0 })
+        c.results.add(
+            name, "naive", elements: c.elements, metric: "throughput", unit: "queries/s",
+            samples: n.samples.map { 1e9 / $0 })
 
         let flat = try c.flat()
         let f = sampler.measure { p in Int(flat.hit(p)?.rawValue ?? -1) }
@@ -49,8 +54,9 @@ enum HitBenchmark {
         var scratch = HitScratch()
         let axhit = sampler.measure { p in Int(engine.hit(p, policy: .shape, scratch: &scratch)?.rawValue ?? -1) }
         c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: axhit.samples)
-        c.results.add(name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
-                      samples: axhit.samples.map { 1e9 / $0 })
+        c.results.add(
+            name, "axhit", elements: c.elements, metric: "throughput", unit: "queries/s",
+            samples: axhit.samples.map { 1e9 / $0 })
     }
 
     /// A benchmark of a wrong engine is worthless: before timing, the engine
@@ -65,14 +71,17 @@ enum HitBenchmark {
             if a != nil { hits += 1 }
             if a != b {
                 let tree = c.screen.tree
-                mismatches.append("(\(p.x), \(p.y)): axhit \(a.map { tree.id(of: $0) } ?? "none"), naive \(b.map { tree.id(of: $0) } ?? "none")")
+                mismatches.append(
+                    "(\(p.x), \(p.y)): axhit \(a.map { tree.id(of: $0) } ?? "none"), naive \(b.map { tree.id(of: $0) } ?? "none")"
+                )
             }
         }
         c.log.log("  guard: axhit = naive on \(probes.count - mismatches.count)/\(probes.count) points (\(hits) hits)")
         if !mismatches.isEmpty {
-            throw BenchError("\(c.name("hit-frame")) at \(c.elements) elements: the engine disagrees with the naive walk on "
-                             + "\(mismatches.count) of \(probes.count) points; not timing a wrong engine:\n  "
-                             + mismatches.prefix(5).joined(separator: "\n  "))
+            throw BenchError(
+                "\(c.name("hit-frame")) at \(c.elements) elements: the engine disagrees with the naive walk on "
+                    + "\(mismatches.count) of \(probes.count) points; not timing a wrong engine:\n  "
+                    + mismatches.prefix(5).joined(separator: "\n  "))
         }
     }
 }

@@ -15,7 +15,9 @@ struct JSONReport {
     func text() -> String {
         var s = "{\n  \"schema\": \"axhit-bench/1\",\n"
         s += "  \"date\": \(JSONText.string(ISO8601DateFormatter().string(from: Date()))),\n"
-        s += "  \"machine\": {" + Machine.fields().map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + "},\n"
+        s +=
+            "  \"machine\": {" + Machine.fields().map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ")
+            + "},\n"
         s += "  \"git\": {\"commit\": \(JSONText.string(Machine.gitCommit()))},\n"
         var config = configuration
         #if DEBUG
@@ -25,7 +27,9 @@ struct JSONReport {
         #endif
         config.append(("durationSeconds", JSONText.number((durationSeconds * 10).rounded() / 10)))
         config.append(("peakResidentBytes", peakResident.map(String.init) ?? "null"))
-        s += "  \"configuration\": {" + config.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ") + "},\n"
+        s +=
+            "  \"configuration\": {" + config.map { "\(JSONText.string($0.0)): \($0.1)" }.joined(separator: ", ")
+            + "},\n"
         s += "  \"notes\": [" + notes.map(JSONText.string).joined(separator: ", ") + "],\n"
         s += "  \"results\": [\n"
         s += rows.map { r in
@@ -70,17 +74,21 @@ struct JSONReport {
 enum Machine {
     static func fields() -> [(String, String)] {
         let cpu = firstValue(in: "/proc/cpuinfo", key: "model name") ?? "unknown"
-        let memKB = firstValue(in: "/proc/meminfo", key: "MemTotal").flatMap { Int($0.split(separator: " ").first ?? "") }
+        let memKB = firstValue(in: "/proc/meminfo", key: "MemTotal").flatMap {
+            Int($0.split(separator: " ").first ?? "")
+        }
         var uts = utsname()
         uname(&uts)
         let kernel = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let arch = withUnsafeBytes(of: &uts.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return [("cpu", JSONText.string(cpu)),
-                ("cores", String(ProcessInfo.processInfo.activeProcessorCount)),
-                ("memoryBytes", memKB.map { String($0 * 1024) } ?? "null"),
-                ("os", JSONText.string("Linux \(kernel)")),
-                ("arch", JSONText.string(arch)),
-                ("hostname", JSONText.string(ProcessInfo.processInfo.hostName))]
+        return [
+            ("cpu", JSONText.string(cpu)),
+            ("cores", String(ProcessInfo.processInfo.activeProcessorCount)),
+            ("memoryBytes", memKB.map { String($0 * 1024) } ?? "null"),
+            ("os", JSONText.string("Linux \(kernel)")),
+            ("arch", JSONText.string(arch)),
+            ("hostname", JSONText.string(ProcessInfo.processInfo.hostName)),
+        ]
     }
 
     /// The value after `key :` on the first line that has it.

@@ -42,7 +42,7 @@ struct LatencySampler {
         var k = warmStart, done = 0
         let t0 = Stopwatch.now()
         repeat {
-            for _ in 0..<16 {
+            for _ in 0 ..< 16 {
                 check &+= query(points[k])
                 k += 1
                 if k == points.count { k = warmStart }
@@ -52,7 +52,9 @@ struct LatencySampler {
         sink.consume(check)
         let estimate = max(Double(Stopwatch.now() - t0) / Double(done), 1)
         let measured = warmStart - firstMeasured
-        let m = sample(cycle: measured, estimate: estimate, batchLimit: Self.maxBatch) { query(points[firstMeasured + $0]) }
+        let m = sample(cycle: measured, estimate: estimate, batchLimit: Self.maxBatch) {
+            query(points[firstMeasured + $0])
+        }
         return (m.samples, estimate)
     }
 
@@ -60,13 +62,15 @@ struct LatencySampler {
     /// counts up from 0 and wraps at `cycle` (so an operation can undo
     /// itself on the way round: move, then move back). Batches as `measure`.
     /// `next` is where the cycle stopped, for a caller that must finish it.
-    func measure(cycle: Int, batchLimit: Int = LatencySampler.maxBatch,
-                 _ operation: (Int) -> Int) -> (samples: [Double], estimate: Double, next: Int) {
+    func measure(
+        cycle: Int, batchLimit: Int = LatencySampler.maxBatch,
+        _ operation: (Int) -> Int
+    ) -> (samples: [Double], estimate: Double, next: Int) {
         // Calibrate (and warm caches) on a few operations.
         var check = 0
         let calibration = min(16, cycle)
         let t0 = Stopwatch.now()
-        for k in 0..<calibration { check &+= operation(k) }
+        for k in 0 ..< calibration { check &+= operation(k) }
         sink.consume(check)
         let estimate = max(Double(Stopwatch.now() - t0) / Double(calibration), 1)
         let m = sample(cycle: cycle, from: calibration % cycle, estimate: estimate, batchLimit: batchLimit, operation)
@@ -75,12 +79,14 @@ struct LatencySampler {
 
     /// Samples `operation(k)` in batches sized from `estimate`, `k` counting
     /// up from `from` and wrapping at `cycle`.
-    private func sample(cycle: Int, from start: Int = 0, estimate: Double, batchLimit: Int,
-                        _ operation: (Int) -> Int) -> (samples: [Double], next: Int) {
+    private func sample(
+        cycle: Int, from start: Int = 0, estimate: Double, batchLimit: Int,
+        _ operation: (Int) -> Int
+    ) -> (samples: [Double], next: Int) {
         var next = start
         var check = 0
         @inline(__always) func run(_ count: Int) {
-            for _ in 0..<count {
+            for _ in 0 ..< count {
                 check &+= operation(next)
                 next += 1
                 if next == cycle { next = 0 }
@@ -91,7 +97,7 @@ struct LatencySampler {
         var samples: [Double] = []
         samples.reserveCapacity(wanted)
         let started = Stopwatch.now()
-        for _ in 0..<wanted {
+        for _ in 0 ..< wanted {
             let s = Stopwatch.now()
             run(batch)
             samples.append(Double(Stopwatch.now() - s) / Double(batch))
@@ -105,18 +111,20 @@ struct LatencySampler {
     /// Queries per second on all cores: each round, every core runs its own
     /// share of queries on its own points; a sample is the round's total
     /// queries over its wall time.
-    func parallelThroughput(rounds: Int, roundTime: Double, estimate: Double,
-                            _ query: @Sendable (CGPoint) -> Int) -> (samples: [Double], workers: Int) {
+    func parallelThroughput(
+        rounds: Int, roundTime: Double, estimate: Double,
+        _ query: @Sendable (CGPoint) -> Int
+    ) -> (samples: [Double], workers: Int) {
         let workers = ProcessInfo.processInfo.activeProcessorCount
         let perWorker = max(4, Int(roundTime / max(estimate, 1)))
         let points = self.points
         var samples: [Double] = []
-        for _ in 0..<rounds {
+        for _ in 0 ..< rounds {
             let s = Stopwatch.now()
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 var check = 0
                 var next = (w * 977) % points.count
-                for _ in 0..<perWorker {
+                for _ in 0 ..< perWorker {
                     check &+= query(points[next])
                     next += 1
                     if next == points.count { next = 0 }

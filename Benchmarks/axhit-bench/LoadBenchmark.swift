@@ -8,7 +8,8 @@ enum LoadBenchmark {
     static func run(_ c: BenchContext) throws {
         let name = c.name("load")
         guard c.workload.supportsLoad else {
-            c.results.note("\(name): skipped (too deep for Foundation's JSONDecoder, whose nesting limit is far below 100k)")
+            c.results.note(
+                "\(name): skipped (too deep for Foundation's JSONDecoder, whose nesting limit is far below 100k)")
             return
         }
         let reps = c.share(c.settings.loadRepetitions(c.elements))
@@ -24,7 +25,7 @@ enum LoadBenchmark {
                 throw BenchError("\(name): read \(first.count) nodes back, wrote \(c.elements)")
             }
             var times: [Double] = []
-            for _ in 0..<reps {
+            for _ in 0 ..< reps {
                 let (tree, ns) = try Stopwatch.time { try ElementTree(contentsOf: data, file: "generated") }
                 c.sink.consume(tree.count)
                 times.append(ns / 1e6)
@@ -35,7 +36,7 @@ enum LoadBenchmark {
         }
 
         var times: [Double] = []
-        for _ in 0..<reps {
+        for _ in 0 ..< reps {
             let (file, ns) = try Stopwatch.time { try JSONDecoder().decode(AXHitFileMirror.self, from: data) }
             times.append(ns / 1e6)
             if times.count == 1 && file.nodeCount != c.elements {

@@ -44,8 +44,9 @@ enum NavigationBenchmarks {
         let space = try c.resolved()
         let exposed = c.screen.tree.preOrder.reduce(0) { $0 + (space.isExposed($1) ? 1 : 0) }
         if count != exposed || Set(first).count != count {
-            throw BenchError("\(name) at \(c.elements) elements: the order holds \(count) elements (\(Set(first).count) distinct), "
-                             + "the screen exposes \(exposed); not timing a wrong order")
+            throw BenchError(
+                "\(name) at \(c.elements) elements: the order holds \(count) elements (\(Set(first).count) distinct), "
+                    + "the screen exposes \(exposed); not timing a wrong order")
         }
         c.log.log("  \(count) elements in order")
         c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
@@ -64,9 +65,14 @@ enum NavigationBenchmarks {
             return
         }
         var rng = SplitMix64(seed: c.settings.seed &+ 0x0DE4)
-        let targets: [(NodeID, CGPoint)] = (0..<UpdateBenchmarks.scrollTargets).map { _ in
+        let targets: [(NodeID, CGPoint)] = (0 ..< UpdateBenchmarks.scrollTargets).map { _ in
             let v = views[rng.below(views.count)]
-            return (v.id, CGPoint(x: rng.uniform(0, Double(v.maxOffset.x)).rounded(), y: rng.uniform(0, Double(v.maxOffset.y)).rounded()))
+            return (
+                v.id,
+                CGPoint(
+                    x: rng.uniform(0, Double(v.maxOffset.x)).rounded(),
+                    y: rng.uniform(0, Double(v.maxOffset.y)).rounded())
+            )
         }
         var e = try c.engine()
         let tree = c.screen.tree
@@ -86,7 +92,8 @@ enum NavigationBenchmarks {
         if let failure { throw failure }
         var fresh = HitTester(e.tree)
         if try e.navigationOrder() != fresh.navigationOrder() {
-            throw BenchError("\(name) at \(c.elements) elements: the order kept through scrolls differs from a fresh build")
+            throw BenchError(
+                "\(name) at \(c.elements) elements: the order kept through scrolls differs from a fresh build")
         }
         c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
     }
@@ -101,9 +108,11 @@ enum NavigationBenchmarks {
         let engine = try c.engine()
         let area = c.screen.queryArea
         var rng = SplitMix64(seed: c.settings.seed &+ 0xE4B1)
-        let lines: [[CGPoint]] = (0..<paths).map { _ in
-            var p = CGPoint(x: rng.uniform(Double(area.minX), Double(area.maxX)), y: rng.uniform(Double(area.minY), Double(area.maxY)))
-            return (0..<pathPoints).map { _ in
+        let lines: [[CGPoint]] = (0 ..< paths).map { _ in
+            var p = CGPoint(
+                x: rng.uniform(Double(area.minX), Double(area.maxX)),
+                y: rng.uniform(Double(area.minY), Double(area.maxY)))
+            return (0 ..< pathPoints).map { _ in
                 p.x = min(max(p.x + rng.uniform(-40, 40), area.minX), area.maxX)
                 p.y = min(max(p.y + rng.uniform(-40, 40), area.minY), area.maxY)
                 return p
@@ -117,9 +126,11 @@ enum NavigationBenchmarks {
                     stretches += 1
                     let mid = CGPoint(x: (s.from.x + s.to.x) / 2, y: (s.from.y + s.to.y) / 2)
                     if engine.hit(mid) != s.element {
-                        throw BenchError("\(name) at \(c.elements) elements: a stretch answers "
-                                         + "\(s.element.map { engine.tree.id(of: $0) } ?? "none"), hit at its middle "
-                                         + "\(engine.hit(mid).map { engine.tree.id(of: $0) } ?? "none"); not timing a wrong engine")
+                        throw BenchError(
+                            "\(name) at \(c.elements) elements: a stretch answers "
+                                + "\(s.element.map { engine.tree.id(of: $0) } ?? "none"), hit at its middle "
+                                + "\(engine.hit(mid).map { engine.tree.id(of: $0) } ?? "none"); not timing a wrong engine"
+                        )
                     }
                 }
             }
@@ -128,7 +139,10 @@ enum NavigationBenchmarks {
         var scratch = ExploreScratch()
         var failure: (any Error)?
         let m = c.sampler.measure(cycle: lines.count, batchLimit: 4) { k in
-            do { return try engine.explore(lines[k], scratch: &scratch).count } catch { failure = error; return 0 }
+            do { return try engine.explore(lines[k], scratch: &scratch).count } catch {
+                failure = error
+                return 0
+            }
         }
         if let failure { throw failure }
         c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
@@ -151,16 +165,19 @@ enum NavigationBenchmarks {
             for screen in screens {
                 let tester = HitTester(screen.tree)
                 try checkMap(tester, name)
-                let times = try (0..<5).map { _ in try Stopwatch.time { try tester.touchMap() }.1 / 1e6 }.sorted()
+                let times = try (0 ..< 5).map { _ in try Stopwatch.time { try tester.touchMap() }.1 / 1e6 }.sorted()
                 samples.append(times[2])
                 if times[2] > slowest.0 { slowest = (times[2], screen.tree.count) }
             }
             c.log.log("  \(screens.count) screens; slowest \(Report.format(slowest.0)) ms (\(slowest.1) nodes)")
-            c.results.add(name, "axhit", elements: screens.map(\.tree.count).max() ?? 0, metric: "time", unit: "ms", samples: samples)
+            c.results.add(
+                name, "axhit", elements: screens.map(\.tree.count).max() ?? 0, metric: "time", unit: "ms",
+                samples: samples)
             return
         }
         guard c.elements <= mapElementLimit else {
-            c.results.note("map-touch/*: skipped at \(c.sizeName) elements (measured up to \(Report.count(mapElementLimit)))")
+            c.results.note(
+                "map-touch/*: skipped at \(c.sizeName) elements (measured up to \(Report.count(mapElementLimit)))")
             return
         }
         let engine = try c.engine()
@@ -182,14 +199,17 @@ enum NavigationBenchmarks {
         guard var screen = boxes.first else { return }
         for b in boxes { screen = screen.union(b) }
         var rng = SplitMix64(seed: 0x3A9)
-        for _ in 0..<200 {
-            let p = CGPoint(x: rng.uniform(Double(screen.minX), Double(screen.maxX)), y: rng.uniform(Double(screen.minY), Double(screen.maxY)))
+        for _ in 0 ..< 200 {
+            let p = CGPoint(
+                x: rng.uniform(Double(screen.minX), Double(screen.maxX)),
+                y: rng.uniform(Double(screen.minY), Double(screen.maxY)))
             let expected = tester.touch(p)
             let holders = map.filter { $0.contains(p) }
             // Points on an edge may go either way: only a clear disagreement fails.
             if holders.count > 1 || (holders.first?.node != expected && !nearEdge(p, map)) {
-                throw BenchError("\(name): the touch map gives \(holders.map { tester.tree.id(of: $0.node) }) at (\(p.x), \(p.y)), "
-                                 + "touch \(expected.map { tester.tree.id(of: $0) } ?? "none"); not timing a wrong map")
+                throw BenchError(
+                    "\(name): the touch map gives \(holders.map { tester.tree.id(of: $0.node) }) at (\(p.x), \(p.y)), "
+                        + "touch \(expected.map { tester.tree.id(of: $0) } ?? "none"); not timing a wrong map")
             }
         }
     }
@@ -200,15 +220,19 @@ enum NavigationBenchmarks {
     }
 
     static func nearEdge(_ p: CGPoint, _ map: [MapRegion]) -> Bool {
-        for r in map { for polygon in r.polygons { for ring in polygon {
-            for (a, b) in zip(ring, ring.dropFirst()) {
-                let dx = Double(b.x - a.x), dy = Double(b.y - a.y)
-                let len2 = dx * dx + dy * dy
-                let t = len2 > 0 ? max(0, min(1, (Double(p.x - a.x) * dx + Double(p.y - a.y) * dy) / len2)) : 0
-                let qx = Double(a.x) + t * dx - Double(p.x), qy = Double(a.y) + t * dy - Double(p.y)
-                if qx * qx + qy * qy < 1e-12 { return true }
+        for r in map {
+            for polygon in r.polygons {
+                for ring in polygon {
+                    for (a, b) in zip(ring, ring.dropFirst()) {
+                        let dx = Double(b.x - a.x), dy = Double(b.y - a.y)
+                        let len2 = dx * dx + dy * dy
+                        let t = len2 > 0 ? max(0, min(1, (Double(p.x - a.x) * dx + Double(p.y - a.y) * dy) / len2)) : 0
+                        let qx = Double(a.x) + t * dx - Double(p.x), qy = Double(a.y) + t * dy - Double(p.y)
+                        if qx * qx + qy * qy < 1e-12 { return true }
+                    }
+                }
             }
-        } } }
+        }
         return false
     }
 }

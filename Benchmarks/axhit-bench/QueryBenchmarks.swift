@@ -16,8 +16,10 @@ enum QueryBenchmarks {
             found += all.count
             if all.first != one {
                 let tree = c.screen.tree
-                throw BenchError("\(name) at \(c.elements) elements: hitAll's first answer \(all.first.map { tree.id(of: $0) } ?? "none") "
-                                 + "is not hit's \(one.map { tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)); not timing a wrong engine")
+                throw BenchError(
+                    "\(name) at \(c.elements) elements: hitAll's first answer \(all.first.map { tree.id(of: $0) } ?? "none") "
+                        + "is not hit's \(one.map { tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)); not timing a wrong engine"
+                )
             }
         }
         c.log.log("  \(String(format: "%.2f", Double(found) / Double(max(1, probes.count)))) elements per guard point")
@@ -43,7 +45,7 @@ enum QueryBenchmarks {
         var rng = SplitMix64(seed: c.settings.seed &+ 0xC4EC)
         var probes = Array(c.points.prefix(c.settings.guardPoints * 2 / 3))
         if let flat = try? c.flat(), !flat.rects.isEmpty {
-            for _ in 0..<(c.settings.guardPoints - probes.count) {
+            for _ in 0 ..< (c.settings.guardPoints - probes.count) {
                 let r = flat.rects[rng.below(flat.rects.count)]
                 probes.append(CGPoint(x: r.midX, y: r.midY))
             }
@@ -62,14 +64,19 @@ enum QueryBenchmarks {
             let a = engine.touch(p), b = naive.touch(p)
             if a != nil { hits += 1 }
             if a != b {
-                mismatches.append("(\(p.x), \(p.y)): axhit \(a.map { tree.id(of: $0) } ?? "none"), naive \(b.map { tree.id(of: $0) } ?? "none")")
+                mismatches.append(
+                    "(\(p.x), \(p.y)): axhit \(a.map { tree.id(of: $0) } ?? "none"), naive \(b.map { tree.id(of: $0) } ?? "none")"
+                )
             }
         }
-        c.log.log("  guard: axhit touch = naive hitTest on \(probes.count - mismatches.count)/\(probes.count) points (\(hits) received)")
+        c.log.log(
+            "  guard: axhit touch = naive hitTest on \(probes.count - mismatches.count)/\(probes.count) points (\(hits) received)"
+        )
         if !mismatches.isEmpty {
-            throw BenchError("\(c.name("touch")) at \(c.elements) elements: the engine's touch disagrees with the naive hitTest on "
-                             + "\(mismatches.count) of \(probes.count) points; not timing a wrong engine:\n  "
-                             + mismatches.prefix(5).joined(separator: "\n  "))
+            throw BenchError(
+                "\(c.name("touch")) at \(c.elements) elements: the engine's touch disagrees with the naive hitTest on "
+                    + "\(mismatches.count) of \(probes.count) points; not timing a wrong engine:\n  "
+                    + mismatches.prefix(5).joined(separator: "\n  "))
         }
     }
 }

@@ -5,12 +5,16 @@ import Foundation
 /// the same benchmark, size and metric (`naive 3.2x`: 3.2 times better).
 enum Report {
     static func table(_ rows: [ResultRow], notes: [String]) -> [String] {
-        let header = ["benchmark", "impl", "elements", "metric", "unit", "p50", "p90", "p99", "n", "axhit vs baselines"]
+        let header = [
+            "benchmark", "impl", "elements", "metric", "unit", "p50", "p90", "p99", "n", "axhit vs baselines",
+        ]
         var lines: [[String]] = [header]
         for r in rows {
-            lines.append([r.benchmark, r.implementation, count(r.elements), r.metric, r.unit,
-                          format(r.p50), format(r.p90), format(r.p99), String(r.samples),
-                          r.implementation == "axhit" ? ratios(of: r, in: rows) : ""])
+            lines.append([
+                r.benchmark, r.implementation, count(r.elements), r.metric, r.unit,
+                format(r.p50), format(r.p90), format(r.p99), String(r.samples),
+                r.implementation == "axhit" ? ratios(of: r, in: rows) : "",
+            ])
         }
         var widths = [Int](repeating: 0, count: header.count)
         for l in lines { for (k, cell) in l.enumerated() { widths[k] = max(widths[k], cell.count) } }
@@ -23,7 +27,8 @@ enum Report {
         }
         out.insert(String(repeating: "-", count: out[0].count), at: 1)
         out.append("")
-        out.append("axhit vs baselines: baseline p50 / axhit p50 (throughput: axhit / baseline); above 1 = axhit better")
+        out.append(
+            "axhit vs baselines: baseline p50 / axhit p50 (throughput: axhit / baseline); above 1 = axhit better")
         if !notes.isEmpty {
             out += notes.map { "note: \($0)" }
         }
@@ -34,7 +39,8 @@ enum Report {
     /// engine's (inverted for throughput, where more is better).
     static func ratios(of r: ResultRow, in rows: [ResultRow]) -> String {
         rows.filter {
-            $0.implementation != "axhit" && $0.benchmark == r.benchmark && $0.elements == r.elements && $0.metric == r.metric
+            $0.implementation != "axhit" && $0.benchmark == r.benchmark && $0.elements == r.elements
+                && $0.metric == r.metric
         }.map { b in
             let x = r.higherIsBetter ? r.p50 / b.p50 : b.p50 / r.p50
             return "\(b.implementation) \(String(format: x >= 10 ? "%.0f" : x >= 0.1 ? "%.2f" : "%.2g", x))x"
@@ -45,7 +51,10 @@ enum Report {
     static func format(_ v: Double) -> String {
         guard v.isFinite else { return "-" }
         let a = abs(v)
-        if a >= 100_000 { return String(format: "%.3g", v).replacingOccurrences(of: "e+0", with: "e").replacingOccurrences(of: "e+", with: "e") }
+        if a >= 100_000 {
+            return String(format: "%.3g", v).replacingOccurrences(of: "e+0", with: "e").replacingOccurrences(
+                of: "e+", with: "e")
+        }
         if a >= 100 { return String(format: "%.0f", v) }
         if a >= 10 { return String(format: "%.1f", v) }
         return String(format: "%.3g", v)

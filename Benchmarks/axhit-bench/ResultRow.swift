@@ -71,7 +71,9 @@ final class ResultSink {
     /// Adds a measurement's samples, or, when an earlier pass measured the
     /// same row, adds them to that row (percentiles over all its samples,
     /// one median per pass).
-    func add(_ benchmark: String, _ implementation: String, elements: Int, metric: String, unit: String, samples: [Double]) {
+    func add(
+        _ benchmark: String, _ implementation: String, elements: Int, metric: String, unit: String, samples: [Double]
+    ) {
         let kept = samples.filter(\.isFinite)
         guard !kept.isEmpty else { return }
         let key = ResultRow.key(benchmark, implementation, elements, metric)
@@ -80,13 +82,20 @@ final class ResultSink {
         let passMedians = medians[key] ?? []
         let s = Stats(values)
         let better = ResultRow.higherIsBetter(unit: unit)
-        let row = ResultRow(benchmark: benchmark, implementation: implementation, elements: elements, metric: metric,
-                            unit: unit, p50: s.p50, p90: s.percentile(better ? 10 : 90),
-                            p99: s.percentile(better ? 1 : 99), samples: s.count, values: values,
-                            passMedians: passMedians.count > 1 ? passMedians : nil, otherCores: Self.mean(loads[key]))
-        if let k = index[key] { rows[k] = row } else { index[key] = rows.count; rows.append(row) }
+        let row = ResultRow(
+            benchmark: benchmark, implementation: implementation, elements: elements, metric: metric,
+            unit: unit, p50: s.p50, p90: s.percentile(better ? 10 : 90),
+            p99: s.percentile(better ? 1 : 99), samples: s.count, values: values,
+            passMedians: passMedians.count > 1 ? passMedians : nil, otherCores: Self.mean(loads[key]))
+        if let k = index[key] {
+            rows[k] = row
+        } else {
+            index[key] = rows.count
+            rows.append(row)
+        }
         current.insert(key)
-        progress.log("  \(implementation): \(metric) p50 \(Report.format(Stats(kept).p50)) \(unit) (\(kept.count) samples)")
+        progress.log(
+            "  \(implementation): \(metric) p50 \(Report.format(Stats(kept).p50)) \(unit) (\(kept.count) samples)")
     }
 
     /// Marks the start of one workload's measurements in one pass.

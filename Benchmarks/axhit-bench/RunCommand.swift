@@ -6,32 +6,33 @@ import Foundation
 /// operations that match `--only`, print the table, write JSON and SVG.
 enum RunCommand {
     static let help = """
-    usage: axhit-bench run [--quick] [--only PATTERN] [--elements N[,N...]] [--seed S]
-                           [--passes P] [--json FILE] [--svg FILE] [--corpus DIR]
+        usage: axhit-bench run [--quick] [--only PATTERN] [--elements N[,N...]] [--seed S]
+                               [--passes P] [--json FILE] [--svg FILE] [--corpus DIR]
 
-      --quick          small sizes (1k, 10k), short budgets, 5 passes: about a minute (CI smoke run)
-      --only PATTERN   run benchmarks whose `<operation>/<workload>` matches: a glob
-                       (`hit-*/grid`, `build/*`) or, without * ? [, a substring (`flat`);
-                       several, comma-separated: `build/*,hit-frame/*`
-      --elements N     element counts instead of the defaults (1k,10k,100k,1M);
-                       suffixes k and M, comma-separated: `--elements 1M,10M`
-      --seed S         generator and query-point seed (default 1)
-      --passes P       run every operation P times, each with 1/P of the samples and
-                       repetitions, and keep each pass's median (default: 5 with --quick,
-                       else 1): `compare` then knows each row's own noise
-      --json FILE      write machine info, configuration and one row per measurement
-      --svg FILE       plot hit-frame latency against element count (log-log)
-      --corpus DIR     real screens for the corpus workload (default Tests/Fixtures/corpus)
+          --quick          small sizes (1k, 10k), short budgets, 5 passes: about a minute (CI smoke run)
+          --only PATTERN   run benchmarks whose `<operation>/<workload>` matches: a glob
+                           (`hit-*/grid`, `build/*`) or, without * ? [, a substring (`flat`);
+                           several, comma-separated: `build/*,hit-frame/*`
+          --elements N     element counts instead of the defaults (1k,10k,100k,1M);
+                           suffixes k and M, comma-separated: `--elements 1M,10M`
+          --seed S         generator and query-point seed (default 1)
+          --passes P       run every operation P times, each with 1/P of the samples and
+                           repetitions, and keep each pass's median (default: 5 with --quick,
+                           else 1): `compare` then knows each row's own noise
+          --json FILE      write machine info, configuration and one row per measurement
+          --svg FILE       plot hit-frame latency against element count (log-log)
+          --corpus DIR     real screens for the corpus workload (default Tests/Fixtures/corpus)
 
-    Progress goes to stderr, the table to stdout.
-    """
+        Progress goes to stderr, the table to stdout.
+        """
 
     static func run(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") {
             print(help + "\n\n" + catalogue)
             return 0
         }
-        let a = try Arguments(args, options: ["only", "elements", "seed", "json", "svg", "corpus", "passes"], flags: ["quick"])
+        let a = try Arguments(
+            args, options: ["only", "elements", "seed", "json", "svg", "corpus", "passes"], flags: ["quick"])
         try a.noPositionals()
         var settings = RunSettings()
         settings.quick = a.flag("quick")
@@ -40,7 +41,9 @@ enum RunCommand {
             settings.passes = RunSettings.quickPasses
         }
         if let p = a.option("passes") {
-            guard let v = Int(p), (1...100).contains(v) else { throw UsageError("--passes must be 1 to 100, got '\(p)'") }
+            guard let v = Int(p), (1 ... 100).contains(v) else {
+                throw UsageError("--passes must be 1 to 100, got '\(p)'")
+            }
             settings.passes = v
         }
         settings.only = a.option("only")
@@ -59,17 +62,22 @@ enum RunCommand {
         #if DEBUG
         results.note("this is a debug build: numbers are not representative (swift build -c release)")
         #endif
-        progress.log("axhit-bench run: \(settings.quick ? "quick" : "full"), sizes \(settings.sizes.map(Report.count).joined(separator: ", ")), "
-                     + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        progress.log(
+            "axhit-bench run: \(settings.quick ? "quick" : "full"), sizes \(settings.sizes.map(Report.count).joined(separator: ", ")), "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
         let options = WorkloadOptions(corpusDirectory: settings.corpus)
-        for pass in 0..<settings.passes {
+        for pass in 0 ..< settings.passes {
             if settings.passes > 1 { progress.log("pass \(pass + 1) of \(settings.passes)") }
             for size in settings.sizes {
                 for workload in allWorkloads {
-                    let operations = BenchmarkOperation.all.filter { matches("\($0.name)/\(workload.name)", settings.only) }
+                    let operations = BenchmarkOperation.all.filter {
+                        matches("\($0.name)/\(workload.name)", settings.only)
+                    }
                     if operations.isEmpty { continue }
                     if size > workload.maxElements {
-                        results.note("\(workload.name): skipped at \(Report.count(size)) elements (capped at \(Report.count(workload.maxElements)))")
+                        results.note(
+                            "\(workload.name): skipped at \(Report.count(size)) elements (capped at \(Report.count(workload.maxElements)))"
+                        )
                         continue
                     }
                     // Generated again in every pass (the same tree, from the
@@ -79,9 +87,10 @@ enum RunCommand {
                     progress.log("generate \(workload.name) \(Report.count(size)) (seed \(settings.seed))")
                     let before = MemoryProbe.residentAfterTrim()
                     let screen = try workload.generate(elements: size, seed: settings.seed, options: options)
-                    let context = BenchContext(settings: settings, workload: workload, screen: screen,
-                                               treeBytes: MemoryProbe.residentAfterTrim() - before, results: results,
-                                               pass: pass)
+                    let context = BenchContext(
+                        settings: settings, workload: workload, screen: screen,
+                        treeBytes: MemoryProbe.residentAfterTrim() - before, results: results,
+                        pass: pass)
                     results.startWorkload()
                     for op in operations {
                         progress.log("\(op.name)/\(workload.name) \(context.elements) elements")
@@ -92,14 +101,17 @@ enum RunCommand {
             }
         }
         let peak = MemoryProbe.peakResident()
-        progress.log("done in \(String(format: "%.1f", progress.elapsedSeconds)) s; peak RSS \(peak.map { "\($0 >> 20) MiB" } ?? "unknown")")
+        progress.log(
+            "done in \(String(format: "%.1f", progress.elapsedSeconds)) s; peak RSS \(peak.map { "\($0 >> 20) MiB" } ?? "unknown")"
+        )
 
         let out = OutputBuffer { StandardOutput.exitAfterFailedWrite($0, tool: "axhit-bench") }
         for line in Report.table(results.rows, notes: results.notes) { out.writeLine(line) }
         out.flush()
         if let path = settings.jsonPath {
-            let report = JSONReport(configuration: settings.jsonFields, rows: results.rows, notes: results.notes,
-                                    durationSeconds: progress.elapsedSeconds, peakResident: peak)
+            let report = JSONReport(
+                configuration: settings.jsonFields, rows: results.rows, notes: results.notes,
+                durationSeconds: progress.elapsedSeconds, peakResident: peak)
             try write(report.text(), to: path)
             progress.log("wrote \(path)")
         }
@@ -112,7 +124,9 @@ enum RunCommand {
 
     static var catalogue: String {
         var s = "operations:\n"
-        for op in BenchmarkOperation.all { s += "  \(op.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(op.summary)\n" }
+        for op in BenchmarkOperation.all {
+            s += "  \(op.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(op.summary)\n"
+        }
         s += "workloads:\n"
         for w in allWorkloads { s += "  \(w.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(w.summary)\n" }
         return s
@@ -135,8 +149,13 @@ enum RunCommand {
         for part in text.split(separator: ",") {
             var s = part.trimmingCharacters(in: .whitespaces)
             var scale = 1
-            if s.hasSuffix("k") || s.hasSuffix("K") { scale = 1_000; s.removeLast() }
-            else if s.hasSuffix("M") || s.hasSuffix("m") { scale = 1_000_000; s.removeLast() }
+            if s.hasSuffix("k") || s.hasSuffix("K") {
+                scale = 1_000
+                s.removeLast()
+            } else if s.hasSuffix("M") || s.hasSuffix("m") {
+                scale = 1_000_000
+                s.removeLast()
+            }
             guard let v = Double(s), v.isFinite, v >= 1, v * Double(scale) <= 1e9 else {
                 throw UsageError("--elements: '\(part)' is not a count (e.g. 1000, 10k, 1M)")
             }

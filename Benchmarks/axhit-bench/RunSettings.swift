@@ -83,15 +83,17 @@ struct RunSettings {
 
     /// Configuration as JSON key/values, for the report.
     var jsonFields: [(String, String)] {
-        [("mode", quick ? "\"quick\"" : "\"full\""),
-         ("only", only.map { "\"\($0)\"" } ?? "null"),
-         ("sizes", "[" + sizes.map(String.init).joined(separator: ",") + "]"),
-         ("seed", String(seed)),
-         ("latencyBudgetMs", String(Int(latencyBudget / 1e6))),
-         ("minSamples", String(minSamples)), ("maxSamples", String(maxSamples)),
-         ("queryBatchMax", String(LatencySampler.maxBatch)),
-         ("points", String(pointCount)), ("warmUpMs", String(Int(warmUpTime * Double(passes) / 1e6))),
-         ("passes", String(passes))]
+        [
+            ("mode", quick ? "\"quick\"" : "\"full\""),
+            ("only", only.map { "\"\($0)\"" } ?? "null"),
+            ("sizes", "[" + sizes.map(String.init).joined(separator: ",") + "]"),
+            ("seed", String(seed)),
+            ("latencyBudgetMs", String(Int(latencyBudget / 1e6))),
+            ("minSamples", String(minSamples)), ("maxSamples", String(maxSamples)),
+            ("queryBatchMax", String(LatencySampler.maxBatch)),
+            ("points", String(pointCount)), ("warmUpMs", String(Int(warmUpTime * Double(passes) / 1e6))),
+            ("passes", String(passes)),
+        ]
     }
 }
 

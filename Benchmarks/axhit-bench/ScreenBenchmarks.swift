@@ -43,8 +43,9 @@ enum ScreenBenchmarks {
     private static func fits(_ c: BenchContext, _ operation: String) -> Bool {
         if c.elements > c.settings.screenElementLimit {
             // One note per operation and size, not per workload.
-            c.results.note("\(operation)/*: skipped at \(c.sizeName) elements (whole-screen analysis is O(n log n) "
-                           + "but heavy; measured up to \(Report.count(c.settings.screenElementLimit)) elements)")
+            c.results.note(
+                "\(operation)/*: skipped at \(c.sizeName) elements (whole-screen analysis is O(n log n) "
+                    + "but heavy; measured up to \(Report.count(c.settings.screenElementLimit)) elements)")
             return false
         }
         let name = c.name(operation)
@@ -52,8 +53,10 @@ enum ScreenBenchmarks {
         if let previous = smaller.max(by: { $0.elements < $1.elements }) {
             let projected = previous.p50 / 1e3 * Double(c.elements) / Double(previous.elements)
             if projected > c.settings.screenProjectionLimit {
-                c.results.note("\(name): skipped at \(c.sizeName) elements (\(Report.format(previous.p50 / 1e3)) s "
-                               + "at \(Report.count(previous.elements)) elements: at least \(Report.format(projected)) s here)")
+                c.results.note(
+                    "\(name): skipped at \(c.sizeName) elements (\(Report.format(previous.p50 / 1e3)) s "
+                        + "at \(Report.count(previous.elements)) elements: at least \(Report.format(projected)) s here)"
+                )
                 return false
             }
         }

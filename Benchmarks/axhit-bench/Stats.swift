@@ -55,7 +55,7 @@ enum MannWhitney {
             var j = i
             while j + 1 < pooled.count && pooled[j + 1].0 == pooled[i].0 { j += 1 }
             let rank = Double(i + j + 2) / 2
-            for k in i...j where pooled[k].1 { rankSumA += rank }
+            for k in i ... j where pooled[k].1 { rankSumA += rank }
             let t = Double(j - i + 1)
             tieTerm += t * t * t - t
             i = j + 1
@@ -67,7 +67,7 @@ enum MannWhitney {
             let counts = exactCounts(m, n)
             let total = counts.reduce(0, +)
             let low = Int(min(u, mn - u).rounded())
-            let tail = counts[0...low].reduce(0, +) / total
+            let tail = counts[0 ... low].reduce(0, +) / total
             return Result(u: u, p: min(1, 2 * tail))
         }
         let count = Double(m + n)
@@ -124,7 +124,7 @@ enum WilcoxonSignedRank {
         while i < order.count {
             var j = i
             while j + 1 < order.count && abs(d[order[j + 1]]) == abs(d[order[i]]) { j += 1 }
-            for k in i...j { doubled[order[k]] = i + j + 2 }
+            for k in i ... j { doubled[order[k]] = i + j + 2 }
             i = j + 1
         }
         let plus = d.indices.filter { d[$0] > 0 }.map { doubled[$0] }.reduce(0, +)
@@ -138,7 +138,7 @@ enum WilcoxonSignedRank {
             for r in doubled {
                 for s in stride(from: total, through: r, by: -1) { counts[s] += counts[s - r] }
             }
-            let tail = counts[0...smaller].reduce(0, +) / pow(2, n)
+            let tail = counts[0 ... smaller].reduce(0, +) / pow(2, n)
             return Result(w: Double(smaller) / 2, p: min(1, 2 * tail))
         }
         let mean = n * (n + 1) / 4

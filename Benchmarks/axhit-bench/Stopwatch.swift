@@ -27,8 +27,14 @@ final class BlackHole: @unchecked Sendable {
 
     /// Folds `value` in (once per batch or worker, never per query).
     func consume(_ value: Int) {
-        lock.lock(); sum &+= value; lock.unlock()
+        lock.lock()
+        sum &+= value
+        lock.unlock()
     }
 
-    var value: Int { lock.lock(); defer { lock.unlock() }; return sum }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return sum
+    }
 }

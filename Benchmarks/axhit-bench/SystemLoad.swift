@@ -33,7 +33,8 @@ struct SystemLoad {
     /// steal (time the hypervisor gave another guest: also someone else's).
     private static func allCPUsBusy() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+        else { return nil }
         let f = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard f.count >= 8 else { return nil }
         return f[0] + f[1] + f[2] + f[5] + f[6] + f[7]
@@ -43,7 +44,8 @@ struct SystemLoad {
     /// parentheses before them may hold spaces, so count after it).
     private static func ownCPUBusy() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         let f = text[text.index(after: close)...].split(separator: " ")
         // After the name: state is field 3, so utime (14) is the 12th.
         guard f.count > 12, let user = Double(f[11]), let system = Double(f[12]) else { return nil }

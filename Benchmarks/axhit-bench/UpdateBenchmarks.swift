@@ -43,7 +43,8 @@ enum UpdateBenchmarks {
             if let failure { throw failure }
             try plan.restore(&e)
             c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: plain.samples)
-            c.results.add(name, "axhit", elements: c.elements, metric: "scroll-shared", unit: "ns", samples: shared.samples)
+            c.results.add(
+                name, "axhit", elements: c.elements, metric: "scroll-shared", unit: "ns", samples: shared.samples)
         }
         try checkRestored(c, name)
     }
@@ -62,10 +63,14 @@ enum UpdateBenchmarks {
                 return nil
             }
             var rng = SplitMix64(seed: c.settings.seed &+ 0x5C4011)
-            targets = (0..<scrollTargets).map { _ in
+            targets = (0 ..< scrollTargets).map { _ in
                 let v = views[rng.below(views.count)]
-                return (v.id, CGPoint(x: rng.uniform(0, Double(v.maxOffset.x)).rounded(),
-                                      y: rng.uniform(0, Double(v.maxOffset.y)).rounded()))
+                return (
+                    v.id,
+                    CGPoint(
+                        x: rng.uniform(0, Double(v.maxOffset.x)).rounded(),
+                        y: rng.uniform(0, Double(v.maxOffset.y)).rounded())
+                )
             }
             let tree = c.screen.tree
             original = views.map { ($0.id, tree[$0.id].effectiveBounds.origin) }
@@ -101,13 +106,14 @@ enum UpdateBenchmarks {
             var failure: (any Error)?
             // Untimed: the first update copies the tree's columns the engine
             // shares with the generated tree.
-            try plan.step(&e, 0); try plan.step(&e, plan.cycle / 2)
+            try plan.step(&e, 0)
+            try plan.step(&e, plan.cycle / 2)
             let m = c.sampler.measure(cycle: plan.cycle) { k in
                 do { try plan.step(&e, k) } catch { failure = error }
                 return k
             }
             // Finish the cycle: every moved node goes back.
-            for k in m.next..<plan.cycle { try plan.step(&e, k) }
+            for k in m.next ..< plan.cycle { try plan.step(&e, k) }
             if let failure { throw failure }
             c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
         }
@@ -156,7 +162,11 @@ enum UpdateBenchmarks {
         @inline(__always)
         func step(_ e: inout HitTester, _ k: Int) throws {
             let count = targets.count
-            if k < count { try e.update(targets[k], to: moved[k]) } else { try e.update(targets[k - count], to: originals[k - count]) }
+            if k < count {
+                try e.update(targets[k], to: moved[k])
+            } else {
+                try e.update(targets[k - count], to: originals[k - count])
+            }
         }
     }
 
@@ -169,7 +179,9 @@ enum UpdateBenchmarks {
             let p = tree.parent(of: id)
             if !p.isNone && tree.kind(of: id) == .view { counts[p.index] += 1 }
         }
-        guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] >= wideChildren else { return nil }
+        guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] >= wideChildren else {
+            return nil
+        }
         return NodeID(Int32(best))
     }
 
@@ -194,14 +206,16 @@ enum UpdateBenchmarks {
         var rng = SplitMix64(seed: c.settings.seed &+ 0x1A5E)
         let rowW = min(Double(bounds.width), 800), rowH = 60.0, cellW = rowW / 10
         var rows: [ElementTree] = [], behind: [NodeID] = []
-        for k in 0..<(count ?? c.settings.insertCount) {
+        for k in 0 ..< (count ?? c.settings.insertCount) {
             var t = ElementTree()
             let x = Double(bounds.minX) + rng.uniform(0, max(0, Double(bounds.width) - rowW))
             let y = Double(bounds.minY) + rng.uniform(0, max(0, Double(bounds.height) - rowH))
             // Ids of the `x` family: the generators use `n`.
-            let row = try t.append(Node.view("x\(k)", frame: CGRect(x: x, y: y, width: rowW, height: rowH)), under: .none)
-            for j in 0..<10 {
-                var cell = Node.view("x\(k).\(j)", frame: CGRect(x: Double(j) * cellW + 2, y: 2, width: cellW - 4, height: rowH - 4))
+            let row = try t.append(
+                Node.view("x\(k)", frame: CGRect(x: x, y: y, width: rowW, height: rowH)), under: .none)
+            for j in 0 ..< 10 {
+                var cell = Node.view(
+                    "x\(k).\(j)", frame: CGRect(x: Double(j) * cellW + 2, y: 2, width: cellW - 4, height: rowH - 4))
                 cell.isAccessibilityElement = true
                 try t.append(cell, under: row)
             }
@@ -221,7 +235,7 @@ enum UpdateBenchmarks {
         while k < s.rows.count {
             let n = min(updateBatch, s.rows.count - k)
             let start = Stopwatch.now()
-            for _ in 0..<n {
+            for _ in 0 ..< n {
                 ids.append(try e.insert(s.rows[k], under: s.container, before: s.behind[k]))
                 k += 1
             }
@@ -240,7 +254,7 @@ enum UpdateBenchmarks {
         while k < order.count {
             let n = min(updateBatch, order.count - k)
             let start = Stopwatch.now()
-            for _ in 0..<n {
+            for _ in 0 ..< n {
                 try e.removeSubtree(order[k])
                 k += 1
             }
@@ -263,8 +277,9 @@ enum UpdateBenchmarks {
             let (ids, samples) = try insertAll(&e, s, timed: true)
             _ = try removeAll(&e, ids, seed: c.settings.seed)
             c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: samples)
-            c.results.add(name, "axhit", elements: c.elements, metric: "amortized", unit: "ns",
-                          samples: [samples.reduce(0, +) / Double(max(1, samples.count))])
+            c.results.add(
+                name, "axhit", elements: c.elements, metric: "amortized", unit: "ns",
+                samples: [samples.reduce(0, +) / Double(max(1, samples.count))])
         }
         try checkRestored(c, name)
     }
@@ -278,8 +293,9 @@ enum UpdateBenchmarks {
             let (ids, _) = try insertAll(&e, s, timed: false)
             let samples = try removeAll(&e, ids, seed: c.settings.seed &+ 1)
             c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: samples)
-            c.results.add(name, "axhit", elements: c.elements, metric: "amortized", unit: "ns",
-                          samples: [samples.reduce(0, +) / Double(max(1, samples.count))])
+            c.results.add(
+                name, "axhit", elements: c.elements, metric: "amortized", unit: "ns",
+                samples: [samples.reduce(0, +) / Double(max(1, samples.count))])
         }
         try checkRestored(c, name)
     }
@@ -293,9 +309,10 @@ enum UpdateBenchmarks {
         for p in QueryBenchmarks.guardProbes(c) {
             let a = engine.hit(p, policy: .frame), b = naive.hit(p)
             if a != b {
-                throw BenchError("\(name) at \(c.elements) elements: after undoing its updates the engine answers "
-                                 + "\(a.map { engine.tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)), the naive walk "
-                                 + "\(b.map { tree.id(of: $0) } ?? "none")")
+                throw BenchError(
+                    "\(name) at \(c.elements) elements: after undoing its updates the engine answers "
+                        + "\(a.map { engine.tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)), the naive walk "
+                        + "\(b.map { tree.id(of: $0) } ?? "none")")
             }
         }
     }

@@ -6,13 +6,13 @@ import Foundation
 // that disagrees with the naive walk), 2 a regression (compare, ab), 64 usage.
 
 let usage = """
-usage: axhit-bench run [--quick] [--only PATTERN] [--elements N] [--json FILE] [--svg FILE]
-       axhit-bench compare BASELINE.json NEW.json [--threshold 5%]
-       axhit-bench ab OLD_BENCH NEW_BENCH [--only PATTERN] [--rounds 8]
-       axhit-bench count [--only PATTERN] [--json FILE] [--cache-sim]
-       axhit-bench selftest
-       axhit-bench VERB --help
-"""
+    usage: axhit-bench run [--quick] [--only PATTERN] [--elements N] [--json FILE] [--svg FILE]
+           axhit-bench compare BASELINE.json NEW.json [--threshold 5%]
+           axhit-bench ab OLD_BENCH NEW_BENCH [--only PATTERN] [--rounds 8]
+           axhit-bench count [--only PATTERN] [--json FILE] [--cache-sim]
+           axhit-bench selftest
+           axhit-bench VERB --help
+    """
 
 /// Runs a verb and exits. The naive baseline recurses once per tree level
 /// (a 100k-level chain included), so the work runs on a thread with a large

@@ -12,11 +12,11 @@ row.isAccessibilityElement = true
 row.accessibilityLabel = "Inbox"
 try tree.append(row, under: listID)
 
-var engine = HitTester(tree)                      // or HitTester(ElementTree(contentsOf: data, file: name))
+var engine = HitTester(tree)  // or HitTester(ElementTree(contentsOf: data, file: name))
 if let id = engine.hit(CGPoint(x: 10, y: 200)), let element = engine.element(id) {
-    print(element.id, element.label ?? "", element.frame.minY)       // row Inbox 156.0
+    print(element.id, element.label ?? "", element.frame.minY)  // row Inbox 156.0
 }
-try engine.scroll(listID, to: .zero)              // O(1), whatever the number of rows
-print(engine.hit(CGPoint(x: 10, y: 200)).map(engine.tree.id(of:)) ?? "nothing")   // nothing
-let analysis = try ScreenAnalysis(engine)         // activation, reachable regions, visibility
-print(analysis.elements.map { "\($0.status)" }, try Auditor.findings(analysis).count)   // ["ok"] 0
+try engine.scroll(listID, to: .zero)  // O(1), whatever the number of rows
+print(engine.hit(CGPoint(x: 10, y: 200)).map(engine.tree.id(of:)) ?? "nothing")  // nothing
+let analysis = try ScreenAnalysis(engine)  // activation, reachable regions, visibility
+print(analysis.elements.map { "\($0.status)" }, try Auditor.findings(analysis).count)  // ["ok"] 0

@@ -39,7 +39,10 @@ public struct Arguments {
                 positionals.append(arg)
                 continue
             }
-            if arg == "--" { onlyPositionals = true; continue }
+            if arg == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = String(arg.dropFirst(2))
             var inlineValue: String?
             if let eq = name.firstIndex(of: "=") {

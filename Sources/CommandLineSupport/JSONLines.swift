@@ -31,7 +31,9 @@ public enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where u.value < 0x20 || u.value == 0xFEFF || u.value == 0x2028 || u.value == 0x2029:
-                out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count)
+                    + String(u.value, radix: 16)
             default: out.unicodeScalars.append(u)
             }
         }

@@ -31,7 +31,10 @@ enum ActivateCommand {
 
     static func run(_ argv: [String]) throws {
         let (args, treeOptions) = try TreeOptions.parse(argv, options: ["element"], flags: ["help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         let tester = try Input.hitTester(treePath, treeOptions)
         var only: NodeID?

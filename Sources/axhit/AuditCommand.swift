@@ -24,7 +24,10 @@ enum AuditCommand {
 
     static func run(_ argv: [String]) throws {
         let (args, treeOptions) = try TreeOptions.parse(argv, options: [], flags: ["json", "help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         let tester = try Input.hitTester(treePath, treeOptions)
         let findings: [AuditFinding]
@@ -40,11 +43,15 @@ enum AuditCommand {
         } else {
             for f in findings {
                 // Ids and labels come from the input: escaped for the terminal.
-                out.writeLine(TerminalText.escaped("\(f.severity.rawValue): \(f.rule.rawValue): \"\(tree.id(of: f.element))\": \(f.message)"))
+                out.writeLine(
+                    TerminalText.escaped(
+                        "\(f.severity.rawValue): \(f.rule.rawValue): \"\(tree.id(of: f.element))\": \(f.message)"))
             }
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             let by = { (s: AuditSeverity) in findings.filter { $0.severity == s }.count }
-            out.writeLine("\(count(findings.count, "finding")): \(count(by(.error), "error")), \(count(by(.warning), "warning")), \(by(.info)) info")
+            out.writeLine(
+                "\(count(findings.count, "finding")): \(count(by(.error), "error")), \(count(by(.warning), "warning")), \(by(.info)) info"
+            )
         }
         out.flush()
     }

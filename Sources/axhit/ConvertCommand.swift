@@ -18,8 +18,12 @@ enum ConvertCommand {
         """
 
     static func run(_ argv: [String]) throws {
-        let (args, treeOptions) = try TreeOptions.parse(argv, options: ["view", "rect", "point", "path"], flags: ["inverse", "help"])
-        if args.flag("help") { Output.line(help); return }
+        let (args, treeOptions) = try TreeOptions.parse(
+            argv, options: ["view", "rect", "point", "path"], flags: ["inverse", "help"])
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         let viewName = try args.required("view")
         let given = ["rect", "point", "path"].filter { args.option($0) != nil }
@@ -50,11 +54,14 @@ enum ConvertCommand {
             throw TreeError(.validation, "no node has this id", file: file, node: viewName, key: "id")
         }
         func noInverse() -> TreeError {
-            TreeError(.validation, "the view is scaled to nothing on screen: screen points have no place in its space",
-                      file: file, node: viewName, key: "transform")
+            TreeError(
+                .validation, "the view is scaled to nothing on screen: screen points have no place in its space",
+                file: file, node: viewName, key: "transform")
         }
         /// The operand converted one way or the other; nil when the inverse does not exist.
-        func converted<T>(_ value: T, _ toScreen: (T, NodeID) -> T, _ fromScreen: (T, NodeID) -> T?) throws(TreeError) -> T {
+        func converted<T>(
+            _ value: T, _ toScreen: (T, NodeID) -> T, _ fromScreen: (T, NodeID) -> T?
+        ) throws(TreeError) -> T {
             guard inverse else { return toScreen(value, view) }
             guard let c = fromScreen(value, view) else { throw noInverse() }
             return c

@@ -19,7 +19,10 @@ enum ExploreCommand {
 
     static func run(_ argv: [String]) throws {
         let (args, treeOptions) = try TreeOptions.parse(argv, options: ["path"], flags: ["help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         let polyline = try parse(try args.required("path"))
         let tester = try Input.hitTester(treePath, treeOptions)
@@ -27,7 +30,9 @@ enum ExploreCommand {
         let out = Output.buffer()
         for s in stretches {
             let element = s.element.map { JSONText.string(tester.tree.id(of: $0)) } ?? "null"
-            out.writeLine("{\"element\":\(element),\"from\":\(JSONText.point(s.from.x, s.from.y)),\"to\":\(JSONText.point(s.to.x, s.to.y))}")
+            out.writeLine(
+                "{\"element\":\(element),\"from\":\(JSONText.point(s.from.x, s.from.y)),\"to\":\(JSONText.point(s.to.x, s.to.y))}"
+            )
         }
         out.flush()
     }

@@ -21,7 +21,10 @@ enum ExportCommand {
         var argv = argv
         if let i = argv.firstIndex(of: "-o") { argv[i] = "--output" }
         let (args, treeOptions) = try TreeOptions.parse(argv, options: ["output"], flags: ["help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         guard let output = args.option("output") else { throw UsageError("-o FILE.json is required") }
         let tree = try Input.tree(treePath, treeOptions)

@@ -21,7 +21,10 @@ enum HitCommand {
 
     static func run(_ argv: [String]) throws {
         let (args, treeOptions) = try TreeOptions.parse(argv, options: ["points", "policy"], flags: ["help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         let pointsPath = try args.required("points")
         let policyName = args.option("policy") ?? "frame"

@@ -23,7 +23,9 @@ struct TreeOptions {
     /// Parses a tree-reading verb's arguments: its own `options` and `flags`
     /// plus the tree options.
     /// - Throws: `UsageError` as `Arguments` and `init(_:)`.
-    static func parse(_ argv: [String], options: Set<String>, flags: Set<String>) throws(UsageError)
+    static func parse(
+        _ argv: [String], options: Set<String>, flags: Set<String>
+    ) throws(UsageError)
         -> (Arguments, TreeOptions)
     {
         let args = try Arguments(argv, options: options.union(names), flags: flags.union(Self.flags))
@@ -116,11 +118,12 @@ enum Input {
             while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && end - start <= maximumPointLine { end += 1 }
             var length = end - start
             guard length <= maximumPointLine else {
-                throw TreeError(.input, "the line is longer than \(maximumPointLine) bytes (expected a point as 'x y' or 'x,y')",
-                                file: name, line: lineNumber)
+                throw TreeError(
+                    .input, "the line is longer than \(maximumPointLine) bytes (expected a point as 'x y' or 'x,y')",
+                    file: name, line: lineNumber)
             }
             if length > 0 && bytes[start + length - 1] == UInt8(ascii: "\r") { length -= 1 }
-            for k in 0..<length { line[k] = CChar(bitPattern: bytes[start + k]) }
+            for k in 0 ..< length { line[k] = CChar(bitPattern: bytes[start + k]) }
             line[length] = 0
             if let point = try parsePoint(line, length: length, file: name, line: lineNumber) { points.append(point) }
             start = end + 1
@@ -130,42 +133,44 @@ enum Input {
 
     /// The point on one line (NUL-terminated in `text`, `length` bytes), or
     /// nil for a blank or comment line.
-    private static func parsePoint(_ text: [CChar], length: Int, file: String, line: Int) throws(TreeError) -> CGPoint? {
+    private static func parsePoint(_ text: [CChar], length: Int, file: String, line: Int) throws(TreeError) -> CGPoint?
+    {
         func isBlank(_ c: CChar) -> Bool { c == 0x20 || c == 0x09 }
         var i = 0
         while i < length && isBlank(text[i]) { i += 1 }
         if i == length || text[i] == CChar(UInt8(ascii: "#")) { return nil }
         func fail() -> TreeError {
-            let shown = String(decoding: text[0..<min(length, 40)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return TreeError(.input, "expected a point as 'x y' or 'x,y', found '\(shown)\(length > 40 ? "…" : "")'",
-                             file: file, line: line)
+            let shown = String(decoding: text[0 ..< min(length, 40)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return TreeError(
+                .input, "expected a point as 'x y' or 'x,y', found '\(shown)\(length > 40 ? "…" : "")'",
+                file: file, line: line)
         }
         let result = text.withUnsafeBufferPointer { buffer -> Result<CGPoint, TreeError> in
             Result { () throws(TreeError) -> CGPoint in
-            guard let base = buffer.baseAddress else { throw fail() }
-            /// The number at `i`, and where it ends; strtod skips leading
-            /// blanks itself but must have consumed something.
-            func number(at i: Int) -> (Double, Int)? {
-                var end: UnsafeMutablePointer<CChar>?
-                let v = strtod(base + i, &end)
-                guard let end, UnsafePointer(end) > base + i else { return nil }
-                return (v, UnsafePointer(end) - base)
+                guard let base = buffer.baseAddress else { throw fail() }
+                /// The number at `i`, and where it ends; strtod skips leading
+                /// blanks itself but must have consumed something.
+                func number(at i: Int) -> (Double, Int)? {
+                    var end: UnsafeMutablePointer<CChar>?
+                    let v = strtod(base + i, &end)
+                    guard let end, UnsafePointer(end) > base + i else { return nil }
+                    return (v, UnsafePointer(end) - base)
+                }
+                guard let (x, afterX) = number(at: i) else { throw fail() }
+                var k = afterX
+                while k < length && isBlank(base[k]) { k += 1 }
+                if k < length && base[k] == CChar(UInt8(ascii: ",")) { k += 1 }
+                // A separator (blanks, a comma) between the two numbers.
+                guard k > afterX, let (y, afterY) = number(at: k), afterY <= length else { throw fail() }
+                var rest = afterY
+                while rest < length && isBlank(base[rest]) { rest += 1 }
+                // Anything left (junk, a third number, a NUL inside the line) is an error.
+                guard rest == length else { throw fail() }
+                guard x.isFinite, y.isFinite else {
+                    throw TreeError(.validation, "the point is not finite", file: file, line: line)
+                }
+                return CGPoint(x: x, y: y)
             }
-            guard let (x, afterX) = number(at: i) else { throw fail() }
-            var k = afterX
-            while k < length && isBlank(base[k]) { k += 1 }
-            if k < length && base[k] == CChar(UInt8(ascii: ",")) { k += 1 }
-            // A separator (blanks, a comma) between the two numbers.
-            guard k > afterX, let (y, afterY) = number(at: k), afterY <= length else { throw fail() }
-            var rest = afterY
-            while rest < length && isBlank(base[rest]) { rest += 1 }
-            // Anything left (junk, a third number, a NUL inside the line) is an error.
-            guard rest == length else { throw fail() }
-            guard x.isFinite, y.isFinite else {
-                throw TreeError(.validation, "the point is not finite", file: file, line: line)
-            }
-            return CGPoint(x: x, y: y)
-          }
         }
         return try result.get()
     }

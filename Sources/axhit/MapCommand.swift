@@ -21,7 +21,10 @@ enum MapCommand {
 
     static func run(_ argv: [String]) throws {
         let (args, treeOptions) = try TreeOptions.parse(argv, options: [], flags: ["focus", "touch", "help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         guard args.flag("focus") != args.flag("touch") else { throw UsageError("give exactly one of --focus, --touch") }
         let focus = args.flag("focus")
@@ -35,7 +38,8 @@ enum MapCommand {
         let key = focus ? "element" : "view"
         let out = Output.buffer()
         for r in map {
-            out.writeLine("{\"\(key)\":\(JSONText.string(tester.tree.id(of: r.node))),\"wkt\":\(JSONText.string(r.wkt))}")
+            out.writeLine(
+                "{\"\(key)\":\(JSONText.string(tester.tree.id(of: r.node))),\"wkt\":\(JSONText.string(r.wkt))}")
         }
         out.flush()
     }

@@ -26,7 +26,10 @@ enum OrderCommand {
 
     static func run(_ argv: [String]) throws {
         let (args, treeOptions) = try TreeOptions.parse(argv, options: [], flags: ["help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         var tester = try Input.hitTester(treePath, treeOptions)
         let order: [NodeID]
@@ -39,9 +42,12 @@ enum OrderCommand {
         let out = Output.buffer()
         for (i, e) in order.enumerated() {
             let f = space.accessibilityFrame(of: e)
-            do throws(TreeError) { try space.checkFinite(e) } catch { throw error.located(file: Input.displayName(treePath)) }
-            out.writeLine("{\"index\":\(i),\"element\":\(JSONText.string(tester.tree.id(of: e)))"
-                          + ",\"frame\":\(JSONText.numbers([f.origin.x, f.origin.y, f.size.width, f.size.height]))}")
+            do throws(TreeError) { try space.checkFinite(e) } catch {
+                throw error.located(file: Input.displayName(treePath))
+            }
+            out.writeLine(
+                "{\"index\":\(i),\"element\":\(JSONText.string(tester.tree.id(of: e)))"
+                    + ",\"frame\":\(JSONText.numbers([f.origin.x, f.origin.y, f.size.width, f.size.height]))}")
         }
         out.flush()
     }

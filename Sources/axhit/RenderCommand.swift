@@ -21,7 +21,10 @@ enum RenderCommand {
         var argv = argv
         if let i = argv.firstIndex(of: "-o") { argv[i] = "--output" }
         let (args, treeOptions) = try TreeOptions.parse(argv, options: ["output"], flags: ["help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         let treePath = try args.single("TREE")
         guard let output = args.option("output") else { throw UsageError("-o FILE.svg is required") }
         let tester = try Input.hitTester(treePath, treeOptions)
@@ -29,7 +32,9 @@ enum RenderCommand {
         do {
             let analysis = try ScreenAnalysis(tester)
             let findings = try Auditor.findings(analysis)
-            svg = try SVGRenderer.svg(analysis, findings: findings, title: URL(fileURLWithPath: Input.displayName(treePath)).lastPathComponent)
+            svg = try SVGRenderer.svg(
+                analysis, findings: findings, title: URL(fileURLWithPath: Input.displayName(treePath)).lastPathComponent
+            )
         } catch {
             throw error.located(file: Input.displayName(treePath))
         }

@@ -15,7 +15,10 @@ enum ShapeCommand {
 
     static func run(_ argv: [String]) throws {
         let args = try Arguments(argv, options: ["d", "tolerance"], flags: ["even-odd", "help"])
-        if args.flag("help") { Output.line(help); return }
+        if args.flag("help") {
+            Output.line(help)
+            return
+        }
         try args.noPositionals()
         let d = try args.required("d")
         let tolerance = try args.number("tolerance", default: 0.05)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct BezierPathTests {
@@ -15,19 +16,21 @@ import Testing
         #expect(path.currentPoint == pt(1, 1))
         path.addQuadCurve(to: pt(9, 9), controlPoint: pt(5, 9))  // after a close: moves back first
         path.addCurve(to: pt(0, 0), controlPoint1: pt(1, 2), controlPoint2: pt(3, 4))
-        #expect(path.elements == [
-            .move(to: pt(1, 1)), .line(to: pt(5, 1)), .closeSubpath,
-            .move(to: pt(1, 1)), .quadCurve(to: pt(9, 9), control: pt(5, 9)),
-            .curve(to: pt(0, 0), control1: pt(1, 2), control2: pt(3, 4)),
-        ])
+        #expect(
+            path.elements == [
+                .move(to: pt(1, 1)), .line(to: pt(5, 1)), .closeSubpath,
+                .move(to: pt(1, 1)), .quadCurve(to: pt(9, 9), control: pt(5, 9)),
+                .curve(to: pt(0, 0), control1: pt(1, 2), control2: pt(3, 4)),
+            ])
         #expect(path.currentPoint == pt(0, 0))
     }
 
     @Test func rectPathRunsClockwiseOnScreen() {
         let path = BezierPath(rect: CGRect(x: 10, y: 20, width: -4, height: 5))  // standardised
-        #expect(path.elements == [
-            .move(to: pt(6, 20)), .line(to: pt(10, 20)), .line(to: pt(10, 25)), .line(to: pt(6, 25)), .closeSubpath,
-        ])
+        #expect(
+            path.elements == [
+                .move(to: pt(6, 20)), .line(to: pt(10, 20)), .line(to: pt(10, 25)), .line(to: pt(6, 25)), .closeSubpath,
+            ])
         #expect(BezierPath(rect: .null).isEmpty)
     }
 
@@ -44,7 +47,7 @@ import Testing
         #expect(path.elements[3].endPoint == pt(100, 0))
         // Each quarter's midpoint lies on the ellipse (within the cubic's 2.7e-4 error).
         var start = pt(200, 50)
-        for e in path.elements[1...4] {
+        for e in path.elements[1 ... 4] {
             guard case let .curve(p, c1, c2) = e else { continue }
             let m = cubicPoint(start, c1, c2, p, 0.5)
             let u = (m.x - 100) / 100, v = (m.y - 50) / 50
@@ -52,7 +55,10 @@ import Testing
             start = p
         }
         // Standard quarter: control at k = 0.5522847498 of the radius along the tangent.
-        guard case let .curve(_, c1, c2) = path.elements[1] else { Issue.record("no curve"); return }
+        guard case let .curve(_, c1, c2) = path.elements[1] else {
+            Issue.record("no curve")
+            return
+        }
         #expect(near(c1, pt(200, 50 + 0.5522847498307936 * 50), 1e-9))
         #expect(near(c2, pt(100 + 0.5522847498307936 * 100, 100), 1e-9))
         #expect(path.controlPointBounds == rect)
@@ -63,7 +69,10 @@ import Testing
         var quarter = BezierPath()
         quarter.addArc(withCenter: pt(0, 0), radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: true)
         #expect(quarter.elements.count == 2 && quarter.elements[0] == .move(to: pt(10, 0)))
-        guard case let .curve(end, c1, c2) = quarter.elements[1] else { Issue.record("no curve"); return }
+        guard case let .curve(end, c1, c2) = quarter.elements[1] else {
+            Issue.record("no curve")
+            return
+        }
         #expect(near(end, pt(0, 10), 1e-12))
         let mid = cubicPoint(pt(10, 0), c1, c2, end, 0.5)
         #expect(near(mid, pt(10 * sqrt(0.5), 10 * sqrt(0.5)), 1e-2) && abs(distance(mid, .zero) - 10) < 1e-2)
@@ -88,7 +97,10 @@ import Testing
         joined.move(to: pt(0, 0))
         joined.addArc(withCenter: pt(20, 0), radius: 10, startAngle: .pi, endAngle: 0, clockwise: true)
         #expect(joined.elements[0] == .move(to: pt(0, 0)))
-        guard case let .line(lineEnd) = joined.elements[1] else { Issue.record("no line"); return }
+        guard case let .line(lineEnd) = joined.elements[1] else {
+            Issue.record("no line")
+            return
+        }
         #expect(near(lineEnd, pt(10, 0), 1e-12))
         #expect(near(try #require(joined.elements.last?.endPoint), pt(30, 0), 1e-12))
         #expect(joined.elements.count == 4)
@@ -103,8 +115,13 @@ import Testing
         var evenOdd = path
         evenOdd.fillRule = .evenOdd
         let mapped = evenOdd.applying(t)
-        #expect(mapped == BezierPath(elements: try BezierPath(svgPathData:
-            "M98 1L96 3Q94 5 92 7C90 9 88 11 86 13Z").elements, fillRule: .evenOdd))
+        #expect(
+            mapped
+                == BezierPath(
+                    elements: try BezierPath(
+                        svgPathData:
+                            "M98 1L96 3Q94 5 92 7C90 9 88 11 86 13Z"
+                    ).elements, fillRule: .evenOdd))
         // Applying twice is applying the concatenation.
         let t2 = CGAffineTransform(a: 2, b: 0.5, c: -1, d: 3, tx: 7, ty: -4)
         let twice = path.applying(t).applying(t2), once = path.applying(t.concatenating(t2))
@@ -134,24 +151,28 @@ import Testing
         var rng = SplitMix64(seed: 2024)
         func coordinate() -> CGFloat {
             // Mixed magnitudes, so every number form is exercised.
-            let v = rng.double(in: -1...1) * pow(10, rng.double(in: -8...20).rounded())
+            let v = rng.double(in: -1 ... 1) * pow(10, rng.double(in: -8 ... 20).rounded())
             return rng.int(below: 4) == 0 ? v.rounded() : v
         }
         func point() -> CGPoint { CGPoint(x: coordinate(), y: coordinate()) }
-        for _ in 0..<300 {
+        for _ in 0 ..< 300 {
             var path = BezierPath()
-            for _ in 0..<rng.int(below: 12) {
+            for _ in 0 ..< rng.int(below: 12) {
                 switch rng.int(below: 7) {
                 case 0: path.move(to: point())
                 case 1: path.addLine(to: point())
                 case 2: path.addQuadCurve(to: point(), controlPoint: point())
                 case 3: path.addCurve(to: point(), controlPoint1: point(), controlPoint2: point())
                 case 4: path.closeSubpath()
-                case 5: path.addArc(withCenter: point(), radius: abs(coordinate()),
-                                    startAngle: rng.double(in: -7...7), endAngle: rng.double(in: -7...7),
-                                    clockwise: rng.int(below: 2) == 0)
+                case 5:
+                    path.addArc(
+                        withCenter: point(), radius: abs(coordinate()),
+                        startAngle: rng.double(in: -7 ... 7), endAngle: rng.double(in: -7 ... 7),
+                        clockwise: rng.int(below: 2) == 0)
                 default:
-                    path.elements.append(contentsOf: BezierPath(ovalIn: CGRect(origin: point(), size: CGSize(width: 3, height: 4))).elements)
+                    path.elements.append(
+                        contentsOf: BezierPath(ovalIn: CGRect(origin: point(), size: CGSize(width: 3, height: 4)))
+                            .elements)
                 }
             }
             let text = path.svgPathData

@@ -1,38 +1,46 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct CellGridTests {
     /// Items whose box holds `p` (closed), by scanning every box.
     static func brute(_ boxes: [CGRect], _ p: CGPoint) -> Set<Int32> {
-        Set(boxes.indices.filter { i in
-            let b = boxes[i]
-            return !b.isNull && b.minX <= p.x && p.x <= b.maxX && b.minY <= p.y && p.y <= b.maxY
-        }.map { Int32($0) })
+        Set(
+            boxes.indices.filter { i in
+                let b = boxes[i]
+                return !b.isNull && b.minX <= p.x && p.x <= b.maxX && b.minY <= p.y && p.y <= b.maxY
+            }.map { Int32($0) })
     }
 
     /// Whether `p` lies within `d` of box `b` (so a quantized box may hold it).
     static func near(_ b: CGRect, _ p: CGPoint, _ d: Double) -> Bool {
-        b.insetBy(dx: -d, dy: -d).contains(p) || (p.x >= b.minX - d && p.x <= b.maxX + d && p.y >= b.minY - d && p.y <= b.maxY + d)
+        b.insetBy(dx: -d, dy: -d).contains(p)
+            || (p.x >= b.minX - d && p.x <= b.maxX + d && p.y >= b.minY - d && p.y <= b.maxY + d)
     }
 
     static func containing(_ grid: CellGrid, _ p: CGPoint) -> [Int32] {
         var out: [Int32] = []
-        grid.forEach(containing: p) { out.append($0); return true }
+        grid.forEach(containing: p) {
+            out.append($0)
+            return true
+        }
         return out
     }
 
     static func randomBoxes(_ n: Int, _ rng: inout SplitMix64) -> [CGRect] {
         (0 ..< n).map { _ in
-            CGRect(x: Double.random(in: 0 ... 1000, using: &rng), y: Double.random(in: 0 ... 1000, using: &rng),
-                   width: Double.random(in: 5 ... 40, using: &rng), height: Double.random(in: 5 ... 40, using: &rng))
+            CGRect(
+                x: Double.random(in: 0 ... 1000, using: &rng), y: Double.random(in: 0 ... 1000, using: &rng),
+                width: Double.random(in: 5 ... 40, using: &rng), height: Double.random(in: 5 ... 40, using: &rng))
         }
     }
 
     @Test func aRegularLayoutAnswersExactly() throws {
         // 20 × 20 boxes of 10 × 10 tiling 0...200: closed boxes, so a shared
         // corner belongs to four of them.
-        let boxes = (0 ..< 400).map { k in CGRect(x: Double(k % 20) * 10, y: Double(k / 20) * 10, width: 10, height: 10) }
+        let boxes = (0 ..< 400).map { k in CGRect(x: Double(k % 20) * 10, y: Double(k / 20) * 10, width: 10, height: 10)
+        }
         let grid = try #require(CellGrid(boxes: boxes))
         #expect(Self.containing(grid, CGPoint(x: 15, y: 25)) == [41])
         #expect(Self.containing(grid, CGPoint(x: 20, y: 20)) == [21, 22, 41, 42])
@@ -47,7 +55,8 @@ import Testing
         let boxes = Self.randomBoxes(5000, &rng)
         let grid = try #require(CellGrid(boxes: boxes))
         for _ in 0 ..< 3000 {
-            let p = CGPoint(x: Double.random(in: -10 ... 1050, using: &rng), y: Double.random(in: -10 ... 1050, using: &rng))
+            let p = CGPoint(
+                x: Double.random(in: -10 ... 1050, using: &rng), y: Double.random(in: -10 ... 1050, using: &rng))
             let got = Self.containing(grid, p)
             #expect(got == got.sorted() && Set(got).count == got.count)
             let truth = Self.brute(boxes, p)
@@ -62,15 +71,20 @@ import Testing
         let boxes = Self.randomBoxes(3000, &rng)
         let grid = try #require(CellGrid(boxes: boxes))
         for _ in 0 ..< 300 {
-            let r = CGRect(x: Double.random(in: -50 ... 1000, using: &rng), y: Double.random(in: -50 ... 1000, using: &rng),
-                           width: Double.random(in: 0 ... 200, using: &rng), height: Double.random(in: 0 ... 200, using: &rng))
+            let r = CGRect(
+                x: Double.random(in: -50 ... 1000, using: &rng), y: Double.random(in: -50 ... 1000, using: &rng),
+                width: Double.random(in: 0 ... 200, using: &rng), height: Double.random(in: 0 ... 200, using: &rng))
             var got: [Int32] = []
-            grid.forEach(intersecting: r) { got.append($0); return true }
+            grid.forEach(intersecting: r) {
+                got.append($0)
+                return true
+            }
             #expect(Set(got).count == got.count)
-            let truth = Set(boxes.indices.filter { i in
-                let b = boxes[i]
-                return b.minX <= r.maxX && r.minX <= b.maxX && b.minY <= r.maxY && r.minY <= b.maxY
-            }.map { Int32($0) })
+            let truth = Set(
+                boxes.indices.filter { i in
+                    let b = boxes[i]
+                    return b.minX <= r.maxX && r.minX <= b.maxX && b.minY <= r.maxY && r.minY <= b.maxY
+                }.map { Int32($0) })
             #expect(truth.isSubset(of: Set(got)))
             for k in Set(got).subtracting(truth) { #expect(boxes[Int(k)].insetBy(dx: -1e-2, dy: -1e-2).intersects(r)) }
         }
@@ -112,7 +126,8 @@ import Testing
         let keys = (0 ..< 1000).map { Int32(3 * $0 + 7) }
         let grid = try #require(CellGrid(boxes: boxes, keys: keys))
         for _ in 0 ..< 500 {
-            let p = CGPoint(x: Double.random(in: 0 ... 1000, using: &rng), y: Double.random(in: 0 ... 1000, using: &rng))
+            let p = CGPoint(
+                x: Double.random(in: 0 ... 1000, using: &rng), y: Double.random(in: 0 ... 1000, using: &rng))
             let truth = Set(Self.brute(boxes, p).map { 3 * $0 + 7 })
             let got = Self.containing(grid, p)
             #expect(got == got.sorted())
@@ -132,15 +147,17 @@ import Testing
         var moved = Set<Int32>()
         for _ in 0 ..< 100 {
             let k = Int.random(in: 0 ..< boxes.count, using: &rng)
-            let b = CGRect(x: Double.random(in: 0 ... 1000, using: &rng), y: Double.random(in: 0 ... 1000, using: &rng),
-                           width: Double.random(in: 0 ... 60, using: &rng), height: Double.random(in: 0 ... 60, using: &rng))
+            let b = CGRect(
+                x: Double.random(in: 0 ... 1000, using: &rng), y: Double.random(in: 0 ... 1000, using: &rng),
+                width: Double.random(in: 0 ... 60, using: &rng), height: Double.random(in: 0 ... 60, using: &rng))
             boxes[k] = b
             grid.setBox(ofItem: Int32(k), to: b)
             moved.insert(Int32(k))
         }
         #expect(grid.movedCount == moved.subtracting([5, 6, 7]).count)
         for _ in 0 ..< 3000 {
-            let p = CGPoint(x: Double.random(in: 0 ... 1100, using: &rng), y: Double.random(in: 0 ... 1100, using: &rng))
+            let p = CGPoint(
+                x: Double.random(in: 0 ... 1100, using: &rng), y: Double.random(in: 0 ... 1100, using: &rng))
             let got = Self.containing(grid, p)
             #expect(got == got.sorted() && Set(got).count == got.count)
             let truth = Self.brute(boxes, p)
@@ -167,7 +184,8 @@ import Testing
     }
 
     @Test func emptyBoxesMatchNothingAndHugeLayoutsAreDeclined() throws {
-        var boxes = (0 ..< 300).map { k in CGRect(x: Double(k % 20) * 10, y: Double(k / 20) * 10, width: 10, height: 10) }
+        var boxes = (0 ..< 300).map { k in CGRect(x: Double(k % 20) * 10, y: Double(k / 20) * 10, width: 10, height: 10)
+        }
         boxes[3] = .null
         boxes[4] = CGRect(x: Double.nan, y: 0, width: 1, height: 1)
         let grid = try #require(CellGrid(boxes: boxes))
@@ -175,7 +193,9 @@ import Testing
         #expect(Self.containing(grid, CGPoint(x: 45, y: 5)).isEmpty)
         #expect(Self.containing(grid, CGPoint(x: 55, y: 5)) == [5])
         // An extent whose area overflows: the caller's R-tree takes it.
-        let huge = (0 ..< 300).map { k in CGRect(x: Double(k % 20) * 2.5e298, y: Double(k / 20) * 2.5e298, width: 1e298, height: 1e298) }
+        let huge = (0 ..< 300).map { k in
+            CGRect(x: Double(k % 20) * 2.5e298, y: Double(k / 20) * 2.5e298, width: 1e298, height: 1e298)
+        }
         #expect(CellGrid(boxes: huge) == nil)
     }
 }

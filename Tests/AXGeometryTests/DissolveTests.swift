@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 /// Dissolving a coverage of faces into valid polygons, on hand-built faces
@@ -29,7 +30,7 @@ import Testing
 
     @Test func eightSquaresAroundAnEmptyOneMakeOneHole() throws {
         var faces: [[[CGPoint]]] = []
-        for i in 0..<3 { for j in 0..<3 where i != 1 || j != 1 { faces.append([square(Double(i), Double(j))]) } }
+        for i in 0 ..< 3 { for j in 0 ..< 3 where i != 1 || j != 1 { faces.append([square(Double(i), Double(j))]) } }
         let set = try dissolve(faces)
         #expect(set.polygonCount == 1)
         #expect(set.polygons[0].count == 2)

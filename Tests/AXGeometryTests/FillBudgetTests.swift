@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 /// The fill's budgets (edges, crossings, candidate pairs), the chain index
@@ -12,7 +13,7 @@ import Testing
     /// direction never meet. (Issue #16's "crossing strips".)
     static func crossingStrips(_ n: Int, length: Double = 1000, width: Double = 1) -> [[CGPoint]] {
         let step = length / Double(n)
-        return (0..<n).flatMap { i -> [[CGPoint]] in
+        return (0 ..< n).flatMap { i -> [[CGPoint]] in
             let c = Double(i) * step + 0.25
             return [
                 [pt(-0.5, c), pt(length + 0.5, c), pt(length + 0.5, c + width), pt(-0.5, c + width)],
@@ -25,7 +26,7 @@ import Testing
     /// `k·π/n`: every pair crosses near the centre. (Issue #16's fan; the
     /// 180-strip one took 9 s and is `Fuzz/Regressions/svg-path/fan-of-180-strips.txt`.)
     static func fan(_ n: Int) -> [[CGPoint]] {
-        (0..<n).map { k in
+        (0 ..< n).map { k in
             let a = Double.pi * Double(k) / Double(n)
             let (c, s) = (cos(a), sin(a))
             let (x0, y0, x1, y1) = (500 - 500 * c, 500 - 500 * s, 500 + 500 * c, 500 + 500 * s)
@@ -47,21 +48,25 @@ import Testing
 
     @Test func crossingCountMatchesEveryPairTested() throws {
         var rng = SplitMix64(seed: 16)
-        for _ in 0..<40 {
-            let rings = try Self.closedRings((0..<Int.random(in: 1...3, using: &rng)).map { _ in
-                Shapes.randomRing(points: Int.random(in: 3...40, using: &rng), in: 0...100, using: &rng)
-            })
+        for _ in 0 ..< 40 {
+            let rings = try Self.closedRings(
+                (0 ..< Int.random(in: 1 ... 3, using: &rng)).map { _ in
+                    Shapes.randomRing(points: Int.random(in: 3 ... 40, using: &rng), in: 0 ... 100, using: &rng)
+                })
             // Every pair of edges but a vertex's two, by solving a + t(b - a) = c + u(d - c).
             var edges: [(CGPoint, CGPoint, ring: Int, index: Int, count: Int)] = []
             for (r, ring) in rings.enumerated() {
-                for i in 0..<(ring.count - 1) { edges.append((ring[i], ring[i + 1], r, i, ring.count - 1)) }
+                for i in 0 ..< (ring.count - 1) { edges.append((ring[i], ring[i + 1], r, i, ring.count - 1)) }
             }
             var expected = 0
             for i in edges.indices {
-                for j in (i + 1)..<edges.count {
+                for j in (i + 1) ..< edges.count {
                     let (e, f) = (edges[i], edges[j])
-                    if e.ring == f.ring, abs(e.index - f.index) == 1 || abs(e.index - f.index) == e.count - 1 { continue }
-                    let r = (Double(e.1.x - e.0.x), Double(e.1.y - e.0.y)), s = (Double(f.1.x - f.0.x), Double(f.1.y - f.0.y))
+                    if e.ring == f.ring, abs(e.index - f.index) == 1 || abs(e.index - f.index) == e.count - 1 {
+                        continue
+                    }
+                    let r = (Double(e.1.x - e.0.x), Double(e.1.y - e.0.y)),
+                        s = (Double(f.1.x - f.0.x), Double(f.1.y - f.0.y))
                     let q = (Double(f.0.x - e.0.x), Double(f.0.y - e.0.y))
                     let denominator = r.0 * s.1 - r.1 * s.0
                     guard denominator != 0 else { continue }  // random points: never collinear
@@ -78,14 +83,14 @@ import Testing
 
     @Test func windingAndDistanceMatchBruteForce() throws {
         var rng = SplitMix64(seed: 17)
-        for _ in 0..<30 {
-            let raw = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-                Shapes.randomRing(points: Int.random(in: 3...80, using: &rng), in: 0...100, using: &rng)
+        for _ in 0 ..< 30 {
+            let raw = (0 ..< Int.random(in: 1 ... 3, using: &rng)).map { _ in
+                Shapes.randomRing(points: Int.random(in: 3 ... 80, using: &rng), in: 0 ... 100, using: &rng)
             }
             let chains = EdgeChains(closedRings: try Self.closedRings(raw))
-            for _ in 0..<60 {
+            for _ in 0 ..< 60 {
                 // Both sides of the box, so rays run both ways.
-                let p = rng.point(in: -10...110)
+                let p = rng.point(in: -10 ... 110)
                 let d = Shapes.distanceToEdges(p, rings: raw)
                 #expect(abs(chains.distance(to: p, notBeyond: 1000) - d) < 1e-9)
                 #expect(chains.distance(to: p, notBeyond: d / 2) == d / 2)
@@ -122,8 +127,8 @@ import Testing
         let context = try GEOSContext()
         #expect(try context.isValid(context.geometry(set)))
         var rng = SplitMix64(seed: 18)
-        for _ in 0..<200 {
-            let p = rng.point(in: 0...1000)
+        for _ in 0 ..< 200 {
+            let p = rng.point(in: 0 ... 1000)
             guard Shapes.distanceToEdges(p, rings: rings) > 1e-6 else { continue }
             #expect(set.contains(p) == FillRule.evenOdd.fills(winding: Shapes.winding(p, rings: rings)))
         }
@@ -133,15 +138,17 @@ import Testing
 
     @Test func crossingStripsOverTheBudgetAreRefused() {
         // 71² · 4 = 20,164 crossings: refused as soon as 20,001 are counted.
-        let refusal = GeometryError.overBudget(.fillCrossings, count: PolygonSet.maximumFillCrossings + 1,
-                                               limit: PolygonSet.maximumFillCrossings)
+        let refusal = GeometryError.overBudget(
+            .fillCrossings, count: PolygonSet.maximumFillCrossings + 1,
+            limit: PolygonSet.maximumFillCrossings)
         #expect(throws: refusal) { try PolygonSet.filling(rings: Self.crossingStrips(71), rule: .nonZero) }
         // Issue #16's 4.2 KB grid (90 + 90 strips, 12 s and 2.8 MB of WKT
         // before) and 5.2 KB fan (180 strips, 9 s).
         #expect(throws: refusal) { try PolygonSet.filling(rings: Self.crossingStrips(90), rule: .nonZero) }
         #expect(throws: refusal) { try PolygonSet.filling(rings: Self.fan(180), rule: .nonZero) }
-        #expect(refusal.description == "path too complex to fill: more than 20000 pairs of its edges cross or touch "
-            + "(PolygonSet.maximumFillCrossings)")
+        #expect(
+            refusal.description == "path too complex to fill: more than 20000 pairs of its edges cross or touch "
+                + "(PolygonSet.maximumFillCrossings)")
     }
 
     @Test func loopingCurvesAreRefused() throws {
@@ -150,12 +157,16 @@ import Testing
         var rng = SplitMix64(seed: 300)
         var path = BezierPath()
         path.move(to: .zero)
-        for _ in 0..<300 {
-            path.addCurve(to: rng.point(in: -99...99), controlPoint1: rng.point(in: -999...999),
-                          controlPoint2: rng.point(in: -999...999))
+        for _ in 0 ..< 300 {
+            path.addCurve(
+                to: rng.point(in: -99 ... 99), controlPoint1: rng.point(in: -999 ... 999),
+                controlPoint2: rng.point(in: -999 ... 999))
         }
-        #expect(throws: GeometryError.overBudget(.fillCrossings, count: PolygonSet.maximumFillCrossings + 1,
-                                                 limit: PolygonSet.maximumFillCrossings)) {
+        #expect(
+            throws: GeometryError.overBudget(
+                .fillCrossings, count: PolygonSet.maximumFillCrossings + 1,
+                limit: PolygonSet.maximumFillCrossings)
+        ) {
             try PolygonSet.filling(path: path)
         }
     }
@@ -167,15 +178,17 @@ import Testing
         // GEOS's snap rounding) would walk edge by edge.
         let radius = 1000.0
         var rings = [Shapes.regularPolygon(radius: radius, sides: 65_536)]
-        for i in 0..<300 {
+        for i in 0 ..< 300 {
             let c = radius * 2.0.squareRoot() + 1 + Double(i) * 0.01
             rings.append([pt(c, 0), pt(0, c), pt(0, c + 0.001)])
         }
-        let refusal = GeometryError.overBudget(.fillCandidatePairs, count: PolygonSet.maximumFillCandidatePairs + 1,
-                                               limit: PolygonSet.maximumFillCandidatePairs)
+        let refusal = GeometryError.overBudget(
+            .fillCandidatePairs, count: PolygonSet.maximumFillCandidatePairs + 1,
+            limit: PolygonSet.maximumFillCandidatePairs)
         #expect(throws: refusal) { try PolygonSet.filling(rings: rings, rule: .nonZero) }
-        #expect(refusal.description == "path too complex to fill: its edges pass close to each other in more than "
-            + "4194304 places (PolygonSet.maximumFillCandidatePairs)")
+        #expect(
+            refusal.description == "path too complex to fill: its edges pass close to each other in more than "
+                + "4194304 places (PolygonSet.maximumFillCandidatePairs)")
     }
 
     @Test func overTheEdgeBudgetIsRefused() throws {
@@ -188,20 +201,24 @@ import Testing
         // 1 + 5 × 65,536 points.
         var path = BezierPath()
         path.move(to: .zero)
-        for _ in 0..<5 { path.addCurve(to: .zero, controlPoint1: pt(1e12, 1e12), controlPoint2: pt(-1e12, 1e12)) }
+        for _ in 0 ..< 5 { path.addCurve(to: .zero, controlPoint1: pt(1e12, 1e12), controlPoint2: pt(-1e12, 1e12)) }
         let count = 1 + 5 * BezierPath.maximumSegmentsPerCurve
         let refusal = GeometryError.overBudget(.fillEdges, count: count, limit: PolygonSet.maximumFillEdges)
         #expect(throws: refusal) { try PolygonSet.filling(path: path) }
         #expect(throws: refusal) { try RegionBuilder().filling(path: path) }
-        #expect(throws: refusal) { try PolygonSet.filling(paths: [(path, BezierPath.defaultFlatteningTolerance)])[0].get() }
-        #expect(refusal.description == "path too complex to fill: 327681 edges, over the budget of 262144 "
-            + "(PolygonSet.maximumFillEdges)")
+        #expect(throws: refusal) {
+            try PolygonSet.filling(paths: [(path, BezierPath.defaultFlatteningTolerance)])[0].get()
+        }
+        #expect(
+            refusal.description == "path too complex to fill: 327681 edges, over the budget of 262144 "
+                + "(PolygonSet.maximumFillEdges)")
     }
 
     // MARK: Paths, end to end
 
     @Test func fillingAPathMatchesFillingItsRings() throws {
-        var path = try BezierPath(svgPathData: "M 150 100 A 50 50 0 1 1 50 100 A 50 50 0 1 1 150 100 Z M 0 0 h 20 v 20 h -20 z")
+        var path = try BezierPath(
+            svgPathData: "M 150 100 A 50 50 0 1 1 50 100 A 50 50 0 1 1 150 100 Z M 0 0 h 20 v 20 h -20 z")
         path.fillRule = .evenOdd
         let direct = try PolygonSet.filling(rings: path.flattened(), rule: .evenOdd)
         #expect(try PolygonSet.filling(path: path) == direct)

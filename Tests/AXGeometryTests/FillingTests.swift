@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct FillingTests {
@@ -72,7 +73,8 @@ import Testing
         let outer = Shapes.regularPolygon(radius: 10, sides: 64)
         let inner = Shapes.regularPolygon(radius: 5, sides: 64, clockwise: true)
         let set = try fill([outer, inner], evenOdd ? .evenOdd : .nonZero)
-        let expected = Shapes.regularPolygonArea(radius: 10, sides: 64) - Shapes.regularPolygonArea(radius: 5, sides: 64)
+        let expected =
+            Shapes.regularPolygonArea(radius: 10, sides: 64) - Shapes.regularPolygonArea(radius: 5, sides: 64)
         #expect(approximately(set.area, expected))
         #expect(!set.contains(.zero))
         #expect(set.contains(CGPoint(x: -7.5, y: 0)))
@@ -135,8 +137,10 @@ import Testing
     }
 
     @Test func explicitlyClosedAndRepeatedPointsAreHarmless() throws {
-        let ring = [CGPoint(x: 0, y: 0), CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 10, y: 0),
-                    CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 10), CGPoint(x: 0, y: 0)]
+        let ring = [
+            CGPoint(x: 0, y: 0), CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 10, y: 0),
+            CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 10), CGPoint(x: 0, y: 0),
+        ]
         let set = try fill([ring], .evenOdd)
         #expect(approximately(set.area, 100))
         // One closed ring of four corners, whatever vertex GEOS starts at.
@@ -162,8 +166,10 @@ import Testing
     }
 
     @Test func degenerateRingsBesideARealOneAreIgnored() throws {
-        let rings = [[CGPoint(x: 3, y: 3)], Shapes.square(x: 0, y: 0, size: 4),
-                     [CGPoint(x: 1, y: 1), CGPoint(x: 3, y: 3)]]
+        let rings = [
+            [CGPoint(x: 3, y: 3)], Shapes.square(x: 0, y: 0, size: 4),
+            [CGPoint(x: 1, y: 1), CGPoint(x: 3, y: 3)],
+        ]
         let set = try fill(rings, .evenOdd)
         #expect(approximately(set.area, 16))
         #expect(set.contains(CGPoint(x: 1, y: 2)))
@@ -175,7 +181,9 @@ import Testing
         for scale in [1e15, 1e100, 1e300, 1e-100, 1e-300] {
             let big = try fill([Shapes.square(x: -scale, y: -scale, size: 2 * scale)], .nonZero)
             // 4e600 is beyond Double: the area is then infinite, honestly.
-            #expect(approximately(big.area, 4 * scale * scale, relative: 1e-9) || (scale > 1e200 && big.area == .infinity), "\(scale)")
+            #expect(
+                approximately(big.area, 4 * scale * scale, relative: 1e-9) || (scale > 1e200 && big.area == .infinity),
+                "\(scale)")
             #expect(abs(big.bounds.width - 2 * scale) <= 2 * scale * 1e-12)
             #expect(big.contains(.zero))
             #expect(!big.contains(CGPoint(x: 1.5 * scale, y: 0)))
@@ -221,16 +229,17 @@ import Testing
         var rng = SplitMix64(seed: rule == .nonZero ? 0x5EED_0001 : 0x5EED_0002)
         let context = try GEOSContext()
         var compared = 0
-        for _ in 0..<40 {
-            let ringCount = Int.random(in: 1...3, using: &rng)
-            let rings = (0..<ringCount).map { _ in
-                Shapes.randomRing(points: Int.random(in: 3...12, using: &rng), in: 0...100, using: &rng)
+        for _ in 0 ..< 40 {
+            let ringCount = Int.random(in: 1 ... 3, using: &rng)
+            let rings = (0 ..< ringCount).map { _ in
+                Shapes.randomRing(points: Int.random(in: 3 ... 12, using: &rng), in: 0 ... 100, using: &rng)
             }
             let set = try PolygonSet.filling(rings: rings, rule: rule, context: context)
             let geometry = try context.geometry(set)
             #expect(try context.isValid(geometry))
-            for _ in 0..<100 {
-                let p = CGPoint(x: Double.random(in: -10...110, using: &rng), y: Double.random(in: -10...110, using: &rng))
+            for _ in 0 ..< 100 {
+                let p = CGPoint(
+                    x: Double.random(in: -10 ... 110, using: &rng), y: Double.random(in: -10 ... 110, using: &rng))
                 guard Shapes.distanceToEdges(p, rings: rings) > 1e-6 else { continue }
                 let expected = rule.fills(winding: Shapes.winding(p, rings: rings))
                 #expect(set.contains(p) == expected, "point \(p) in \(rings)")
@@ -249,17 +258,21 @@ import Testing
         var rng = SplitMix64(seed: 7)
         let context = try GEOSContext()
         var compared = 0
-        for _ in 0..<300 {
-            let rings = (0..<Int.random(in: 1...4, using: &rng)).map { _ in
-                (0..<Int.random(in: 1...9, using: &rng)).map { _ in
-                    CGPoint(x: Double(Int.random(in: 0...6, using: &rng)) * 1e6 + Double.random(in: -1e-9...1e-9, using: &rng),
-                            y: Double(Int.random(in: 0...6, using: &rng)) * 1e6 + Double.random(in: -1e-9...1e-9, using: &rng))
+        for _ in 0 ..< 300 {
+            let rings = (0 ..< Int.random(in: 1 ... 4, using: &rng)).map { _ in
+                (0 ..< Int.random(in: 1 ... 9, using: &rng)).map { _ in
+                    CGPoint(
+                        x: Double(Int.random(in: 0 ... 6, using: &rng)) * 1e6
+                            + Double.random(in: -1e-9 ... 1e-9, using: &rng),
+                        y: Double(Int.random(in: 0 ... 6, using: &rng)) * 1e6
+                            + Double.random(in: -1e-9 ... 1e-9, using: &rng))
                 }
             }
             let set = try PolygonSet.filling(rings: rings, rule: rule, context: context)
             #expect(try context.isValid(context.geometry(set)))
-            for _ in 0..<50 {
-                let p = CGPoint(x: Double.random(in: -1e6...7e6, using: &rng), y: Double.random(in: -1e6...7e6, using: &rng))
+            for _ in 0 ..< 50 {
+                let p = CGPoint(
+                    x: Double.random(in: -1e6 ... 7e6, using: &rng), y: Double.random(in: -1e6 ... 7e6, using: &rng))
                 guard Shapes.distanceToEdges(p, rings: rings) > 1e-3 else { continue }
                 #expect(set.contains(p) == rule.fills(winding: Shapes.winding(p, rings: rings)), "\(p) in \(rings)")
                 compared += 1
@@ -270,9 +283,10 @@ import Testing
 
     @Test func oneContextServesManyFills() throws {
         let context = try GEOSContext()
-        for k in 1...20 {
-            let set = try PolygonSet.filling(rings: [Shapes.square(x: 0, y: 0, size: Double(k))],
-                                             rule: .nonZero, context: context)
+        for k in 1 ... 20 {
+            let set = try PolygonSet.filling(
+                rings: [Shapes.square(x: 0, y: 0, size: Double(k))],
+                rule: .nonZero, context: context)
             #expect(approximately(set.area, Double(k * k)))
         }
     }

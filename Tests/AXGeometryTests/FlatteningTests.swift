@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct FlatteningTests {
@@ -7,10 +8,11 @@ import Testing
 
     @Test func oneRingPerSubpathWithoutClosingPoint() throws {
         let path = try BezierPath(svgPathData: "M0 0L10 0L10 10Z M20 20L30 20L30 30L20 20")
-        #expect(path.flattened() == [
-            [pt(0, 0), pt(10, 0), pt(10, 10)],
-            [pt(20, 20), pt(30, 20), pt(30, 30)],
-        ])
+        #expect(
+            path.flattened() == [
+                [pt(0, 0), pt(10, 0), pt(10, 10)],
+                [pt(20, 20), pt(30, 20), pt(30, 30)],
+            ])
     }
 
     @Test func duplicatesMergedDegenerateRingsKept() throws {
@@ -34,8 +36,8 @@ import Testing
     @Test(arguments: [0.05, 0.5, 0.005] as [CGFloat])
     func randomQuadsStayWithinTolerance(tolerance: CGFloat) {
         var rng = SplitMix64(seed: 11)
-        for _ in 0..<40 {
-            let p0 = rng.point(in: -300...300), p1 = rng.point(in: -300...300), p2 = rng.point(in: -300...300)
+        for _ in 0 ..< 40 {
+            let p0 = rng.point(in: -300 ... 300), p1 = rng.point(in: -300 ... 300), p2 = rng.point(in: -300 ... 300)
             var path = BezierPath()
             path.move(to: p0)
             path.addQuadCurve(to: p2, controlPoint: p1)
@@ -45,7 +47,7 @@ import Testing
             let polyline = rings[0]
             #expect(polyline.first == p0 && polyline.last == p2)
             var worst: CGFloat = 0
-            for i in 0...1000 {
+            for i in 0 ... 1000 {
                 let q = quadPoint(p0, p1, p2, CGFloat(i) / 1000)
                 worst = Swift.max(worst, distance(q, toPolyline: polyline))
             }
@@ -56,23 +58,23 @@ import Testing
     @Test(arguments: [0.05, 0.5, 0.005] as [CGFloat])
     func randomCubicsStayWithinTolerance(tolerance: CGFloat) {
         var rng = SplitMix64(seed: 12)
-        for _ in 0..<40 {
-            let p0 = rng.point(in: -300...300), p1 = rng.point(in: -300...300)
-            let p2 = rng.point(in: -300...300), p3 = rng.point(in: -300...300)
+        for _ in 0 ..< 40 {
+            let p0 = rng.point(in: -300 ... 300), p1 = rng.point(in: -300 ... 300)
+            let p2 = rng.point(in: -300 ... 300), p3 = rng.point(in: -300 ... 300)
             var path = BezierPath()
             path.move(to: p0)
             path.addCurve(to: p3, controlPoint1: p1, controlPoint2: p2)
             let polyline = path.flattened(tolerance: tolerance)[0]
             #expect(polyline.first == p0 && polyline.last == p3)
             var worst: CGFloat = 0
-            for i in 0...1000 {
+            for i in 0 ... 1000 {
                 let q = cubicPoint(p0, p1, p2, p3, CGFloat(i) / 1000)
                 worst = Swift.max(worst, distance(q, toPolyline: polyline))
             }
             #expect(worst <= tolerance + 1e-9)
             // The other direction: every chord's midpoint is near the curve too.
-            let dense = (0...4000).map { cubicPoint(p0, p1, p2, p3, CGFloat($0) / 4000) }
-            for i in 1..<polyline.count {
+            let dense = (0 ... 4000).map { cubicPoint(p0, p1, p2, p3, CGFloat($0) / 4000) }
+            for i in 1 ..< polyline.count {
                 let mid = pt((polyline[i - 1].x + polyline[i].x) / 2, (polyline[i - 1].y + polyline[i].y) / 2)
                 #expect(distance(mid, toPolyline: dense) <= tolerance + 0.05)
             }
@@ -160,7 +162,7 @@ import Testing
         let curves = 300_000
         var path = BezierPath()
         path.move(to: pt(0, 0))
-        for k in 0..<curves {
+        for k in 0 ..< curves {
             let x = CGFloat(3 * k)
             path.addCurve(to: pt(x + 3, 0), controlPoint1: pt(x + 1, 1), controlPoint2: pt(x + 2, 1))
         }
@@ -176,8 +178,10 @@ import Testing
     }
 
     @Test func pointCountIsWhatFlatteningMakesWithoutRepeats() throws {
-        for d in ["", "M1 1", "M0 0L10 0L10 10Z", "M0 0Q50 100 100 0ZL-10 0", "M0 0C0 100 100 100 100 0L50 -50Z",
-                  "M0 0A40 40 0 1 1 80 0A40 40 0 1 1 0 1ZM200 200h10v10z"] {
+        for d in [
+            "", "M1 1", "M0 0L10 0L10 10Z", "M0 0Q50 100 100 0ZL-10 0", "M0 0C0 100 100 100 100 0L50 -50Z",
+            "M0 0A40 40 0 1 1 80 0A40 40 0 1 1 0 1ZM200 200h10v10z",
+        ] {
             let path = try BezierPath(svgPathData: d)
             #expect(path.flattenedPointCount() == path.flattened().reduce(0) { $0 + $1.count }, "\(d)")
         }
@@ -185,8 +189,10 @@ import Testing
         #expect(try BezierPath(svgPathData: "M0 0L1 0L1 1L0 0").flattenedPointCount() == 4)
         #expect(try BezierPath(svgPathData: "M0 0L1 0L1 1L0 0").flattened() == [[pt(0, 0), pt(1, 0), pt(1, 1)]])
         // Elements with no current point start a ring at their end, one point.
-        let raw = BezierPath(elements: [.curve(to: pt(5, 5), control1: pt(0, 9), control2: pt(9, 0)), .line(to: pt(6, 6)),
-                                        .closeSubpath, .quadCurve(to: pt(7, 7), control: pt(7, 7))])
+        let raw = BezierPath(elements: [
+            .curve(to: pt(5, 5), control1: pt(0, 9), control2: pt(9, 0)), .line(to: pt(6, 6)),
+            .closeSubpath, .quadCurve(to: pt(7, 7), control: pt(7, 7)),
+        ])
         #expect(raw.flattenedPointCount() == raw.flattened().reduce(0) { $0 + $1.count })
         // Merged repeats make the count an upper bound.
         #expect(try BezierPath(svgPathData: "M0 0L0 0L1 1").flattenedPointCount() == 3)
@@ -197,19 +203,23 @@ import Testing
         // 4,194,304 budget; counting costs 65 steps, not 4M points.
         var path = BezierPath()
         path.move(to: pt(0, 0))
-        for _ in 0..<65 { path.addCurve(to: pt(0, 0), controlPoint1: pt(1e12, 1e12), controlPoint2: pt(-1e12, 1e12)) }
+        for _ in 0 ..< 65 { path.addCurve(to: pt(0, 0), controlPoint1: pt(1e12, 1e12), controlPoint2: pt(-1e12, 1e12)) }
         let count = 1 + 65 * BezierPath.maximumSegmentsPerCurve
-        #expect(throws: GeometryError.overBudget(.flattenedPoints, count: count, limit: BezierPath.maximumFlattenedPoints)) {
+        #expect(
+            throws: GeometryError.overBudget(.flattenedPoints, count: count, limit: BezierPath.maximumFlattenedPoints)
+        ) {
             try path.flattened(maximumPoints: BezierPath.maximumFlattenedPoints)
         }
         #expect(throws: GeometryError.overBudget(.flattenedPoints, count: 4, limit: 3)) {
             try BezierPath(rect: CGRect(x: 0, y: 0, width: 1, height: 1)).flattened(maximumPoints: 3)
         }
-        #expect(try BezierPath(rect: CGRect(x: 0, y: 0, width: 1, height: 1)).flattened(maximumPoints: 4)
-            == [[pt(0, 0), pt(1, 0), pt(1, 1), pt(0, 1)]])
+        #expect(
+            try BezierPath(rect: CGRect(x: 0, y: 0, width: 1, height: 1)).flattened(maximumPoints: 4)
+                == [[pt(0, 0), pt(1, 0), pt(1, 1), pt(0, 1)]])
         let error = GeometryError.overBudget(.flattenedPoints, count: count, limit: BezierPath.maximumFlattenedPoints)
-        #expect(error.description == "path too complex: it flattens to 4259841 points, over the budget of 4194304 "
-            + "(BezierPath.maximumFlattenedPoints)")
+        #expect(
+            error.description == "path too complex: it flattens to 4259841 points, over the budget of 4194304 "
+                + "(BezierPath.maximumFlattenedPoints)")
     }
 }
 

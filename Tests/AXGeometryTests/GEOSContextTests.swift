@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct GEOSContextTests {
@@ -30,8 +31,9 @@ import Testing
         #expect(try context.area(context.intersection(a, b)) == 25)
         #expect(try context.area(context.difference(a, b)) == 75)
         #expect(try context.area(context.union(a, b)) == 175)
-        let holed = try context.polygon(exterior: Shapes.square(x: 0, y: 0, size: 10),
-                                        holes: [Shapes.square(x: 2, y: 2, size: 2)])
+        let holed = try context.polygon(
+            exterior: Shapes.square(x: 0, y: 0, size: 10),
+            holes: [Shapes.square(x: 2, y: 2, size: 2)])
         #expect(try context.area(holed) == 96)
         #expect(try context.wkt(a) == "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))")
         #expect(try context.wkt(context.point(CGPoint(x: 1.0 / 3.0, y: 2)), decimals: 3) == "POINT (0.333 2)")
@@ -39,8 +41,10 @@ import Testing
 
     @Test func makeValidRepairsABowTie() throws {
         let context = try GEOSContext()
-        let bowTie = try context.polygon(exterior: [CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 10),
-                                                    CGPoint(x: 10, y: 0), CGPoint(x: 0, y: 10)])
+        let bowTie = try context.polygon(exterior: [
+            CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 10),
+            CGPoint(x: 10, y: 0), CGPoint(x: 0, y: 10),
+        ])
         #expect(try !context.isValid(bowTie))
         let fixed = try context.makeValid(bowTie)
         #expect(try context.isValid(fixed))
@@ -50,10 +54,12 @@ import Testing
 
     @Test func nodingAndPolygonizingFindFaces() throws {
         let context = try GEOSContext()
-        let cross = try context.collection(.multiLineString, taking: [
-            context.lineString(Shapes.square(x: 0, y: 0, size: 10), closed: true),
-            context.lineString([CGPoint(x: 5, y: -1), CGPoint(x: 5, y: 11)]),
-        ])
+        let cross = try context.collection(
+            .multiLineString,
+            taking: [
+                context.lineString(Shapes.square(x: 0, y: 0, size: 10), closed: true),
+                context.lineString([CGPoint(x: 5, y: -1), CGPoint(x: 5, y: 11)]),
+            ])
         let faces = try context.parts(of: context.polygonize(context.node(cross)))
         #expect(faces.count == 2)
         #expect(try faces.map { try context.area($0) } == [50, 50])

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import AXGeometry
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded generator, so random
@@ -41,7 +42,7 @@ func distance(_ p: CGPoint, toSegment a: CGPoint, _ b: CGPoint) -> CGFloat {
 func distance(_ p: CGPoint, toPolyline points: [CGPoint]) -> CGFloat {
     guard points.count > 1 else { return points.first.map { distance(p, $0) } ?? .infinity }
     var best = CGFloat.infinity
-    for i in 1..<points.count {
+    for i in 1 ..< points.count {
         best = Swift.min(best, distance(p, toSegment: points[i - 1], points[i]))
     }
     return best
@@ -72,20 +73,24 @@ func parse(_ d: String) -> BezierPath? {
 
 /// The thrown GeometryError for `d`, or nil when it parses.
 func parseError(_ d: String) -> GeometryError? {
-    do { _ = try BezierPath(svgPathData: d); return nil } catch { return error }
+    do {
+        _ = try BezierPath(svgPathData: d)
+        return nil
+    } catch { return error }
 }
 
 func pt(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y) }
-
 
 /// Hand-built shapes and brute-force references, independent of the code
 /// under test.
 enum Shapes {
     /// A regular n-gon's vertices (ring not closed), counter-clockwise in a
     /// y-up frame unless `clockwise`.
-    static func regularPolygon(center: CGPoint = .zero, radius: Double, sides n: Int,
-                               clockwise: Bool = false, phase: Double = 0) -> [CGPoint] {
-        (0..<n).map { k in
+    static func regularPolygon(
+        center: CGPoint = .zero, radius: Double, sides n: Int,
+        clockwise: Bool = false, phase: Double = 0
+    ) -> [CGPoint] {
+        (0 ..< n).map { k in
             let angle = phase + (clockwise ? -1.0 : 1.0) * 2 * Double.pi * Double(k) / Double(n)
             return CGPoint(x: Double(center.x) + radius * cos(angle), y: Double(center.y) + radius * sin(angle))
         }
@@ -144,7 +149,8 @@ enum Shapes {
     }
 
     static func randomRing(points n: Int, in range: ClosedRange<Double>, using rng: inout SplitMix64) -> [CGPoint] {
-        (0..<n).map { _ in CGPoint(x: Double.random(in: range, using: &rng), y: Double.random(in: range, using: &rng)) }
+        (0 ..< n).map { _ in CGPoint(x: Double.random(in: range, using: &rng), y: Double.random(in: range, using: &rng))
+        }
     }
 }
 

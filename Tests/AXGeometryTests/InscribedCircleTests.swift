@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 /// The largest inscribed circle against radii computed by hand, and its
@@ -77,8 +78,14 @@ import Testing
         // out before the search can prove its answer. The circle is still
         // inside (checked by `circle`), and the seeds (a scan line's widest
         // span, then the span across it) start it at a strip's middle.
-        let strips = (0..<3000).map { [[pt(Double($0) * 2, 0), pt(Double($0) * 2 + 1, 0), pt(Double($0) * 2 + 1, 100),
-                                         pt(Double($0) * 2, 100)]] }
+        let strips = (0 ..< 3000).map {
+            [
+                [
+                    pt(Double($0) * 2, 0), pt(Double($0) * 2 + 1, 0), pt(Double($0) * 2 + 1, 100),
+                    pt(Double($0) * 2, 100),
+                ]
+            ]
+        }
         let c = try circle(PolygonSet(polygons: strips))
         #expect(c.radius <= 0.5 + 1e-12 && c.radius >= 0.5 - 0.01)
     }

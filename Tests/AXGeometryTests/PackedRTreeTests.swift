@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 /// SplitMix64: a tiny seeded generator so every run sees the same boxes.
@@ -117,7 +118,8 @@ struct PackedRTreeTestRNG: RandomNumberGenerator {
         }
         let tree = PackedRTree(boxes: boxes)
         for q in 0 ..< 300 {
-            var p = CGPoint(x: Double.random(in: -1e5 ... 1e5, using: &rng), y: Double.random(in: -1e5 ... 1e5, using: &rng))
+            var p = CGPoint(
+                x: Double.random(in: -1e5 ... 1e5, using: &rng), y: Double.random(in: -1e5 ... 1e5, using: &rng))
             if q % 2 == 0 {
                 // Just outside a box edge, closer than a Float step.
                 let b = boxes[Int.random(in: 0 ..< boxes.count, using: &rng)]
@@ -238,10 +240,16 @@ struct PackedRTreeTestRNG: RandomNumberGenerator {
     @Test func forEachStopsEarly() {
         let tree = PackedRTree(boxes: Array(repeating: CGRect(x: 0, y: 0, width: 1, height: 1), count: 1000))
         var seen = 0
-        tree.forEach(containing: CGPoint(x: 0.5, y: 0.5)) { _ in seen += 1; return seen < 7 }
+        tree.forEach(containing: CGPoint(x: 0.5, y: 0.5)) { _ in
+            seen += 1
+            return seen < 7
+        }
         #expect(seen == 7)
         seen = 0
-        tree.forEach(intersecting: CGRect(x: 0, y: 0, width: 5, height: 5)) { _ in seen += 1; return false }
+        tree.forEach(intersecting: CGRect(x: 0, y: 0, width: 5, height: 5)) { _ in
+            seen += 1
+            return false
+        }
         #expect(seen == 1)
     }
 
@@ -292,7 +300,8 @@ struct PackedRTreeTestRNG: RandomNumberGenerator {
 @Suite struct PackedRTreeRefitTests {
     @Test func setBoxMovesAnItemAndRefitsItsAncestors() {
         // 100 unit boxes on a row; move box 37 far away, then empty box 5.
-        var tree = PackedRTree(boxes: (0 ..< 100).map { CGRect(x: Double($0) * 2, y: 0, width: 1, height: 1) }, nodeSize: 4)
+        var tree = PackedRTree(
+            boxes: (0 ..< 100).map { CGRect(x: Double($0) * 2, y: 0, width: 1, height: 1) }, nodeSize: 4)
         var found: [Int32] = []
         tree.search(containing: CGPoint(x: 74.5, y: 0.5), into: &found)
         #expect(found == [37])

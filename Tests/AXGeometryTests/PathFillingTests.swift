@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 /// From SVG path data to the filled region, end to end, against closed forms.
@@ -37,11 +38,13 @@ import Testing
     @Test func pentagramUnderBothRules() throws {
         // Outer radius R; the inner pentagon's radius is R cos72°/cos36°.
         let big = 100.0
-        let points = (0..<5).map { k -> CGPoint in
+        let points = (0 ..< 5).map { k -> CGPoint in
             let a = (-90.0 + 144.0 * Double(k)) * Double.pi / 180
             return CGPoint(x: big * cos(a), y: big * sin(a))
         }
-        let d = "M \(points[0].x) \(points[0].y) " + points.dropFirst().map { "L \($0.x) \($0.y)" }.joined(separator: " ") + " Z"
+        let d =
+            "M \(points[0].x) \(points[0].y) " + points.dropFirst().map { "L \($0.x) \($0.y)" }.joined(separator: " ")
+            + " Z"
         let small = big * cos(72 * Double.pi / 180) / cos(36 * Double.pi / 180)
         let star = 5 * big * small * sin(36 * Double.pi / 180)
         let pentagon = 2.5 * small * small * sin(72 * Double.pi / 180)
@@ -56,7 +59,8 @@ import Testing
     @Test(arguments: [true, false])
     func donutWithArcs(innerRunsTheOtherWay: Bool) throws {
         let sweep = innerRunsTheOtherWay ? 0 : 1
-        let d = "M 150 100 A 50 50 0 1 1 50 100 A 50 50 0 1 1 150 100 Z "
+        let d =
+            "M 150 100 A 50 50 0 1 1 50 100 A 50 50 0 1 1 150 100 Z "
             + "M 120 100 A 20 20 0 1 \(sweep) 80 100 A 20 20 0 1 \(sweep) 120 100 Z"
         let disc = Double.pi * 2500, hole = Double.pi * 400
         let evenOdd = try Self.region(d, .evenOdd)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct PolygonSetTests {
@@ -9,7 +10,9 @@ import Testing
         #expect(PolygonSet(simpleRing: square).wkt == "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))")
         // Clockwise input is stored reversed, with the positive-area orientation.
         #expect(PolygonSet(simpleRing: square.reversed()).wkt == "POLYGON ((0 10, 0 0, 10 0, 10 10, 0 10))")
-        let two = PolygonSet(polygons: [[Shapes.square(x: 0, y: 0, size: 1)], [Shapes.square(x: 2.5, y: -3, size: 0.5)]])
+        let two = PolygonSet(polygons: [
+            [Shapes.square(x: 0, y: 0, size: 1)], [Shapes.square(x: 2.5, y: -3, size: 0.5)],
+        ])
         #expect(two.wkt == "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 1, 0 0)), ((2.5 -3, 3 -3, 3 -2.5, 2.5 -2.5, 2.5 -3)))")
         let holed = PolygonSet(polygons: [[square, Shapes.square(x: 2, y: 2, size: 2)]])
         #expect(holed.wkt == "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 4 2, 2 2))")
@@ -28,14 +31,18 @@ import Testing
 
     @Test func wktRoundTripsThroughGEOS() throws {
         let context = try GEOSContext()
-        let holed = PolygonSet(polygons: [[square, Shapes.square(x: 2, y: 2, size: 2)],
-                                          [Shapes.square(x: 20, y: 0.1, size: 1.0 / 3.0)]])
+        let holed = PolygonSet(polygons: [
+            [square, Shapes.square(x: 2, y: 2, size: 2)],
+            [Shapes.square(x: 20, y: 0.1, size: 1.0 / 3.0)],
+        ])
         let back = try context.polygonSet(context.geometry(wkt: holed.wkt))
         #expect(back == holed)
         // GEOS's writer (16 decimals) is not round-trip, so compare its text
         // only where both are exact.
-        let dyadic = PolygonSet(polygons: [[square, Shapes.square(x: 2, y: 2, size: 2)],
-                                           [Shapes.square(x: 20, y: 0.5, size: 0.25)]])
+        let dyadic = PolygonSet(polygons: [
+            [square, Shapes.square(x: 2, y: 2, size: 2)],
+            [Shapes.square(x: 20, y: 0.5, size: 0.25)],
+        ])
         #expect(try context.wkt(context.geometry(dyadic)) == dyadic.wkt)
     }
 
@@ -52,10 +59,14 @@ import Testing
         #expect(PolygonSet(simpleRing: []).isEmpty)
         #expect(PolygonSet(simpleRing: [CGPoint(x: 1, y: 1)]).isEmpty)
         #expect(PolygonSet(simpleRing: [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 1), CGPoint(x: 2, y: 2)]).isEmpty)
-        #expect(PolygonSet(simpleRing: [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: Double.nan, y: 1)]).isEmpty)
+        #expect(
+            PolygonSet(simpleRing: [CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0), CGPoint(x: Double.nan, y: 1)]).isEmpty)
         #expect(PolygonSet(rect: CGRect(x: 0, y: 0, width: 10, height: 0)).isEmpty)
-        #expect(PolygonSet(rect: CGRect(x: 0, y: 0, width: 10, height: 10),
-                           transform: CGAffineTransform(scaleX: 0, y: 1)).isEmpty)
+        #expect(
+            PolygonSet(
+                rect: CGRect(x: 0, y: 0, width: 10, height: 10),
+                transform: CGAffineTransform(scaleX: 0, y: 1)
+            ).isEmpty)
         #expect(PolygonSet.empty.bounds.isNull)
         #expect(!PolygonSet.empty.contains(.zero))
     }
@@ -66,8 +77,10 @@ import Testing
             #expect(set.contains(p), "\(p)")
             #expect(CGRect(x: 0, y: 0, width: 10, height: 20).containsClosedOpen(p))
         }
-        for p in [CGPoint(x: 10, y: 5), CGPoint(x: 5, y: 20), CGPoint(x: -0.001, y: 5), CGPoint(x: 10, y: 20),
-                  CGPoint(x: Double.nan, y: 5), CGPoint(x: 5, y: Double.infinity)] {
+        for p in [
+            CGPoint(x: 10, y: 5), CGPoint(x: 5, y: 20), CGPoint(x: -0.001, y: 5), CGPoint(x: 10, y: 20),
+            CGPoint(x: Double.nan, y: 5), CGPoint(x: 5, y: Double.infinity),
+        ] {
             #expect(!set.contains(p), "\(p)")
         }
     }
@@ -110,9 +123,10 @@ import Testing
         let set = PolygonSet(simpleRing: circle)
         #expect(set.stripes.stripeCount > 100)
         // A stripe holds a few edges, not all of them.
-        let widest = (0..<set.stripes.stripeCount).map {
-            set.stripes.stripeStarts[$0 + 1] - set.stripes.stripeStarts[$0]
-        }.max() ?? 0
+        let widest =
+            (0 ..< set.stripes.stripeCount).map {
+                set.stripes.stripeStarts[$0 + 1] - set.stripes.stripeStarts[$0]
+            }.max() ?? 0
         #expect(widest < 40)
     }
 
@@ -122,27 +136,30 @@ import Testing
     @Test func containmentAgreesWithBruteForce() {
         var rng = SplitMix64(seed: 42)
         var shapes: [[[CGPoint]]] = []
-        for _ in 0..<20 {
-            let n = Int.random(in: 3...400, using: &rng)
-            let ring = (0..<n).map { k -> CGPoint in
+        for _ in 0 ..< 20 {
+            let n = Int.random(in: 3 ... 400, using: &rng)
+            let ring = (0 ..< n).map { k -> CGPoint in
                 let angle = 2 * Double.pi * Double(k) / Double(n)
-                let r = Double.random(in: 10...50, using: &rng)
+                let r = Double.random(in: 10 ... 50, using: &rng)
                 return CGPoint(x: 50 + r * cos(angle), y: 50 + r * sin(angle))
             }
             shapes.append([ring, Shapes.regularPolygon(center: CGPoint(x: 50, y: 50), radius: 5, sides: 17)])
         }
         var comb: [CGPoint] = [CGPoint(x: 0, y: 0), CGPoint(x: 100, y: 0)]
         for tooth in stride(from: 99, through: 1, by: -2) {
-            comb += [CGPoint(x: Double(tooth), y: 100), CGPoint(x: Double(tooth - 1), y: 100),
-                     CGPoint(x: Double(tooth - 1), y: 1), CGPoint(x: Double(tooth - 2), y: 1)]
+            comb += [
+                CGPoint(x: Double(tooth), y: 100), CGPoint(x: Double(tooth - 1), y: 100),
+                CGPoint(x: Double(tooth - 1), y: 1), CGPoint(x: Double(tooth - 2), y: 1),
+            ]
         }
         comb.removeLast()
         shapes.append([comb])
         for rings in shapes {
             let set = PolygonSet(polygons: [rings])
             #expect(set.stripes.edges.count <= 8 * set.vertices.count + 64)
-            for _ in 0..<500 {
-                let p = CGPoint(x: Double.random(in: -5...105, using: &rng), y: Double.random(in: -5...105, using: &rng))
+            for _ in 0 ..< 500 {
+                let p = CGPoint(
+                    x: Double.random(in: -5 ... 105, using: &rng), y: Double.random(in: -5 ... 105, using: &rng))
                 guard Shapes.distanceToEdges(p, rings: rings) > 1e-9 else { continue }
                 #expect(set.contains(p) == (Shapes.winding(p, rings: rings) & 1 != 0), "\(p)")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 /// Overlays and measurements through `RegionBuilder`, computed by hand.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct SVGPathParserTests {
@@ -13,31 +14,38 @@ import Testing
 
     @Test func relativeLinesAndAxisLines() {
         // (10,20) +(5,5) -> (15,25); h5 -> (20,25); v-10 -> (20,15); H0 -> (0,15); V3 -> (0,3).
-        #expect(parse("m10 20l5 5h5v-10H0V3")?.elements == [
-            .move(to: pt(10, 20)), .line(to: pt(15, 25)), .line(to: pt(20, 25)),
-            .line(to: pt(20, 15)), .line(to: pt(0, 15)), .line(to: pt(0, 3)),
-        ])
+        #expect(
+            parse("m10 20l5 5h5v-10H0V3")?.elements == [
+                .move(to: pt(10, 20)), .line(to: pt(15, 25)), .line(to: pt(20, 25)),
+                .line(to: pt(20, 15)), .line(to: pt(0, 15)), .line(to: pt(0, 3)),
+            ])
     }
 
     @Test func implicitRepeatsAfterMoveAreLines() {
-        #expect(parse("M0 0 10 10 20 0")?.elements == [.move(to: pt(0, 0)), .line(to: pt(10, 10)), .line(to: pt(20, 0))])
+        #expect(
+            parse("M0 0 10 10 20 0")?.elements == [.move(to: pt(0, 0)), .line(to: pt(10, 10)), .line(to: pt(20, 0))])
         // After m the pairs are relative lines: (1,1) then (1,1)+(2,2).
         #expect(parse("m1 1 2 2")?.elements == [.move(to: pt(1, 1)), .line(to: pt(3, 3))])
-        #expect(parse("M0 0h1 2 3")?.elements == [.move(to: pt(0, 0)), .line(to: pt(1, 0)), .line(to: pt(3, 0)), .line(to: pt(6, 0))])
+        #expect(
+            parse("M0 0h1 2 3")?.elements == [
+                .move(to: pt(0, 0)), .line(to: pt(1, 0)), .line(to: pt(3, 0)), .line(to: pt(6, 0)),
+            ])
     }
 
     @Test func implicitRepeatedCurves() {
-        #expect(parse("M0 0C1 1 2 2 3 3 4 4 5 5 6 6")?.elements == [
-            .move(to: pt(0, 0)),
-            .curve(to: pt(3, 3), control1: pt(1, 1), control2: pt(2, 2)),
-            .curve(to: pt(6, 6), control1: pt(4, 4), control2: pt(5, 5)),
-        ])
+        #expect(
+            parse("M0 0C1 1 2 2 3 3 4 4 5 5 6 6")?.elements == [
+                .move(to: pt(0, 0)),
+                .curve(to: pt(3, 3), control1: pt(1, 1), control2: pt(2, 2)),
+                .curve(to: pt(6, 6), control1: pt(4, 4), control2: pt(5, 5)),
+            ])
         // Relative: each repeat is relative to the end of the previous curve.
-        #expect(parse("M1 1c1 0 1 1 2 2 1 0 1 1 2 2")?.elements == [
-            .move(to: pt(1, 1)),
-            .curve(to: pt(3, 3), control1: pt(2, 1), control2: pt(2, 2)),
-            .curve(to: pt(5, 5), control1: pt(4, 3), control2: pt(4, 4)),
-        ])
+        #expect(
+            parse("M1 1c1 0 1 1 2 2 1 0 1 1 2 2")?.elements == [
+                .move(to: pt(1, 1)),
+                .curve(to: pt(3, 3), control1: pt(2, 1), control2: pt(2, 2)),
+                .curve(to: pt(5, 5), control1: pt(4, 3), control2: pt(4, 4)),
+            ])
         #expect(parse("M0 0q1 2 3 4")?.elements == [.move(to: pt(0, 0)), .quadCurve(to: pt(3, 4), control: pt(1, 2))])
     }
 
@@ -53,9 +61,10 @@ import Testing
     }
 
     @Test func separatorsAnywhereTheGrammarAllows() {
-        #expect(parse("  \n\tM 1 , 2  L3,4\r\n 5 ,6 \u{0C}")?.elements == [
-            .move(to: pt(1, 2)), .line(to: pt(3, 4)), .line(to: pt(5, 6)),
-        ])
+        #expect(
+            parse("  \n\tM 1 , 2  L3,4\r\n 5 ,6 \u{0C}")?.elements == [
+                .move(to: pt(1, 2)), .line(to: pt(3, 4)), .line(to: pt(5, 6)),
+            ])
         #expect(parse("M1,2,3,4")?.elements == [.move(to: pt(1, 2)), .line(to: pt(3, 4))])
     }
 
@@ -67,18 +76,19 @@ import Testing
     @Test func numbersMatchTheStandardLibrary() {
         // The fast path must round exactly like Double(String) on every form.
         var rng = SplitMix64(seed: 42)
-        for _ in 0..<3000 {
+        for _ in 0 ..< 3000 {
             var text = rng.int(below: 2) == 0 ? "" : "-"
             let intDigits = rng.int(below: 22), fracDigits = rng.int(below: 22)
-            for _ in 0..<intDigits { text += String(rng.int(below: 10)) }
+            for _ in 0 ..< intDigits { text += String(rng.int(below: 10)) }
             if fracDigits > 0 || intDigits == 0 {
                 text += "."
-                for _ in 0..<Swift.max(fracDigits, 1) { text += String(rng.int(below: 10)) }
+                for _ in 0 ..< Swift.max(fracDigits, 1) { text += String(rng.int(below: 10)) }
             }
             if rng.int(below: 3) == 0 { text += "e" + String(rng.int(below: 60) - 30) }
             let expected = Double(text) ?? .nan
             guard let path = parse("M\(text) 0"), case let .move(p)? = path.elements.first else {
-                Issue.record("did not parse \(text)"); continue
+                Issue.record("did not parse \(text)")
+                continue
             }
             #expect(Double(p.x).bitPattern == expected.bitPattern, "\(text)")
         }
@@ -88,13 +98,15 @@ import Testing
 
     @Test func drawingAfterCloseStartsAtSubpathStart() {
         // After z the current point is (10,10); l5 5 draws from there in a new subpath.
-        #expect(parse("M10 10l10 0l0 10zl5 5")?.elements == [
-            .move(to: pt(10, 10)), .line(to: pt(20, 10)), .line(to: pt(20, 20)), .closeSubpath,
-            .move(to: pt(10, 10)), .line(to: pt(15, 15)),
-        ])
-        #expect(parse("M0 0L1 0Z M5 5L6 6")?.elements == [
-            .move(to: pt(0, 0)), .line(to: pt(1, 0)), .closeSubpath, .move(to: pt(5, 5)), .line(to: pt(6, 6)),
-        ])
+        #expect(
+            parse("M10 10l10 0l0 10zl5 5")?.elements == [
+                .move(to: pt(10, 10)), .line(to: pt(20, 10)), .line(to: pt(20, 20)), .closeSubpath,
+                .move(to: pt(10, 10)), .line(to: pt(15, 15)),
+            ])
+        #expect(
+            parse("M0 0L1 0Z M5 5L6 6")?.elements == [
+                .move(to: pt(0, 0)), .line(to: pt(1, 0)), .closeSubpath, .move(to: pt(5, 5)), .line(to: pt(6, 6)),
+            ])
         // m after z is relative to the subpath start too.
         #expect(parse("M10 10L20 20zm1 1")?.elements.last == .move(to: pt(11, 11)))
         #expect(parse("M0 0L1 0ZZz")?.elements == [.move(to: pt(0, 0)), .line(to: pt(1, 0)), .closeSubpath])
@@ -104,31 +116,38 @@ import Testing
 
     @Test func smoothCubicReflectsPreviousSecondControl() {
         // c1 = 2*(20,20) - (20,10) = (20,30).
-        #expect(parse("M0 0C10 0 20 10 20 20S30 40 40 40")?.elements.last
-            == .curve(to: pt(40, 40), control1: pt(20, 30), control2: pt(30, 40)))
-        #expect(parse("M0 0c10 0 20 10 20 20s10 20 20 20")?.elements.last
-            == .curve(to: pt(40, 40), control1: pt(20, 30), control2: pt(30, 40)))
+        #expect(
+            parse("M0 0C10 0 20 10 20 20S30 40 40 40")?.elements.last
+                == .curve(to: pt(40, 40), control1: pt(20, 30), control2: pt(30, 40)))
+        #expect(
+            parse("M0 0c10 0 20 10 20 20s10 20 20 20")?.elements.last
+                == .curve(to: pt(40, 40), control1: pt(20, 30), control2: pt(30, 40)))
         // S after S reflects the previous S's second control: 2*(40,40) - (30,40) = (50,40).
-        #expect(parse("M0 0C10 0 20 10 20 20S30 40 40 40S60 50 60 60")?.elements.last
-            == .curve(to: pt(60, 60), control1: pt(50, 40), control2: pt(60, 50)))
+        #expect(
+            parse("M0 0C10 0 20 10 20 20S30 40 40 40S60 50 60 60")?.elements.last
+                == .curve(to: pt(60, 60), control1: pt(50, 40), control2: pt(60, 50)))
     }
 
     @Test func smoothCubicWithoutPreviousCubicUsesCurrentPoint() {
-        #expect(parse("M0 0L10 0S20 10 30 0")?.elements.last
-            == .curve(to: pt(30, 0), control1: pt(10, 0), control2: pt(20, 10)))
+        #expect(
+            parse("M0 0L10 0S20 10 30 0")?.elements.last
+                == .curve(to: pt(30, 0), control1: pt(10, 0), control2: pt(20, 10)))
         // A quadratic is not a cubic: no reflection.
-        #expect(parse("M0 0Q5 5 10 0S20 5 30 0")?.elements.last
-            == .curve(to: pt(30, 0), control1: pt(10, 0), control2: pt(20, 5)))
-        #expect(parse("M0 0S20 10 30 0")?.elements.last
-            == .curve(to: pt(30, 0), control1: pt(0, 0), control2: pt(20, 10)))
+        #expect(
+            parse("M0 0Q5 5 10 0S20 5 30 0")?.elements.last
+                == .curve(to: pt(30, 0), control1: pt(10, 0), control2: pt(20, 5)))
+        #expect(
+            parse("M0 0S20 10 30 0")?.elements.last
+                == .curve(to: pt(30, 0), control1: pt(0, 0), control2: pt(20, 10)))
     }
 
     @Test func smoothQuadReflectsPreviousControl() {
         // T control = 2*(20,0) - (10,20) = (30,-20); next = 2*(40,0) - (30,-20) = (50,20).
-        #expect(parse("M0 0Q10 20 20 0T40 0T60 0")?.elements == [
-            .move(to: pt(0, 0)), .quadCurve(to: pt(20, 0), control: pt(10, 20)),
-            .quadCurve(to: pt(40, 0), control: pt(30, -20)), .quadCurve(to: pt(60, 0), control: pt(50, 20)),
-        ])
+        #expect(
+            parse("M0 0Q10 20 20 0T40 0T60 0")?.elements == [
+                .move(to: pt(0, 0)), .quadCurve(to: pt(20, 0), control: pt(10, 20)),
+                .quadCurve(to: pt(40, 0), control: pt(30, -20)), .quadCurve(to: pt(60, 0), control: pt(50, 20)),
+            ])
         #expect(parse("M0 0q10 20 20 0t20 0")?.elements.last == .quadCurve(to: pt(40, 0), control: pt(30, -20)))
         #expect(parse("M0 0L10 0T20 0")?.elements.last == .quadCurve(to: pt(20, 0), control: pt(10, 0)))
         #expect(parse("M0 0C1 1 2 2 10 0T20 0")?.elements.last == .quadCurve(to: pt(20, 0), control: pt(10, 0)))
@@ -141,7 +160,10 @@ import Testing
         let path = try #require(parse("M0 0a1 1 0 001 1"))
         #expect(path == parse("M0 0A1,1,0,0,0,1,1"))
         #expect(path.elements.count == 2)
-        guard case let .curve(to, c1, c2)? = path.elements.last else { Issue.record("not a curve"); return }
+        guard case let .curve(to, c1, c2)? = path.elements.last else {
+            Issue.record("not a curve")
+            return
+        }
         #expect(to == pt(1, 1))
         let mid = cubicPoint(pt(0, 0), c1, c2, to, 0.5)
         #expect(abs(distance(mid, pt(1, 0)) - 1) < 1e-3)
@@ -158,7 +180,8 @@ import Testing
         #expect(path.elements.count == 3)
         let k = 4.0 / 3.0 * tan(Double.pi / 8) * 50
         guard case let .curve(to1, a1, a2) = path.elements[1], case let .curve(to2, b1, b2) = path.elements[2] else {
-            Issue.record("expected two cubics"); return
+            Issue.record("expected two cubics")
+            return
         }
         #expect(near(to1, pt(50, -50), 1e-9))
         #expect(to2 == pt(100, 0))
@@ -222,7 +245,10 @@ import Testing
             #expect(path.elements.last?.endPoint == b)
             var previous = a
             for e in path.elements.dropFirst() {
-                guard case let .curve(p, c1, c2) = e else { Issue.record("not a curve"); continue }
+                guard case let .curve(p, c1, c2) = e else {
+                    Issue.record("not a curve")
+                    continue
+                }
                 #expect(abs(residual(p)) < 1e-9)
                 for t in stride(from: 0.1, to: 1.0, by: 0.1) {
                     #expect(abs(residual(cubicPoint(previous, c1, c2, p, t))) < 2e-3)
@@ -279,10 +305,10 @@ import Testing
         let alphabet = Array("MmLlHhVvCcSsQqTtAaZz0123456789.,+-eE \n01é".unicodeScalars)
         var rng = SplitMix64(seed: 7)
         var parsed = 0
-        for _ in 0..<20_000 {
+        for _ in 0 ..< 20_000 {
             var s = String.UnicodeScalarView()
             if rng.int(below: 2) == 0 { s.append("M") }
-            for _ in 0..<rng.int(below: 40) { s.append(alphabet[rng.int(below: alphabet.count)]) }
+            for _ in 0 ..< rng.int(below: 40) { s.append(alphabet[rng.int(below: alphabet.count)]) }
             let text = String(s)
             guard let path = parse(text) else { continue }
             parsed += 1
@@ -296,14 +322,16 @@ import Testing
     @Test func parsedCoordinatesAreAlwaysFinite() {
         // Extreme tokens: whatever parses holds only finite coordinates
         // (overflowing sums throw; arcs that would overflow become lines).
-        let tokens = ["M", "m", "A", "a", "C", "c", "Q", "q", "S", "s", "T", "t", "L", "l", "H", "v", "Z",
-                      "0", "1", "-1", "1e308", "-1e308", "1e-308", "5e-324", "0.5", ".5", "3", "1e300", "1e-300",
-                      ",", " ", "1.7976931348623157e308", "1", "0", "2", "1e308", "-1e308", "1e300"]
+        let tokens = [
+            "M", "m", "A", "a", "C", "c", "Q", "q", "S", "s", "T", "t", "L", "l", "H", "v", "Z",
+            "0", "1", "-1", "1e308", "-1e308", "1e-308", "5e-324", "0.5", ".5", "3", "1e300", "1e-300",
+            ",", " ", "1.7976931348623157e308", "1", "0", "2", "1e308", "-1e308", "1e300",
+        ]
         var rng = SplitMix64(seed: 99)
         var parsed = 0
-        for _ in 0..<20_000 {
+        for _ in 0 ..< 20_000 {
             var text = "M"
-            for _ in 0..<rng.int(below: 30) {
+            for _ in 0 ..< rng.int(below: 30) {
                 text += tokens[rng.int(below: tokens.count)]
                 if rng.int(below: 2) == 0 { text += " " }
             }
@@ -320,7 +348,8 @@ import Testing
                 #expect(points.allSatisfy { $0.x.isFinite && $0.y.isFinite }, "\(text)")
             }
             let bounds = path.controlPointBounds
-            if bounds.isNull || Swift.max(abs(bounds.minX), abs(bounds.maxX), abs(bounds.minY), abs(bounds.maxY)) < 1e4 {
+            if bounds.isNull || Swift.max(abs(bounds.minX), abs(bounds.maxX), abs(bounds.minY), abs(bounds.maxY)) < 1e4
+            {
                 _ = path.flattened()
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXGeometry
 
 @Suite struct WindingRegionTests {
@@ -30,7 +31,9 @@ import Testing
             for rule in [FillRule.nonZero, .evenOdd] {
                 let r = donut(innerReversed: reversed, rule: rule)
                 for p in [CGPoint(x: 7, y: 0), CGPoint(x: 0, y: -7), CGPoint(x: -5, y: 5)] { #expect(r.contains(p)) }
-                for p in [CGPoint(x: 11, y: 0), CGPoint(x: 9.99, y: 9.99), CGPoint(x: 0, y: -10.5)] { #expect(!r.contains(p)) }
+                for p in [CGPoint(x: 11, y: 0), CGPoint(x: 9.99, y: 9.99), CGPoint(x: 0, y: -10.5)] {
+                    #expect(!r.contains(p))
+                }
             }
         }
     }
@@ -40,7 +43,7 @@ import Testing
     /// horizontal edge lies exactly on a stripe boundary.
     private static let staircase: [CGPoint] = {
         var ring = [CGPoint(x: 0, y: 0)]
-        for k in 0..<64 {
+        for k in 0 ..< 64 {
             ring.append(CGPoint(x: 64 - k, y: k))
             ring.append(CGPoint(x: 64 - k, y: k + 1))
         }
@@ -67,8 +70,8 @@ import Testing
 
     @Test func agreesWithEveryEdgeScannedOnStripeBoundaries() {
         var rng = SplitMix64(seed: 7)
-        let star = (0..<90).map { k -> CGPoint in
-            let a = 2 * Double.pi * Double(k) / 90, r = k % 2 == 0 ? 30.0 : 12 + rng.double(in: 0...8)
+        let star = (0 ..< 90).map { k -> CGPoint in
+            let a = 2 * Double.pi * Double(k) / 90, r = k % 2 == 0 ? 30.0 : 12 + rng.double(in: 0 ... 8)
             return CGPoint(x: r * cos(a), y: r * sin(a))
         }
         let loops = [star, Shapes.regularPolygon(center: CGPoint(x: 3, y: -2), radius: 9, sides: 40)]
@@ -77,11 +80,11 @@ import Testing
             let count = stripeCount(r)
             #expect(count > 4)
             let minY = r.record[2], scale = r.record[4]
-            var ys = (0...count).map { minY + Double($0) / scale }
+            var ys = (0 ... count).map { minY + Double($0) / scale }
             ys += ys.map(\.nextUp) + ys.map(\.nextDown) + loops.joined().map { Double($0.y) }
             for y in ys {
-                for _ in 0..<40 {
-                    let p = CGPoint(x: rng.double(in: -32...32), y: y)
+                for _ in 0 ..< 40 {
+                    let p = CGPoint(x: rng.double(in: -32 ... 32), y: y)
                     #expect(r.contains(p) == rule.fills(winding: Self.bruteWinding(loops, p)), "\(p)")
                 }
             }
@@ -103,13 +106,15 @@ import Testing
     }
 
     @Test func gridSettlesTheCellsAwayFromTheRingAndAgreesOnItsLines() {
-        let loops = [Shapes.regularPolygon(center: CGPoint(x: 50, y: 50), radius: 40, sides: 340),
-                     Shapes.regularPolygon(center: CGPoint(x: 50, y: 50), radius: 15, sides: 90)]
+        let loops = [
+            Shapes.regularPolygon(center: CGPoint(x: 50, y: 50), radius: 40, sides: 340),
+            Shapes.regularPolygon(center: CGPoint(x: 50, y: 50), radius: 15, sides: 90),
+        ]
         for rule in [FillRule.nonZero, .evenOdd] {
             let r = WindingRegion(rings: loops, rule: rule)
             let s = r.record.count - WindingRecord.summaryWords
             var codes = [0, 0, 0]
-            for k in 0..<(WindingRecord.gridSize * WindingRecord.gridSize) {
+            for k in 0 ..< (WindingRecord.gridSize * WindingRecord.gridSize) {
                 codes[Int(r.record[s + 3 + k >> 5].bitPattern >> UInt64((k & 31) * 2) & 3)] += 1
             }
             // Of 400 cells of 4 × 4 over the 80 × 80 box, the disc of radius 40
@@ -122,8 +127,9 @@ import Testing
             let origin = r.record[s].bitPattern, scale = r.record[s + 1].bitPattern
             let ox = Double(Float(bitPattern: UInt32(truncatingIfNeeded: origin)))
             let sx = Double(Float(bitPattern: UInt32(truncatingIfNeeded: scale)))
-            let lines = (0...WindingRecord.gridSize).map { ox + Double($0) / sx }
-            let coordinates = lines + lines.map(\.nextUp) + lines.map(\.nextDown) + stride(from: 0.5, to: 100, by: 3.1).map { $0 }
+            let lines = (0 ... WindingRecord.gridSize).map { ox + Double($0) / sx }
+            let coordinates =
+                lines + lines.map(\.nextUp) + lines.map(\.nextDown) + stride(from: 0.5, to: 100, by: 3.1).map { $0 }
             for x in coordinates {
                 for y in coordinates {
                     let p = CGPoint(x: x, y: y)
@@ -135,8 +141,10 @@ import Testing
 
     @Test func hugeCoordinatesGiveDefinedAnswers() {
         // The height overflows to infinity: one stripe, still exact.
-        let corners = [CGPoint(x: -1e308, y: -1e308), CGPoint(x: 1e308, y: -1e308), CGPoint(x: 1e308, y: 1e308),
-                       CGPoint(x: -1e308, y: 1e308)]
+        let corners = [
+            CGPoint(x: -1e308, y: -1e308), CGPoint(x: 1e308, y: -1e308), CGPoint(x: 1e308, y: 1e308),
+            CGPoint(x: -1e308, y: 1e308),
+        ]
         let big = WindingRegion(rings: [corners], rule: .nonZero)
         #expect(stripeCount(big) == 1)
         #expect(big.contains(CGPoint(x: 0, y: 0)))
@@ -149,7 +157,9 @@ import Testing
         #expect(e300.contains(CGPoint(x: 0, y: 0)))
         #expect(e300.contains(CGPoint(x: 0, y: 0.9e300)))
         #expect(!e300.contains(CGPoint(x: 0.8e300, y: 0.8e300)))
-        for p in [CGPoint(x: CGFloat.nan, y: 0), CGPoint(x: 0, y: CGFloat.infinity), CGPoint(x: -CGFloat.infinity, y: 0)] {
+        for p in [
+            CGPoint(x: CGFloat.nan, y: 0), CGPoint(x: 0, y: CGFloat.infinity), CGPoint(x: -CGFloat.infinity, y: 0),
+        ] {
             #expect(!big.contains(p))
             #expect(!e300.contains(p))
         }
@@ -159,8 +169,9 @@ import Testing
         let empty = WindingRegion(rings: [], rule: .nonZero)
         #expect(!empty.contains(.zero))
         #expect(empty.bounds.isNull)
-        let junk = WindingRegion(rings: [[CGPoint(x: 1, y: 1)], [CGPoint(x: 0, y: 0), CGPoint(x: CGFloat.nan, y: 5), CGPoint(x: 5, y: 5)]],
-                                 rule: .evenOdd)
+        let junk = WindingRegion(
+            rings: [[CGPoint(x: 1, y: 1)], [CGPoint(x: 0, y: 0), CGPoint(x: CGFloat.nan, y: 5), CGPoint(x: 5, y: 5)]],
+            rule: .evenOdd)
         #expect(!junk.contains(CGPoint(x: 1, y: 1)))
         #expect(junk.rings.isEmpty)
         // A zero-height ring has no crossing anywhere.
@@ -171,8 +182,11 @@ import Testing
     @Test func tallEdgesDoNotBlowUpTheIndex() {
         // A comb: 200 teeth, each two edges the full height, would sit in every stripe.
         var ring: [CGPoint] = [CGPoint(x: 0, y: 0)]
-        for k in 0..<200 {
-            ring += [CGPoint(x: 2 * k, y: 100), CGPoint(x: 2 * k + 1, y: 100), CGPoint(x: 2 * k + 1, y: 1), CGPoint(x: 2 * k + 2, y: 1)]
+        for k in 0 ..< 200 {
+            ring += [
+                CGPoint(x: 2 * k, y: 100), CGPoint(x: 2 * k + 1, y: 100), CGPoint(x: 2 * k + 1, y: 1),
+                CGPoint(x: 2 * k + 2, y: 1),
+            ]
         }
         ring.append(CGPoint(x: 400, y: 0))
         let comb = WindingRegion(rings: [ring], rule: .nonZero)
@@ -192,16 +206,18 @@ import Testing
         // (the old way: minutes).
         var path = BezierPath()
         path.move(to: CGPoint(x: 0, y: 0))
-        for k in 0..<100_000 {
+        for k in 0 ..< 100_000 {
             let x = CGFloat(k % 1000) * 0.3
-            path.addCurve(to: CGPoint(x: x + 0.3, y: 0), controlPoint1: CGPoint(x: x + 0.1, y: 1),
-                          controlPoint2: CGPoint(x: x + 0.2, y: 1))
+            path.addCurve(
+                to: CGPoint(x: x + 0.3, y: 0), controlPoint1: CGPoint(x: x + 0.1, y: 1),
+                controlPoint2: CGPoint(x: x + 0.2, y: 1))
         }
         let rings = path.flattened()
         let region = WindingRegion(rings: rings, rule: .nonZero)
         let edges = rings[0].count
         #expect(region.record.count <= 2 * (3 * edges + 64) + 7 + stripeCount(region) + 16)
-        for p in [CGPoint(x: 10.05, y: 0.1), CGPoint(x: 10.15, y: 0.74), CGPoint(x: 100, y: 5), CGPoint(x: -1, y: 0.5)] {
+        for p in [CGPoint(x: 10.05, y: 0.1), CGPoint(x: 10.15, y: 0.74), CGPoint(x: 100, y: 5), CGPoint(x: -1, y: 0.5)]
+        {
             #expect(region.contains(p) == FillRule.nonZero.fills(winding: Shapes.winding(p, rings: rings)), "\(p)")
         }
     }
@@ -217,7 +233,8 @@ import Testing
     @Test func keysHoldTheirOwnRegions() {
         var store = WindingRegionStore(capacity: 4)
         store.set(1, record(Self.square, tag: true))
-        store.set([2, 3], [record(Shapes.square(x: 20, y: 0, size: 5)), WindingRecord.make(rings: [], rule: .evenOdd)])
+        store.set(
+            [2, 3], [record(Shapes.square(x: 20, y: 0, size: 5)), WindingRecord.make(rings: [], rule: .evenOdd)])
         #expect(store.region(0) == nil)
         #expect(store.region(1)?.contains(CGPoint(x: 5, y: 5)) == true)
         #expect(store.region(1)?.tag == true)
@@ -247,15 +264,15 @@ import Testing
     @Test func replacingOverAndOverRepacksAndKeepsAnswers() {
         var store = WindingRegionStore(capacity: 50)
         let big = Shapes.regularPolygon(radius: 10, sides: 400)  // a few thousand words a record
-        for round in 0..<40 {
-            for key in 0..<50 {
+        for round in 0 ..< 40 {
+            for key in 0 ..< 50 {
                 let dx = Double(round * 100 + key)
                 store.set(key, WindingRecord.make(rings: [big.map { CGPoint(x: $0.x + dx, y: $0.y) }], rule: .nonZero))
             }
         }
         // Dead records never outweigh live ones for long.
         #expect(store.memoryBytes < 6 * 50 * WindingRecord.make(rings: [big], rule: .nonZero).count * 8 + (1 << 16))
-        for key in 0..<50 {
+        for key in 0 ..< 50 {
             let dx = Double(39 * 100 + key)
             #expect(store.region(key)?.contains(CGPoint(x: dx, y: 0)) == true)
             #expect(store.region(key)?.contains(CGPoint(x: dx - 100, y: 0)) == false)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// One node as the tree holds it, with its parent's name: what a round trip
@@ -25,7 +26,7 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
     #expect(back.screenScale == tree.screenScale, sourceLocation: sourceLocation)
     #expect(back.platform == tree.platform && back.source == tree.source, sourceLocation: sourceLocation)
     #expect(back.idiom == tree.idiom && back.layoutDirection == tree.layoutDirection, sourceLocation: sourceLocation)
-    #expect(back.preOrder.map(\.rawValue) == Array(0..<Int32(tree.count)), sourceLocation: sourceLocation)
+    #expect(back.preOrder.map(\.rawValue) == Array(0 ..< Int32(tree.count)), sourceLocation: sourceLocation)
     let a = records(tree), b = records(back)
     #expect(a.count == b.count, sourceLocation: sourceLocation)
     for (x, y) in zip(a, b) where x != y {
@@ -52,19 +53,20 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
         try tree.append(e, under: bid)
         try tree.append(.view("c", frame: CGRect(x: -0.0, y: 0, width: 1e20, height: 0.1)), under: w)
         let text = String(decoding: tree.axhitJSON(), as: UTF8.self)
-        #expect(text == #"""
-            {
-              "format": "axhit/1",
-              "screen": {"bounds": [0, 0, 390, 844], "scale": 3},
-              "root": {"id": "window", "frame": [0, 0, 390, 844], "children": [
-                {"id": "b", "frame": [10.5, 20, 100, 44], "isAccessibilityElement": true, "accessibilityLabel": "Say \"hi\"\n\\ é\u0001", "accessibilityTraits": ["button"], "children": [
-                  {"id": "e", "kind": "element", "accessibilityTraits": 1099511627777}
-                ]},
-                {"id": "c", "frame": [-0, 0, 1e+20, 0.1]}
-              ]}
-            }
+        #expect(
+            text == #"""
+                {
+                  "format": "axhit/1",
+                  "screen": {"bounds": [0, 0, 390, 844], "scale": 3},
+                  "root": {"id": "window", "frame": [0, 0, 390, 844], "children": [
+                    {"id": "b", "frame": [10.5, 20, 100, 44], "isAccessibilityElement": true, "accessibilityLabel": "Say \"hi\"\n\\ é\u0001", "accessibilityTraits": ["button"], "children": [
+                      {"id": "e", "kind": "element", "accessibilityTraits": 1099511627777}
+                    ]},
+                    {"id": "c", "frame": [-0, 0, 1e+20, 0.1]}
+                  ]}
+                }
 
-            """#)
+                """#)
         try expectRoundTrip(tree)
     }
 
@@ -74,8 +76,9 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
         tree.screenScale = 2.625
         var v = Node.view("v \"quoted\" ☃", frame: CGRect(x: 0.1, y: 0.2, width: 0.30000000000000004, height: 1e-7))
         v.bounds = CGRect(x: -5, y: 1e300, width: 3, height: 4)
-        v.transform = CGAffineTransform(a: 0.7071067811865476, b: 0.7071067811865475, c: -0.7071067811865475,
-                                        d: 0.7071067811865476, tx: 1e-300, ty: -123456789012345.67)
+        v.transform = CGAffineTransform(
+            a: 0.7071067811865476, b: 0.7071067811865475, c: -0.7071067811865475,
+            d: 0.7071067811865476, tx: 1e-300, ty: -123456789012345.67)
         v.clipsToBounds = true
         v.isHidden = true
         v.alpha = 0.009999999999999998
@@ -127,7 +130,7 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
         if rng.next() % 2 == 0 { tree.idiom = .pad }
         if rng.next() % 2 == 0 { tree.layoutDirection = .rightToLeft }
         var ids = [try tree.append(randomNode("root", kind: .view, &rng), under: .none)]
-        for i in 1..<1500 {
+        for i in 1 ..< 1500 {
             let parent = ids[Int(rng.next() % UInt64(ids.count))]
             let kind: NodeKind = tree.kind(of: parent) == .element || rng.next() % 3 == 0 ? .element : .view
             var sibling = NodeID.none
@@ -150,21 +153,29 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
         tree.platform = seed % 2 == 0 ? .ios : .android
         tree.source = seed % 3 == 0 ? .views : .snapshot
         var ids = [try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: .none)]
-        for i in 1..<600 {
+        for i in 1 ..< 600 {
             let parent = ids[Int(rng.next() % UInt64(ids.count))]
             let kind: NodeKind = tree.kind(of: parent) == .element || rng.chance(0.2) ? .element : .view
             var n = Node(id: "n\(i)", kind: kind)
             if kind == .view {
                 // Mostly inside the parent, so that deep nodes stay reachable.
-                n.frame = CGRect(x: rng.number(-10...150), y: rng.number(-10...300), width: rng.number(0...250), height: rng.number(0...400))
-                if rng.chance(0.1) { n.bounds = CGRect(x: rng.number(-40...40), y: rng.number(-40...40), width: n.frame.width, height: n.frame.height) }
-                if rng.chance(0.05) { n.transform = CGAffineTransform(rotationAngle: rng.number(-1...1)) }
+                n.frame = CGRect(
+                    x: rng.number(-10 ... 150), y: rng.number(-10 ... 300), width: rng.number(0 ... 250),
+                    height: rng.number(0 ... 400))
+                if rng.chance(0.1) {
+                    n.bounds = CGRect(
+                        x: rng.number(-40 ... 40), y: rng.number(-40 ... 40), width: n.frame.width,
+                        height: n.frame.height)
+                }
+                if rng.chance(0.05) { n.transform = CGAffineTransform(rotationAngle: rng.number(-1 ... 1)) }
                 n.isHidden = rng.chance(0.05)
                 if rng.chance(0.05) { n.alpha = rng.chance(0.5) ? 0 : 0.5 }
                 n.isUserInteractionEnabled = !rng.chance(0.1)
                 n.isWindow = rng.chance(0.05)
             } else if rng.chance(0.7) {
-                n.accessibilityFrameInContainerSpace = CGRect(x: rng.number(0...200), y: rng.number(0...200), width: rng.number(0...100), height: rng.number(0...100))
+                n.accessibilityFrameInContainerSpace = CGRect(
+                    x: rng.number(0 ... 200), y: rng.number(0 ... 200), width: rng.number(0 ... 100),
+                    height: rng.number(0 ... 100))
             }
             // The first nodes are the containers most others sit in: an
             // element or a modal flag there would hide most of the tree.
@@ -184,10 +195,11 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
         #expect(Array(before.exposedElements).map(tree.id(of:)) == Array(after.exposedElements).map(back.id(of:)))
         #expect(before.exposedElements.count > 20)
         var answered = 0
-        for _ in 0..<3000 {
-            let p = CGPoint(x: rng.number(-20...420), y: rng.number(-20...820))
+        for _ in 0 ..< 3000 {
+            let p = CGPoint(x: rng.number(-20 ... 420), y: rng.number(-20 ... 820))
             for policy in HitPolicy.allCases {
-                let a = before.hit(p, policy: policy).map(tree.id(of:)), b = after.hit(p, policy: policy).map(back.id(of:))
+                let a = before.hit(p, policy: policy).map(tree.id(of:)),
+                    b = after.hit(p, policy: policy).map(back.id(of:))
                 #expect(a == b, "hit \(policy) at \(p)")
                 if a != nil { answered += 1 }
             }
@@ -199,7 +211,7 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
     @Test func deepChainRoundTrips() throws {
         var tree = ElementTree()
         var parent = NodeID.none
-        for i in 0..<100_000 {
+        for i in 0 ..< 100_000 {
             parent = try tree.append(.view("n\(i)", frame: CGRect(x: 0, y: 0, width: 1, height: 1)), under: parent)
         }
         let data = tree.axhitJSON()
@@ -231,8 +243,10 @@ private func randomNumber(_ rng: inout SplitMix) -> Double {
 }
 
 private func randomString(_ rng: inout SplitMix) -> String {
-    let pieces = ["a", "Z", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "é", "€", "😀", "\u{FFFF}", "\u{10FFFF}", "{", "]"]
-    return String((0..<Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined())
+    let pieces = [
+        "a", "Z", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "é", "€", "😀", "\u{FFFF}", "\u{10FFFF}", "{", "]",
+    ]
+    return String((0 ..< Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined())
 }
 
 private func randomRect(_ rng: inout SplitMix) -> CGRect {
@@ -246,8 +260,9 @@ private func randomNode(_ id: String, kind: NodeKind, _ rng: inout SplitMix) -> 
         n.frame = randomRect(&rng)
         if chance(&rng) { n.bounds = randomRect(&rng) }
         if chance(&rng) {
-            n.transform = CGAffineTransform(a: randomNumber(&rng), b: randomNumber(&rng), c: randomNumber(&rng),
-                                            d: randomNumber(&rng), tx: randomNumber(&rng), ty: randomNumber(&rng))
+            n.transform = CGAffineTransform(
+                a: randomNumber(&rng), b: randomNumber(&rng), c: randomNumber(&rng),
+                d: randomNumber(&rng), tx: randomNumber(&rng), ty: randomNumber(&rng))
         }
         n.clipsToBounds = chance(&rng)
         n.isHidden = chance(&rng)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// Activation statuses, `outside`, deliverable regions and suggested points,
@@ -93,8 +94,11 @@ import Testing
         // A square of side 100·√2 rotated 45° about its centre (200, 200) is
         // the diamond |x-200| + |y-200| <= 100: it covers the button's half
         // beyond x + y = 300, a right triangle of area 5000.
-        var cover = Node.view("cover", frame: CGRect(x: 200 - 50 * 2.0.squareRoot(), y: 200 - 50 * 2.0.squareRoot(),
-                                                     width: 100 * 2.0.squareRoot(), height: 100 * 2.0.squareRoot()))
+        var cover = Node.view(
+            "cover",
+            frame: CGRect(
+                x: 200 - 50 * 2.0.squareRoot(), y: 200 - 50 * 2.0.squareRoot(),
+                width: 100 * 2.0.squareRoot(), height: 100 * 2.0.squareRoot()))
         cover.transform = CGAffineTransform(rotationAngle: .pi / 4)
         try tree.append(cover, under: w)
         let a = try #require(try ScreenAnalysis(tree).elements.first)
@@ -108,14 +112,15 @@ import Testing
     @Test func engineAgreesWithTheSpecOnRandomTrees() throws {
         var compared = 0, statuses: [ActivationStatus: Int] = [:], outside = 0, suggested = 0
         var mismatches = 0, badSuggestions = 0, missedSuggestions = 0
-        for seed in 1...100 as ClosedRange<UInt64> {
+        for seed in 1 ... 100 as ClosedRange<UInt64> {
             let tree = try TouchTrees.make(seed: seed, nodes: 500, wide: seed > 50)
             let analysis = try ScreenAnalysis(tree)
             let ref = ReferenceTouch(tree)
             var rng = SeededRandom(seed: seed &* 31337)
             for (k, node) in ref.base.nodes.enumerated() where ref.base.exposed[k] {
                 guard let a = analysis.elements.first(where: { tree.id(of: $0.element) == node.id }) else {
-                    Issue.record("seed \(seed): \(node.id) not analysed"); continue
+                    Issue.record("seed \(seed): \(node.id) not analysed")
+                    continue
                 }
                 compared += 1
                 let f = ref.base.accessibilityFrame(k)
@@ -128,10 +133,16 @@ import Testing
                 // The engine and the reference compose transforms in different
                 // orders: default points may differ in the last bits.
                 let dx = abs(a.activationPoint.x - point.x), dy = abs(a.activationPoint.y - point.y)
-                if dx > 1e-9 * max(1, abs(point.x)) || dy > 1e-9 * max(1, abs(point.y)) || gotReceiver != receiver.map({ ref.base.nodes[$0].id })
-                    || a.status != status || a.outside != isOutside {
+                if dx > 1e-9 * max(1, abs(point.x)) || dy > 1e-9 * max(1, abs(point.y))
+                    || gotReceiver != receiver.map({ ref.base.nodes[$0].id })
+                    || a.status != status || a.outside != isOutside
+                {
                     mismatches += 1
-                    if mismatches <= 5 { Issue.record("seed \(seed) \(node.id): got \(a.status) \(gotReceiver ?? "nil") \(a.outside), expected \(status) \(isOutside)") }
+                    if mismatches <= 5 {
+                        Issue.record(
+                            "seed \(seed) \(node.id): got \(a.status) \(gotReceiver ?? "nil") \(a.outside), expected \(status) \(isOutside)"
+                        )
+                    }
                 }
                 statuses[status, default: 0] += 1
                 if isOutside { outside += 1 }
@@ -146,9 +157,10 @@ import Testing
                     // No suggestion: no sampled point of the element may be delivered to it.
                     let box = a.shapeRegion.bounds
                     guard !box.isNull else { continue }
-                    for _ in 0..<200 {
-                        let p = CGPoint(x: rng.number(Double(box.minX)...Double(box.maxX)),
-                                        y: rng.number(Double(box.minY)...Double(box.maxY)))
+                    for _ in 0 ..< 200 {
+                        let p = CGPoint(
+                            x: rng.number(Double(box.minX) ... Double(box.maxX)),
+                            y: rng.number(Double(box.minY) ... Double(box.maxY)))
                         if ref.inShapeRegion(k, p), let r = ref.touch(p), ref.isDescendant(r, of: v) {
                             missedSuggestions += 1
                             Issue.record("seed \(seed) \(node.id): no suggestion, but \(p) is delivered")
@@ -161,7 +173,9 @@ import Testing
         #expect(mismatches == 0 && badSuggestions == 0 && missedSuggestions == 0)
         print("activation reference: \(compared) elements, \(statuses), \(outside) outside, \(suggested) suggested")
         #expect(compared > 500)
-        #expect(statuses[.ok, default: 0] > 50 && statuses[.obstructed, default: 0] > 50 && statuses[.lost, default: 0] > 20)
+        #expect(
+            statuses[.ok, default: 0] > 50 && statuses[.obstructed, default: 0] > 50 && statuses[.lost, default: 0] > 20
+        )
         #expect(outside > 50 && suggested > 100)
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import AXHit
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import AXHit
 
 /// Each audit rule on a hand-made screen, and every corpus page source
 /// through activation, audit and rendering.
@@ -30,7 +32,8 @@ import Testing
         try tree.append(element("left", CGRect(x: 10, y: 600, width: 100, height: 100)), under: w)
         try tree.append(element("right", CGRect(x: 60, y: 600, width: 100, height: 100)), under: w)
         var blob = element("blob", CGRect(x: 250, y: 600, width: 50, height: 50))
-        blob.accessibilityPath = AccessibilityPath(try BezierPath(svgPathData: "M 250 600 L 350 600 L 350 650 L 250 650 Z"))
+        blob.accessibilityPath = AccessibilityPath(
+            try BezierPath(svgPathData: "M 250 600 L 350 600 L 350 650 L 250 650 Z"))
         try tree.append(blob, under: w)
         // A button covered by a touchable opaque view: obstructed, not visible.
         var button = Node.view("button", frame: CGRect(x: 300, y: 200, width: 60, height: 60))
@@ -70,7 +73,8 @@ import Testing
         #expect(rules["button"] == [.activationObstructed, .smallTouchTarget, .notVisible])
         #expect(rules.count == 9)
         // Geometry comes with the findings: the overlap of left and right is 50x100.
-        let overlap = try #require(findings.first { $0.rule == .overlappingElements && tree.id(of: $0.element) == "left" })
+        let overlap = try #require(
+            findings.first { $0.rule == .overlappingElements && tree.id(of: $0.element) == "left" })
         #expect(overlap.wkt == "POLYGON ((60 600, 110 600, 110 700, 60 700, 60 600))")
         #expect(findings.first { $0.rule == .activationObstructed }?.points.count == 1)
     }
@@ -110,7 +114,8 @@ import Testing
             for a in analysis.elements {
                 if let s = a.suggested {
                     #expect(analysis.tester.shapeRegionContains(a.element, s), "\(name) \(tree.id(of: a.element))")
-                    let reached = rules.activatesWithoutTap(a.element, in: tree)
+                    let reached =
+                        rules.activatesWithoutTap(a.element, in: tree)
                         || analysis.tester.touch(s).map { rules.tapReaches($0, element: a.element, in: tree) } == true
                     #expect(reached, "\(name) \(tree.id(of: a.element)): the suggested point does not activate it")
                 }
@@ -124,7 +129,8 @@ import Testing
                 let rulesFound = Set(findings.filter { tree.id(of: $0.element) == e.element }.map(\.rule))
                 // A frame with no area is reported alone: it explains the rest.
                 if rulesFound == [.zeroFrame] || rulesFound == [.offScreen] { continue }
-                #expect(rulesFound.contains(.activationObstructed) == (e.status == "obstructed"), "\(name) \(e.element)")
+                #expect(
+                    rulesFound.contains(.activationObstructed) == (e.status == "obstructed"), "\(name) \(e.element)")
                 #expect(rulesFound.contains(.activationLost) == (e.status == "lost"), "\(name) \(e.element)")
                 checkedStatuses += 1
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// Box hits (`HitTester.boxHits`: exposed elements whose frame-policy region
@@ -18,21 +19,29 @@ import Testing
         var wideNode = Node.view("wide", frame: CGRect(x: 0, y: 0, width: 200, height: 200))
         wideNode.bounds = CGRect(x: 7, y: -5, width: 200, height: 200)
         let wide = try tree.append(wideNode, under: root)
-        for k in 0..<300 { try appendChild(k, under: wide, &tree, &rng) }
-        for c in 0..<10 {
-            var card = Node.view("card\(c)", frame: CGRect(x: rng.number(0...150), y: rng.number(0...150), width: 50, height: 50))
-            if rng.chance(0.3) { card.transform = CGAffineTransform(scaleX: rng.number(0.5...2), y: rng.number(0.5...2)) }
+        for k in 0 ..< 300 { try appendChild(k, under: wide, &tree, &rng) }
+        for c in 0 ..< 10 {
+            var card = Node.view(
+                "card\(c)", frame: CGRect(x: rng.number(0 ... 150), y: rng.number(0 ... 150), width: 50, height: 50))
+            if rng.chance(0.3) {
+                card.transform = CGAffineTransform(scaleX: rng.number(0.5 ... 2), y: rng.number(0.5 ... 2))
+            }
             let id = try tree.append(card, under: root)
-            for k in 0..<Int.random(in: 3...6, using: &rng) { try appendChild(1000 * (c + 1) + k, under: id, &tree, &rng) }
+            for k in 0 ..< Int.random(in: 3 ... 6, using: &rng) {
+                try appendChild(1000 * (c + 1) + k, under: id, &tree, &rng)
+            }
         }
         return tree
     }
 
     static func box(_ rng: inout SeededRandom) -> CGRect {
-        CGRect(x: rng.number(-5...185), y: rng.number(-5...185), width: rng.number(14...30), height: rng.number(14...30))
+        CGRect(
+            x: rng.number(-5 ... 185), y: rng.number(-5 ... 185), width: rng.number(14 ... 30),
+            height: rng.number(14 ... 30))
     }
 
-    static func appendChild(_ k: Int, under parent: NodeID, _ tree: inout ElementTree, _ rng: inout SeededRandom) throws {
+    static func appendChild(_ k: Int, under parent: NodeID, _ tree: inout ElementTree, _ rng: inout SeededRandom) throws
+    {
         if rng.chance(0.25) {
             var e = Node.element("e\(k)")
             e.isAccessibilityElement = rng.chance(0.8)
@@ -56,9 +65,9 @@ import Testing
     /// make a node stop or start being a box hit, or move it.
     static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws {
         let nodes = engine.tree.preOrder.dropFirst()
-        let id = nodes[nodes.startIndex + Int.random(in: 0..<nodes.count, using: &rng)]
+        let id = nodes[nodes.startIndex + Int.random(in: 0 ..< nodes.count, using: &rng)]
         var node = engine.tree[id]
-        switch Int.random(in: 0..<13, using: &rng) {
+        switch Int.random(in: 0 ..< 13, using: &rng) {
         case 0 where node.kind == .view: node.isHidden.toggle()
         case 1 where node.kind == .view: node.alpha = node.alpha < 0.01 ? 1 : 0.005
         case 2: node.accessibilityElementsHidden.toggle()
@@ -79,7 +88,8 @@ import Testing
             path.addLine(to: CGPoint(x: 40, y: 5))
             path.addLine(to: CGPoint(x: 10, y: 30))
             path.closeSubpath()
-            node.accessibilityPath = node.accessibilityPath == nil ? AccessibilityPath(path, coordinateSpace: .view) : nil
+            node.accessibilityPath =
+                node.accessibilityPath == nil ? AccessibilityPath(path, coordinateSpace: .view) : nil
         case 7 where node.kind == .view:
             node.transform = node.transform.isIdentity ? CGAffineTransform(rotationAngle: 0.4) : .identity
         case 8 where node.kind == .view: node.frame = box(&rng)
@@ -104,7 +114,9 @@ import Testing
             try engine.insert(v, under: parent)
             return
         case 12:
-            try engine.scroll(try #require(engine.tree.node(withID: "wide")), to: CGPoint(x: rng.number(-20...20), y: rng.number(-20...20)))
+            try engine.scroll(
+                try #require(engine.tree.node(withID: "wide")),
+                to: CGPoint(x: rng.number(-20 ... 20), y: rng.number(-20 ... 20)))
             return
         default:
             return
@@ -117,10 +129,13 @@ import Testing
     static func boxHitAnswers(_ engine: HitTester, _ rng: inout SeededRandom, points: Int) -> Int {
         let reference = ReferenceHitTest(engine.tree)
         var count = 0
-        for _ in 0..<points {
-            let p = CGPoint(x: rng.number(0...200), y: rng.number(0...200))
+        for _ in 0 ..< points {
+            let p = CGPoint(x: rng.number(0 ... 200), y: rng.number(0 ... 200))
             if let name = reference.hit(p, policy: .frame, shapeContains: { _, _ in nil }),
-               let id = engine.tree.node(withID: name), engine.boxHits[id.index] { count += 1 }
+                let id = engine.tree.node(withID: name), engine.boxHits[id.index]
+            {
+                count += 1
+            }
         }
         return count
     }
@@ -131,14 +146,16 @@ import Testing
     static func agree(_ engine: HitTester, _ rng: inout SeededRandom, points: Int, context: String) -> (Int, Int) {
         let reference = ReferenceHitTest(engine.tree)
         var mismatches = 0, hits = 0
-        for _ in 0..<points {
-            let p = CGPoint(x: rng.number(-10...210), y: rng.number(-10...210))
+        for _ in 0 ..< points {
+            let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
             let expected = reference.hit(p, policy: .frame) { _, _ in nil }
             let got = engine.hit(p, policy: .frame).map { engine.tree.id(of: $0) }
             if expected != nil { hits += 1 }
             if got != expected {
                 mismatches += 1
-                if mismatches <= 3 { Issue.record("\(context): point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")") }
+                if mismatches <= 3 {
+                    Issue.record("\(context): point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                }
             }
         }
         return (mismatches, hits)
@@ -154,8 +171,8 @@ import Testing
         let built = Self.agree(engine, &rng, points: 1000, context: "seed \(seed), built")
         var updated = (mismatches: 0, hits: 0)
         var serial = 0
-        for round in 0..<40 {
-            for _ in 0..<4 { try Self.randomUpdate(&engine, &rng, serial: &serial) }
+        for round in 0 ..< 40 {
+            for _ in 0 ..< 4 { try Self.randomUpdate(&engine, &rng, serial: &serial) }
             let (m, h) = Self.agree(engine, &rng, points: 150, context: "seed \(seed), round \(round)")
             updated.mismatches += m
             updated.hits += h
@@ -165,7 +182,9 @@ import Testing
         #expect(Self.boxHitAnswers(engine, &rng, points: 400) > 100)
         // The bits after updates are those of an engine built afresh.
         let fresh = HitTester(engine.tree)
-        for id in engine.tree.preOrder { #expect(engine.boxHits[id.index] == fresh.boxHits[id.index], "\(engine.tree.id(of: id))") }
+        for id in engine.tree.preOrder {
+            #expect(engine.boxHits[id.index] == fresh.boxHits[id.index], "\(engine.tree.id(of: id))")
+        }
     }
 
     /// The engine's frame answers against the reference's at `points`.
@@ -185,7 +204,8 @@ import Testing
         var tree = ElementTree()
         let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
         for k in 0 ..< 300 {
-            var tile = Node.view("t\(k)", frame: CGRect(x: Double(k % 20) * 20, y: Double(k / 20) * 20, width: 10, height: 10))
+            var tile = Node.view(
+                "t\(k)", frame: CGRect(x: Double(k % 20) * 20, y: Double(k / 20) * 20, width: 10, height: 10))
             tile.isAccessibilityElement = true
             try tree.append(tile, under: root)
         }

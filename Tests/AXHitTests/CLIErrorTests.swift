@@ -66,16 +66,21 @@ final class CLIScratch {
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         let input = try FileHandle(forReadingFrom: inURL)
-        defer { try? out.close(); try? err.close(); try? input.close() }
+        defer {
+            try? out.close()
+            try? err.close()
+            try? input.close()
+        }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
         try process.run()
         process.waitUntilExit()
         let status = process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
-        return CLIRun(status: status,
-                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return CLIRun(
+            status: status,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }
 
@@ -116,69 +121,124 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         CLIBadTree("not JSON", "hello, world\n", line: 1),
         CLIBadTree("empty", "", line: 1),
         CLIBadTree("truncated", "{\"format\": \"axhit/1\",\n\"root\": {\"id\": \"w\", \"frame\": [0, 0,", line: 2),
-        CLIBadTree("invalid UTF-8",
-                   bytes: Array(cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityLabel\": \"caf").utf8)
-                       + [0xC3, 0x28] + Array("\"}\n]}}".utf8),
-                   line: 2),
+        CLIBadTree(
+            "invalid UTF-8",
+            bytes: Array(
+                cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityLabel\": \"caf").utf8)
+                + [0xC3, 0x28] + Array("\"}\n]}}".utf8),
+            line: 2),
         CLIBadTree("wrong format", "{\n\"format\": \"axhit/2\", \"root\": {}}", line: 2, key: "format"),
         CLIBadTree("no root", "{\"format\": \"axhit/1\",\n\"screen\": {\"scale\": 3}}", line: 1, key: "root"),
-        CLIBadTree("node without id", cliDocument(children: "{\"id\": \"a\", \"kind\": \"element\"},\n{\"kind\": \"element\"}"),
-                   line: 3, node: "(child 2 of \"window\")", key: "id"),
-        CLIBadTree("duplicate ids", cliDocument(children: "{\"id\": \"a\", \"kind\": \"element\"},\n{\"id\": \"a\", \"kind\": \"element\"}"),
-                   line: 3, node: "a", key: "id"),
-        CLIBadTree("wrong type: frame", cliDocument(children: "{\"id\": \"v\", \"frame\": \"0 0 1 1\"}"),
-                   line: 2, node: "v", key: "frame"),
-        CLIBadTree("wrong type: bool", cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"isHidden\": \"yes\"}"),
-                   line: 2, node: "v", key: "isHidden"),
-        CLIBadTree("wrong type: id", cliDocument(children: "{\"id\": 7, \"kind\": \"element\"}"),
-                   line: 2, node: "(child 1 of \"window\")", key: "id"),
-        CLIBadTree("non-finite number", cliDocument(children: "{\"id\": \"v\",\n\"frame\": [0, 0, 1e999, 1]}"),
-                   line: 3, node: "v", key: "frame"),
-        CLIBadTree("overflowing negative number", cliDocument(children: "{\"id\": \"v\", \"frame\": [-1e400, 0, 1, 1]}"),
-                   line: 2, node: "v", key: "frame"),
-        CLIBadTree("overflowing trait mask", cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityTraits\": 36893488147419103232}"),
-                   line: 2, node: "e", key: "accessibilityTraits"),
-        CLIBadTree("negative width", cliDocument(children: "{\"id\": \"play\", \"frame\": [0, 0, -1, 1]}"),
-                   line: 2, node: "play", key: "frame"),
-        CLIBadTree("negative height", cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityFrame\": [0, 0, 1, -2]}"),
-                   line: 2, node: "e", key: "accessibilityFrame"),
-        CLIBadTree("transform of 5", cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1],\n\"transform\": [1, 0, 0, 1, 0]}"),
-                   line: 3, node: "v", key: "transform"),
-        CLIBadTree("transform of 7", cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"transform\": [1, 0, 0, 1, 0, 0, 0]}"),
-                   line: 2, node: "v", key: "transform"),
-        CLIBadTree("alpha above 1", cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"alpha\": 1.01}"),
-                   line: 2, node: "v", key: "alpha"),
-        CLIBadTree("alpha below 0", cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"alpha\": -0.5}"),
-                   line: 2, node: "v", key: "alpha"),
-        CLIBadTree("unknown kind", cliDocument(children: "{\"id\": \"v\", \"kind\": \"layer\"}"),
-                   line: 2, node: "v", key: "kind"),
-        CLIBadTree("unknown trait", cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityTraits\": [\"shiny\"]}"),
-                   line: 2, node: "e", key: "accessibilityTraits"),
-        CLIBadTree("view under an element", cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"children\": [\n{\"id\": \"v\", \"frame\": [0, 0, 1, 1]}]}"),
-                   line: 3, node: "v", key: "kind"),
-        CLIBadTree("malformed path data", cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\",\n\"accessibilityPath\": {\"d\": \"M 0 0 L 10\"}}"),
-                   line: 3, node: "e", key: "accessibilityPath.d"),
-        CLIBadTree("path data with a letter", cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityPath\": {\"d\": \"M 0 0 X 1 1\"}}"),
-                   line: 2, node: "e", key: "accessibilityPath.d"),
-        CLIBadTree("path data with an infinite number", cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityPath\": {\"d\": \"M 0 0 L 1e999 1\"}}"),
-                   line: 2, node: "e", key: "accessibilityPath.d"),
-        CLIBadTree("malformed iOS XML", "<?xml version=\"1.0\"?>\n<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\">\n</AppiumAUT>\n",
-                   line: 4),
-        CLIBadTree("malformed uiautomator XML", "<hierarchy rotation=\"0\">\n<node bounds=\"[0,0][10,10]\" class=\"a\"\n</hierarchy>\n",
-                   line: 3),
-        CLIBadTree("truncated uiautomator XML", "<hierarchy rotation=\"0\">\n<node bounds=\"[0,0][10,10]\" class=\"a\">\n",
-                   line: 3),
-        CLIBadTree("truncated iOS XML", "<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"1\" height=\"1\">",
-                   line: 2),
+        CLIBadTree(
+            "node without id",
+            cliDocument(children: "{\"id\": \"a\", \"kind\": \"element\"},\n{\"kind\": \"element\"}"),
+            line: 3, node: "(child 2 of \"window\")", key: "id"),
+        CLIBadTree(
+            "duplicate ids",
+            cliDocument(children: "{\"id\": \"a\", \"kind\": \"element\"},\n{\"id\": \"a\", \"kind\": \"element\"}"),
+            line: 3, node: "a", key: "id"),
+        CLIBadTree(
+            "wrong type: frame", cliDocument(children: "{\"id\": \"v\", \"frame\": \"0 0 1 1\"}"),
+            line: 2, node: "v", key: "frame"),
+        CLIBadTree(
+            "wrong type: bool",
+            cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"isHidden\": \"yes\"}"),
+            line: 2, node: "v", key: "isHidden"),
+        CLIBadTree(
+            "wrong type: id", cliDocument(children: "{\"id\": 7, \"kind\": \"element\"}"),
+            line: 2, node: "(child 1 of \"window\")", key: "id"),
+        CLIBadTree(
+            "non-finite number", cliDocument(children: "{\"id\": \"v\",\n\"frame\": [0, 0, 1e999, 1]}"),
+            line: 3, node: "v", key: "frame"),
+        CLIBadTree(
+            "overflowing negative number", cliDocument(children: "{\"id\": \"v\", \"frame\": [-1e400, 0, 1, 1]}"),
+            line: 2, node: "v", key: "frame"),
+        CLIBadTree(
+            "overflowing trait mask",
+            cliDocument(
+                children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityTraits\": 36893488147419103232}"),
+            line: 2, node: "e", key: "accessibilityTraits"),
+        CLIBadTree(
+            "negative width", cliDocument(children: "{\"id\": \"play\", \"frame\": [0, 0, -1, 1]}"),
+            line: 2, node: "play", key: "frame"),
+        CLIBadTree(
+            "negative height",
+            cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityFrame\": [0, 0, 1, -2]}"),
+            line: 2, node: "e", key: "accessibilityFrame"),
+        CLIBadTree(
+            "transform of 5",
+            cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1],\n\"transform\": [1, 0, 0, 1, 0]}"),
+            line: 3, node: "v", key: "transform"),
+        CLIBadTree(
+            "transform of 7",
+            cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"transform\": [1, 0, 0, 1, 0, 0, 0]}"),
+            line: 2, node: "v", key: "transform"),
+        CLIBadTree(
+            "alpha above 1", cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"alpha\": 1.01}"),
+            line: 2, node: "v", key: "alpha"),
+        CLIBadTree(
+            "alpha below 0", cliDocument(children: "{\"id\": \"v\", \"frame\": [0, 0, 1, 1], \"alpha\": -0.5}"),
+            line: 2, node: "v", key: "alpha"),
+        CLIBadTree(
+            "unknown kind", cliDocument(children: "{\"id\": \"v\", \"kind\": \"layer\"}"),
+            line: 2, node: "v", key: "kind"),
+        CLIBadTree(
+            "unknown trait",
+            cliDocument(children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityTraits\": [\"shiny\"]}"),
+            line: 2, node: "e", key: "accessibilityTraits"),
+        CLIBadTree(
+            "view under an element",
+            cliDocument(
+                children:
+                    "{\"id\": \"e\", \"kind\": \"element\", \"children\": [\n{\"id\": \"v\", \"frame\": [0, 0, 1, 1]}]}"
+            ),
+            line: 3, node: "v", key: "kind"),
+        CLIBadTree(
+            "malformed path data",
+            cliDocument(
+                children: "{\"id\": \"e\", \"kind\": \"element\",\n\"accessibilityPath\": {\"d\": \"M 0 0 L 10\"}}"),
+            line: 3, node: "e", key: "accessibilityPath.d"),
+        CLIBadTree(
+            "path data with a letter",
+            cliDocument(
+                children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityPath\": {\"d\": \"M 0 0 X 1 1\"}}"),
+            line: 2, node: "e", key: "accessibilityPath.d"),
+        CLIBadTree(
+            "path data with an infinite number",
+            cliDocument(
+                children: "{\"id\": \"e\", \"kind\": \"element\", \"accessibilityPath\": {\"d\": \"M 0 0 L 1e999 1\"}}"),
+            line: 2, node: "e", key: "accessibilityPath.d"),
+        CLIBadTree(
+            "malformed iOS XML",
+            "<?xml version=\"1.0\"?>\n<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\">\n</AppiumAUT>\n",
+            line: 4),
+        CLIBadTree(
+            "malformed uiautomator XML",
+            "<hierarchy rotation=\"0\">\n<node bounds=\"[0,0][10,10]\" class=\"a\"\n</hierarchy>\n",
+            line: 3),
+        CLIBadTree(
+            "truncated uiautomator XML", "<hierarchy rotation=\"0\">\n<node bounds=\"[0,0][10,10]\" class=\"a\">\n",
+            line: 3),
+        CLIBadTree(
+            "truncated iOS XML", "<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"1\" height=\"1\">",
+            line: 2),
         CLIBadTree("unclosed XML comment", "<hierarchy>\n<!-- x </hierarchy>", line: 2),
-        CLIBadTree("bad uiautomator bounds", "<hierarchy>\n<node class=\"android.widget.Button\" bounds=\"[0,0][ten,10]\"/>\n</hierarchy>\n",
-                   line: 2, node: "Button#0", key: "bounds"),
-        CLIBadTree("bad iOS coordinate", "<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"-1\" height=\"1\"/>\n</AppiumAUT>\n",
-                   line: 2, node: "Application#0", key: "frame"),
-        CLIBadTree("newline in a duplicate id", cliDocument(children: "{\"id\": \"a\\nb\", \"kind\": \"element\"},\n{\"id\": \"a\\nb\", \"kind\": \"element\"}"),
-                   line: 3, node: "a\\nb", key: "id"),
-        CLIBadTree("newline in an unknown kind", cliDocument(children: "{\"id\": \"v\", \"kind\": \"x\\ny\"}"),
-                   line: 2, node: "v", key: "kind"),
+        CLIBadTree(
+            "bad uiautomator bounds",
+            "<hierarchy>\n<node class=\"android.widget.Button\" bounds=\"[0,0][ten,10]\"/>\n</hierarchy>\n",
+            line: 2, node: "Button#0", key: "bounds"),
+        CLIBadTree(
+            "bad iOS coordinate",
+            "<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"-1\" height=\"1\"/>\n</AppiumAUT>\n",
+            line: 2, node: "Application#0", key: "frame"),
+        CLIBadTree(
+            "newline in a duplicate id",
+            cliDocument(
+                children: "{\"id\": \"a\\nb\", \"kind\": \"element\"},\n{\"id\": \"a\\nb\", \"kind\": \"element\"}"),
+            line: 3, node: "a\\nb", key: "id"),
+        CLIBadTree(
+            "newline in an unknown kind", cliDocument(children: "{\"id\": \"v\", \"kind\": \"x\\ny\"}"),
+            line: 2, node: "v", key: "kind"),
         CLIBadTree("not a tree at all", "\n\u{0}\u{1}binary", line: 2),
     ]
 
@@ -239,10 +299,15 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
     /// asked for an inverse, an unknown view.
     @Test func errorsAfterReading() throws {
         let scratch = try CLIScratch()
-        let tree = try scratch.write("tree.json", cliDocument(children: """
-            {"id": "flat", "frame": [0, 0, 10, 10], "transform": [0, 0, 0, 0, 0, 0]}
-            """))
-        guard let inverse = try scratch.run(["convert", tree, "--view", "flat", "--point", "1,1", "--inverse"]) else { return }
+        let tree = try scratch.write(
+            "tree.json",
+            cliDocument(
+                children: """
+                    {"id": "flat", "frame": [0, 0, 10, 10], "transform": [0, 0, 0, 0, 0, 0]}
+                    """))
+        guard let inverse = try scratch.run(["convert", tree, "--view", "flat", "--point", "1,1", "--inverse"]) else {
+            return
+        }
         expectOneErrorLine(inverse, file: tree, line: nil, node: "flat", key: "transform")
         guard let unknown = try scratch.run(["convert", tree, "--view", "nobody", "--point", "1,1"]) else { return }
         expectOneErrorLine(unknown, file: tree, line: nil, node: "nobody", key: "id")
@@ -284,7 +349,9 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
     /// Huge coordinates: frames at 1e300, paths at 1e15.
     @Test func hugeCoordinates() throws {
         let scratch = try CLIScratch()
-        let tree = try scratch.write("tree.json", """
+        let tree = try scratch.write(
+            "tree.json",
+            """
             {"format": "axhit/1", "root": {"id": "w", "frame": [0, 0, 1e300, 1e300], "children": [
               {"id": "far", "kind": "element", "accessibilityFrame": [1e299, 1e299, 1e299, 1e299]},
               {"id": "big", "frame": [0, 0, 1e15, 1e15], "isAccessibilityElement": true,
@@ -295,24 +362,28 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         guard let frame = try scratch.run(["hit", tree, "--points", points]) else { return }
         #expect(frame.status == 0, "\(frame.stderr)")
         #expect(frame.stderr.isEmpty)
-        #expect(frame.stdout == """
-            {"point":[1.5e+299,1.5e+299],"element":"far"}
-            {"point":[900000000000000,100000000000000],"element":"big"}
-            {"point":[100000000000000,900000000000000],"element":"big"}
-            {"point":[-1,-1],"element":null}
+        #expect(
+            frame.stdout == """
+                {"point":[1.5e+299,1.5e+299],"element":"far"}
+                {"point":[900000000000000,100000000000000],"element":"big"}
+                {"point":[100000000000000,900000000000000],"element":"big"}
+                {"point":[-1,-1],"element":null}
 
-            """)
+                """)
         guard let shape = try scratch.run(["hit", tree, "--points", points, "--policy", "shape"]) else { return }
         #expect(shape.status == 0, "\(shape.stderr)")
         // The triangle holds the point below its diagonal, not the one above.
-        #expect(shape.stdout == """
-            {"point":[1.5e+299,1.5e+299],"element":"far"}
-            {"point":[900000000000000,100000000000000],"element":"big"}
-            {"point":[100000000000000,900000000000000],"element":null}
-            {"point":[-1,-1],"element":null}
+        #expect(
+            shape.stdout == """
+                {"point":[1.5e+299,1.5e+299],"element":"far"}
+                {"point":[900000000000000,100000000000000],"element":"big"}
+                {"point":[100000000000000,900000000000000],"element":null}
+                {"point":[-1,-1],"element":null}
 
-            """)
-        guard let convert = try scratch.run(["convert", tree, "--view", "big", "--rect", "0,0,1e300,1e300"]) else { return }
+                """)
+        guard let convert = try scratch.run(["convert", tree, "--view", "big", "--rect", "0,0,1e300,1e300"]) else {
+            return
+        }
         #expect(convert.status == 0, "\(convert.stderr)")
         #expect(convert.stdout == "{\"rect\":[0,0,1e+300,1e+300]}\n")
     }
@@ -320,7 +391,9 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
     /// Zero sizes hold no point (closed-open); degenerate paths fill nothing.
     @Test func zeroSizesAndDegeneratePaths() throws {
         let scratch = try CLIScratch()
-        let tree = try scratch.write("tree.json", """
+        let tree = try scratch.write(
+            "tree.json",
+            """
             {"format": "axhit/1", "root": {"id": "w", "frame": [0, 0, 100, 100], "children": [
               {"id": "base", "kind": "element", "accessibilityFrame": [0, 0, 20, 20]},
               {"id": "zero", "frame": [5, 5, 0, 0], "isAccessibilityElement": true},
@@ -332,22 +405,24 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         let points = try scratch.write("points.txt", "5 5\n15 0\n5 15\n19.5 19.5\n")
         guard let frame = try scratch.run(["hit", tree, "--points", points]) else { return }
         #expect(frame.status == 0, "\(frame.stderr)")
-        #expect(frame.stdout == """
-            {"point":[5,5],"element":"dot"}
-            {"point":[15,0],"element":"line"}
-            {"point":[5,15],"element":"empty"}
-            {"point":[19.5,19.5],"element":"base"}
+        #expect(
+            frame.stdout == """
+                {"point":[5,5],"element":"dot"}
+                {"point":[15,0],"element":"line"}
+                {"point":[5,15],"element":"empty"}
+                {"point":[19.5,19.5],"element":"base"}
 
-            """)
+                """)
         guard let shape = try scratch.run(["hit", tree, "--points", points, "--policy", "shape"]) else { return }
         #expect(shape.status == 0, "\(shape.stderr)")
-        #expect(shape.stdout == """
-            {"point":[5,5],"element":"base"}
-            {"point":[15,0],"element":"base"}
-            {"point":[5,15],"element":"base"}
-            {"point":[19.5,19.5],"element":"base"}
+        #expect(
+            shape.stdout == """
+                {"point":[5,5],"element":"base"}
+                {"point":[15,0],"element":"base"}
+                {"point":[5,15],"element":"base"}
+                {"point":[19.5,19.5],"element":"base"}
 
-            """)
+                """)
         for d in ["M 5 5", "M0 0L10 0", "", "M0 0 L0 0 L0 0 Z", "M 0 0 C 0 0 0 0 0 0"] {
             guard let run = try scratch.run(["shape", "--d", d]) else { return }
             #expect(run.status == 0, "\(d): \(run.stderr)")
@@ -359,7 +434,9 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
     /// neither do its descendants; converting into it is the one error.
     @Test func viewScaledToZero() throws {
         let scratch = try CLIScratch()
-        let tree = try scratch.write("tree.json", """
+        let tree = try scratch.write(
+            "tree.json",
+            """
             {"format": "axhit/1", "root": {"id": "w", "frame": [0, 0, 100, 100], "children": [
               {"id": "under", "kind": "element", "accessibilityFrame": [0, 0, 100, 100]},
               {"id": "flat", "frame": [0, 0, 100, 100], "transform": [0, 0, 0, 0, 0, 0], "isAccessibilityElement": true},
@@ -373,13 +450,16 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         for policy in ["frame", "shape"] {
             guard let run = try scratch.run(["hit", tree, "--points", points, "--policy", policy]) else { return }
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout == """
-                {"point":[50,50],"element":"under"}
-                {"point":[10,50],"element":"under"}
+            #expect(
+                run.stdout == """
+                    {"point":[50,50],"element":"under"}
+                    {"point":[10,50],"element":"under"}
 
-                """, "\(policy)")
+                    """, "\(policy)")
         }
-        guard let convert = try scratch.run(["convert", tree, "--view", "flat", "--rect", "10,10,20,20"]) else { return }
+        guard let convert = try scratch.run(["convert", tree, "--view", "flat", "--rect", "10,10,20,20"]) else {
+            return
+        }
         #expect(convert.status == 0, "\(convert.stderr)")
         #expect(convert.stdout == "{\"rect\":[50,50,0,0]}\n")
     }
@@ -389,7 +469,7 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         let depth = 100_000
         var text = "{\"format\": \"axhit/1\", \"root\": "
         text.reserveCapacity(depth * 64)
-        for i in 0..<depth { text += "{\"id\": \"n\(i)\", \"frame\": [0, 0, 100, 100], \"children\": [\n" }
+        for i in 0 ..< depth { text += "{\"id\": \"n\(i)\", \"frame\": [0, 0, 100, 100], \"children\": [\n" }
         text += "{\"id\": \"leaf\", \"kind\": \"element\", \"accessibilityFrame\": [10, 10, 10, 10]}"
         text += String(repeating: "]}", count: depth) + "}\n"
         let scratch = try CLIScratch()
@@ -398,14 +478,16 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         for policy in ["frame", "shape"] {
             guard let run = try scratch.run(["hit", tree, "--points", points, "--policy", policy]) else { return }
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout == """
-                {"point":[15,15],"element":"leaf"}
-                {"point":[50,50],"element":null}
+            #expect(
+                run.stdout == """
+                    {"point":[15,15],"element":"leaf"}
+                    {"point":[50,50],"element":null}
 
-                """, "\(policy)")
+                    """, "\(policy)")
         }
         // A bad node at the bottom is still named, with its line.
-        let bad = text.replacingOccurrences(of: "\"leaf\", \"kind\": \"element\"", with: "\"leaf\", \"kind\": \"elephant\"")
+        let bad = text.replacingOccurrences(
+            of: "\"leaf\", \"kind\": \"element\"", with: "\"leaf\", \"kind\": \"elephant\"")
         try scratch.write("bad.json", bad)
         guard let run = try scratch.run(["hit", "bad.json", "--points", points]) else { return }
         expectOneErrorLine(run, file: "bad.json", line: depth + 1, node: "leaf", key: "kind")
@@ -416,11 +498,13 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
     /// keeps the debug test quick.)
     @Test func wideContainer() throws {
         let count = 200_000
-        var text = "{\"format\": \"axhit/1\", \"root\": {\"id\": \"w\", \"frame\": [0, 0, 1000, \(count / 1000)], \"children\": [\n"
+        var text =
+            "{\"format\": \"axhit/1\", \"root\": {\"id\": \"w\", \"frame\": [0, 0, 1000, \(count / 1000)], \"children\": [\n"
         text.reserveCapacity(count * 72)
-        for i in 0..<count {
+        for i in 0 ..< count {
             if i > 0 { text += ",\n" }
-            text += "{\"id\": \"e\(i)\", \"kind\": \"element\", \"accessibilityFrame\": [\(i % 1000), \(i / 1000), 1, 1]}"
+            text +=
+                "{\"id\": \"e\(i)\", \"kind\": \"element\", \"accessibilityFrame\": [\(i % 1000), \(i / 1000), 1, 1]}"
         }
         text += "\n]}}\n"
         let scratch = try CLIScratch()
@@ -428,23 +512,28 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         let points = try scratch.write("points.txt", "0.5 0.5\n999.5 199.5\n123.25 45.75\n1000 0\n")
         guard let run = try scratch.run(["hit", tree, "--points", points]) else { return }
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == """
-            {"point":[0.5,0.5],"element":"e0"}
-            {"point":[999.5,199.5],"element":"e199999"}
-            {"point":[123.25,45.75],"element":"e45123"}
-            {"point":[1000,0],"element":null}
+        #expect(
+            run.stdout == """
+                {"point":[0.5,0.5],"element":"e0"}
+                {"point":[999.5,199.5],"element":"e199999"}
+                {"point":[123.25,45.75],"element":"e45123"}
+                {"point":[1000,0],"element":null}
 
-            """)
+                """)
     }
 }
 
 /// Checks the one-error-line contract: exit 1, nothing on stdout, one line on
 /// stderr, `axhit: FILE: [line N: ][node "ID": ][key "KEY": ]message`.
-private func expectOneErrorLine(_ run: CLIRun, file: String, line: Int?, node: String?, key: String?,
-                                sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectOneErrorLine(
+    _ run: CLIRun, file: String, line: Int?, node: String?, key: String?,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(run.status == 1, "status \(run.status): \(run.stderr)", sourceLocation: sourceLocation)
     #expect(run.stdout.isEmpty, "stdout: \(run.stdout.prefix(200))", sourceLocation: sourceLocation)
-    #expect(run.stderrLines.count == 1 && run.stderr.hasSuffix("\n"), "stderr: \(run.stderr)", sourceLocation: sourceLocation)
+    #expect(
+        run.stderrLines.count == 1 && run.stderr.hasSuffix("\n"), "stderr: \(run.stderr)",
+        sourceLocation: sourceLocation)
     var prefix = "axhit: \(file): "
     if let line { prefix += "line \(line): " }
     if let node { prefix += "node \"\(node)\": " }

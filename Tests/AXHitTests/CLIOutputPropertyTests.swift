@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import AXHit
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-@testable import AXHit
 
 /// Ids and labels of random hostile text (terminal escapes, controls, quotes,
 /// backslashes, line separators, non-characters, right-to-left marks) through
@@ -11,22 +13,27 @@ import Testing
 /// text forms carry no control character, the picture is well-formed XML,
 /// and `export` reads back.
 @Suite struct CLIOutputPropertyTests {
-    static let pieces = ["a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{7}", "\u{1B}[2J", "\u{1B}]52;c;SGVsbG8=\u{7}",
-                         "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}", "\u{202E}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}",
-                         "é", "€", "😀", "\u{10FFFF}", "<", ">", "&", "'", "]]>", "#", "{", "}"]
+    static let pieces = [
+        "a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{7}", "\u{1B}[2J", "\u{1B}]52;c;SGVsbG8=\u{7}",
+        "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}", "\u{202E}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}",
+        "é", "€", "😀", "\u{10FFFF}", "<", ">", "&", "'", "]]>", "#", "{", "}",
+    ]
 
     static func hostile(_ rng: inout SeededRandom, _ k: Int) -> String {
         let n = Int(rng.next() % 6) + 1
-        return (0..<n).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined() + "#\(k)"
+        return (0 ..< n).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined() + "#\(k)"
     }
 
     static func tree(seed: UInt64) throws -> ElementTree {
         var rng = SeededRandom(seed: seed)
         var tree = ElementTree()
         tree.screenBounds = CGRect(x: 0, y: 0, width: 300, height: 600)
-        let root = try tree.append(.view(hostile(&rng, 0), frame: CGRect(x: 0, y: 0, width: 300, height: 600)), under: .none)
-        for k in 1..<40 {
-            var v = Node.view(hostile(&rng, k), frame: CGRect(x: rng.number(0...250), y: rng.number(0...550), width: 40, height: 30))
+        let root = try tree.append(
+            .view(hostile(&rng, 0), frame: CGRect(x: 0, y: 0, width: 300, height: 600)), under: .none)
+        for k in 1 ..< 40 {
+            var v = Node.view(
+                hostile(&rng, k),
+                frame: CGRect(x: rng.number(0 ... 250), y: rng.number(0 ... 550), width: 40, height: 30))
             v.isAccessibilityElement = true
             v.accessibilityLabel = hostile(&rng, k)
             v.accessibilityTraits = rng.chance(0.5) ? .button : []
@@ -38,7 +45,7 @@ import Testing
     /// Whether `text` has a character a terminal would act on.
     static func hasControls(_ text: String) -> Bool {
         text.unicodeScalars.contains { u in
-            (u.value < 0x20 && u != "\n") || (0x7F...0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
+            (u.value < 0x20 && u != "\n") || (0x7F ... 0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
         }
     }
 
@@ -48,11 +55,14 @@ import Testing
         let ids = Set(tree.preOrder.map(tree.id(of:)))
         let scratch = try CLIScratch()
         let path = try scratch.write("hostile.json", tree.axhitJSON())
-        let points = try scratch.write("points", (0..<200).map { "\($0 % 300) \($0 * 3 % 600)" }.joined(separator: "\n"))
+        let points = try scratch.write(
+            "points", (0 ..< 200).map { "\($0 % 300) \($0 * 3 % 600)" }.joined(separator: "\n"))
         var named = 0
 
-        for args in [["hit", path, "--points", points], ["activate", path], ["audit", path, "--json"], ["order", path],
-                     ["map", path, "--focus"], ["map", path, "--touch"]] {
+        for args in [
+            ["hit", path, "--points", points], ["activate", path], ["audit", path, "--json"], ["order", path],
+            ["map", path, "--focus"], ["map", path, "--touch"],
+        ] {
             let run = try #require(try scratch.run(args))
             #expect(run.status == 0, "\(args[0]): \(run.stderr)")
             for line in run.stdout.split(separator: "\n") {

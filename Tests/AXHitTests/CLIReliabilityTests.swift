@@ -26,10 +26,15 @@ import Testing
     /// A screen whose picture is far larger than a pipe's buffer.
     static func bigScreen(_ scratch: CLIScratch) throws -> String {
         var children: [String] = []
-        for k in 0..<400 {
-            children.append("{\"id\": \"e\(k)\", \"frame\": [\(k % 20 * 20), \(k / 20 * 40), 18, 38], \"isAccessibilityElement\": true}")
+        for k in 0 ..< 400 {
+            children.append(
+                "{\"id\": \"e\(k)\", \"frame\": [\(k % 20 * 20), \(k / 20 * 40), 18, 38], \"isAccessibilityElement\": true}"
+            )
         }
-        return try scratch.write("big.json", "{\"format\": \"axhit/1\", \"root\": {\"id\": \"w\", \"frame\": [0, 0, 400, 800], \"children\": [\(children.joined(separator: ", "))]}}")
+        return try scratch.write(
+            "big.json",
+            "{\"format\": \"axhit/1\", \"root\": {\"id\": \"w\", \"frame\": [0, 0, 400, 800], \"children\": [\(children.joined(separator: ", "))]}}"
+        )
     }
 
     @Test func aReaderThatGoesAwayEndsTheToolQuietly() throws {
@@ -57,7 +62,9 @@ import Testing
         for verb in ["activate big.json", "render big.json -o -", "export big.json -o -", "--help"] {
             let run = try Self.shell("\"$AXHIT\" \(verb) >/dev/full", in: scratch)
             #expect(run.status == 1, "\(verb): status \(run.status)")
-            #expect(run.stderr == "axhit: cannot write to standard output: No space left on device\n", "\(verb): \(run.stderr)")
+            #expect(
+                run.stderr == "axhit: cannot write to standard output: No space left on device\n",
+                "\(verb): \(run.stderr)")
         }
     }
 
@@ -76,8 +83,9 @@ import Testing
         let scratch = try CLIScratch()
         let path = try Self.bigScreen(scratch)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        try FileManager.default.createSymbolicLink(atPath: scratch.directory.appendingPathComponent("link.svg").path,
-                                                   withDestinationPath: path)
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.directory.appendingPathComponent("link.svg").path,
+            withDestinationPath: path)
         for output in ["big.json", "./big.json", "link.svg"] {
             for verb in ["render", "export"] {
                 let run = try #require(try scratch.run([verb, "big.json", "-o", output]))
@@ -105,13 +113,17 @@ import Testing
 
     @Test func exportWritesAnyInputAsAxhitAndReadsBackTheSame() throws {
         let scratch = try CLIScratch()
-        let dump = Corpus.directory.appendingPathComponent("android/seniorshield_systemui_quick_settings_1080x2400_classic.xml").path
+        let dump = Corpus.directory.appendingPathComponent(
+            "android/seniorshield_systemui_quick_settings_1080x2400_classic.xml"
+        ).path
         let exported = try #require(try scratch.run(["export", dump, "-o", "out.json"]))
         #expect(exported.status == 0, "\(exported.stderr)")
         let a = try #require(try scratch.run(["activate", dump]))
         let b = try #require(try scratch.run(["activate", "out.json"]))
         #expect(a.stdout == b.stdout && !a.stdout.isEmpty)
         let text = try String(contentsOf: scratch.directory.appendingPathComponent("out.json"), encoding: .utf8)
-        #expect(text.contains("\"platform\": \"android\"") && text.contains("\"source\": \"snapshot\"") && text.contains("\"actions\": [\"click\""))
+        #expect(
+            text.contains("\"platform\": \"android\"") && text.contains("\"source\": \"snapshot\"")
+                && text.contains("\"actions\": [\"click\""))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// Narrow views keep their children's boxes in blocks (`ChildBlocks`); these
@@ -10,10 +11,12 @@ import Testing
     /// one exposed 50×50 "button" at (10, 10) in the card.
     static func cards(_ count: Int) throws -> (ElementTree, window: NodeID, cards: [NodeID]) {
         var tree = ElementTree()
-        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: Double(count) * 100, height: 1000)), under: .none)
+        let w = try tree.append(
+            .view("w", frame: CGRect(x: 0, y: 0, width: Double(count) * 100, height: 1000)), under: .none)
         var cards: [NodeID] = []
-        for k in 0..<count {
-            let card = try tree.append(.view("card\(k)", frame: CGRect(x: Double(k) * 100, y: 0, width: 100, height: 100)), under: w)
+        for k in 0 ..< count {
+            let card = try tree.append(
+                .view("card\(k)", frame: CGRect(x: Double(k) * 100, y: 0, width: 100, height: 100)), under: w)
             var button = Node.view("b\(k)", frame: CGRect(x: 10, y: 10, width: 50, height: 50))
             button.isAccessibilityElement = true
             try tree.append(button, under: card)
@@ -157,6 +160,8 @@ extension HitTester {
     /// Whether the engine answers as one built afresh from its tree, at `points`.
     static func rebuiltAgrees(_ engine: HitTester, _ points: [CGPoint]) -> Bool {
         let fresh = HitTester(engine.tree)
-        return points.allSatisfy { p in HitPolicy.allCases.allSatisfy { engine.hit(p, policy: $0) == fresh.hit(p, policy: $0) } }
+        return points.allSatisfy { p in
+            HitPolicy.allCases.allSatisfy { engine.hit(p, policy: $0) == fresh.hit(p, policy: $0) }
+        }
     }
 }

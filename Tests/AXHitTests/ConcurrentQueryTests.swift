@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import AXHit
 
 /// One published state of the screen: the tree, its engine and the
@@ -66,7 +67,7 @@ private struct ReaderTally: Sendable {
         var scroll = Node.view("scroll", frame: CGRect(x: 0, y: 40, width: 200, height: 360))
         scroll.bounds = CGRect(x: 0, y: 0, width: 200, height: 360)
         let scrollID = try tree.append(scroll, under: root)
-        for row in 0..<40 {
+        for row in 0 ..< 40 {
             var e = Node.element("row\(row)")
             e.accessibilityFrameInContainerSpace = CGRect(x: 0, y: Double(row) * 30, width: 200, height: 28)
             try tree.append(e, under: scrollID)
@@ -90,7 +91,7 @@ private struct ReaderTally: Sendable {
         let readers = 4
         let finished = DispatchSemaphore(value: 0)
 
-        for r in 0..<readers {
+        for r in 0 ..< readers {
             let thread = Thread {
                 var rng = SeededRandom(seed: UInt64(r + 1))
                 var local = ReaderTally()
@@ -98,14 +99,17 @@ private struct ReaderTally: Sendable {
                 while !box.isDone {
                     let s = box.snapshot
                     local.versionsSeen.insert(s.version)
-                    for _ in 0..<20 {
-                        let p = CGPoint(x: rng.number(-10...210), y: rng.number(-10...410))
+                    for _ in 0 ..< 20 {
+                        let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 410))
                         for policy in HitPolicy.allCases {
-                            let got = s.tester.hit(p, policy: policy, scratch: &scratch).map { s.tester.tree.id(of: $0) }
+                            let got = s.tester.hit(p, policy: policy, scratch: &scratch).map {
+                                s.tester.tree.id(of: $0)
+                            }
                             let expected = s.reference.hit(p, policy: policy) { _, _ in nil }
                             local.queries += 1
                             if got != expected && local.mismatches.count < 5 {
-                                local.mismatches.append("v\(s.version) \(p) \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                                local.mismatches.append(
+                                    "v\(s.version) \(p) \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")")
                             }
                         }
                     }
@@ -127,7 +131,7 @@ private struct ReaderTally: Sendable {
         var nextName = 0
         let updates = 150
         box.waitUntilQueried(0)
-        for version in 1...updates {
+        for version in 1 ... updates {
             let scroll = try #require(engine.tree.node(withID: "scroll"))
             switch version % 4 {
             case 0:  // scroll
@@ -136,21 +140,24 @@ private struct ReaderTally: Sendable {
             case 1:  // insert, somewhere among the rows
                 var e = Node.element("new\(nextName)")
                 nextName += 1
-                e.accessibilityFrameInContainerSpace = CGRect(x: rng.number(0...150), y: rng.number(0...1100),
-                                                              width: rng.number(10...60), height: rng.number(10...60))
+                e.accessibilityFrameInContainerSpace = CGRect(
+                    x: rng.number(0 ... 150), y: rng.number(0 ... 1100),
+                    width: rng.number(10 ... 60), height: rng.number(10 ... 60))
                 let rows = engine.tree.children(of: scroll)
                 let before = rng.chance(0.5) ? (rows.randomElement(using: &rng) ?? .none) : .none
                 try engine.insert(e, under: scroll, before: before)
                 inserted.append(e.id)
             case 2:  // remove: an inserted node, or now and then an original row
-                let name = inserted.isEmpty || rng.chance(0.2) ? "row\(Int.random(in: 0..<40, using: &rng))"
-                    : inserted.remove(at: Int.random(in: 0..<inserted.count, using: &rng))
+                let name =
+                    inserted.isEmpty || rng.chance(0.2)
+                    ? "row\(Int.random(in: 0..<40, using: &rng))"
+                    : inserted.remove(at: Int.random(in: 0 ..< inserted.count, using: &rng))
                 if let id = engine.tree.node(withID: name) { try engine.removeSubtree(id) }
             default:  // move the rotated badge
                 let badge = try #require(engine.tree.node(withID: "badge"))
                 var n = engine.tree[badge]
-                n.frame.origin = CGPoint(x: rng.number(0...160), y: rng.number(0...360))
-                n.transform = CGAffineTransform(rotationAngle: rng.number(-3...3))
+                n.frame.origin = CGPoint(x: rng.number(0 ... 160), y: rng.number(0 ... 360))
+                n.transform = CGAffineTransform(rotationAngle: rng.number(-3 ... 3))
                 try engine.update(badge, to: n)
             }
             box.publish(snapshot(version))
@@ -158,12 +165,12 @@ private struct ReaderTally: Sendable {
             box.waitUntilQueried(version)
         }
         box.finish()
-        for _ in 0..<readers { finished.wait() }
+        for _ in 0 ..< readers { finished.wait() }
 
         let result = tally.withLock { $0 }
         #expect(result.mismatches.isEmpty, "\(result.mismatches)")
         // Not vacuous: every version was queried, by a whole batch at least.
-        #expect(result.versionsSeen == Set(0...updates))
+        #expect(result.versionsSeen == Set(0 ... updates))
         #expect(result.queries >= (updates + 1) * 20 * HitPolicy.allCases.count)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// The engine's element reads (`element`, lookups, `exposedElements`), checked
@@ -79,7 +80,7 @@ import Testing
 
     @Test func batchesAnswerAlikeOnAnyNumberOfThreads() throws {
         let (engine, _, _, _) = try Self.screen()
-        let points = (0..<2000).map { CGPoint(x: Double($0 % 400), y: Double($0 % 700) + 50) }
+        let points = (0 ..< 2000).map { CGPoint(x: Double($0 % 400), y: Double($0 % 700) + 50) }
         let serial = points.map { engine.hit($0) }
         #expect(serial.contains { $0 != nil })
         #expect(engine.hit(points) == serial)
@@ -91,7 +92,10 @@ import Testing
         var e = Node.element("e")
         e.isHidden = true
         var tree = ElementTree()
-        #expect(throws: TreeError(.validation, "element nodes have no isHidden (a view property)", node: "e", key: "isHidden")) {
+        #expect(
+            throws: TreeError(
+                .validation, "element nodes have no isHidden (a view property)", node: "e", key: "isHidden")
+        ) {
             let root = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 10, height: 10)), under: .none)
             try tree.append(e, under: root)
         }

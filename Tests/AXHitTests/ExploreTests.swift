@@ -1,18 +1,19 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 @Suite struct ExploreTests {
     /// A random polyline of `count` points in the trees' area.
     static func polyline(_ rng: inout SeededRandom, count: Int) -> [CGPoint] {
-        var p = CGPoint(x: rng.number(-20...220), y: rng.number(-20...220))
+        var p = CGPoint(x: rng.number(-20 ... 220), y: rng.number(-20 ... 220))
         var out = [p]
-        for _ in 1..<count {
+        for _ in 1 ..< count {
             // Often axis-aligned (along edges of unrotated views), else anywhere.
-            switch Int.random(in: 0..<4, using: &rng) {
-            case 0: p.x += rng.number(-80...80)
-            case 1: p.y += rng.number(-80...80)
-            default: p = CGPoint(x: rng.number(-20...220), y: rng.number(-20...220))
+            switch Int.random(in: 0 ..< 4, using: &rng) {
+            case 0: p.x += rng.number(-80 ... 80)
+            case 1: p.y += rng.number(-80 ... 80)
+            default: p = CGPoint(x: rng.number(-20 ... 220), y: rng.number(-20 ... 220))
             }
             out.append(p)
         }
@@ -40,12 +41,14 @@ import Testing
     /// consecutive ones differ.
     @Test func agreesWithHitAlongThePath() throws {
         var stretches = 0, answered = 0, samples = 0, mismatches = 0
-        for seed in 1...24 as ClosedRange<UInt64> {
-            let tree = seed > 18 ? try Self.androidTree(seed: seed) : try RandomTrees.make(seed: seed, nodes: 300, wide: seed % 2 == 0)
+        for seed in 1 ... 24 as ClosedRange<UInt64> {
+            let tree =
+                seed > 18
+                ? try Self.androidTree(seed: seed) : try RandomTrees.make(seed: seed, nodes: 300, wide: seed % 2 == 0)
             let tester = HitTester(tree)
             var rng = SeededRandom(seed: seed &* 4099)
-            for _ in 0..<20 {
-                let line = Self.polyline(&rng, count: Int.random(in: 2...8, using: &rng))
+            for _ in 0 ..< 20 {
+                let line = Self.polyline(&rng, count: Int.random(in: 2 ... 8, using: &rng))
                 let result = try tester.explore(line)
                 #expect(result.first?.from == line.first && result.last?.to == line.last)
                 for (s, t) in zip(result, result.dropFirst()) {
@@ -62,7 +65,11 @@ import Testing
                         samples += 1
                         if tester.hit(p) != s.element {
                             mismatches += 1
-                                                        if mismatches <= 5 { Issue.record("seed \(seed), \(p): hit \(tester.hit(p).map(tree.id) ?? "nil"), stretch \(s.element.map(tree.id) ?? "nil")") }
+                            if mismatches <= 5 {
+                                Issue.record(
+                                    "seed \(seed), \(p): hit \(tester.hit(p).map(tree.id) ?? "nil"), stretch \(s.element.map(tree.id) ?? "nil")"
+                                )
+                            }
                         }
                     }
                 }
@@ -75,8 +82,10 @@ import Testing
     /// Points every `step` along `line` between `from` and `to` (both on it,
     /// at or after `cursor`, which moves to `to`), at least `margin`
     /// (relative) inside.
-    static func pointsAlong(_ line: [CGPoint], from: CGPoint, to: CGPoint, cursor: inout (Int, Double), step: Double,
-                            margin: Double) -> [CGPoint] {
+    static func pointsAlong(
+        _ line: [CGPoint], from: CGPoint, to: CGPoint, cursor: inout (Int, Double), step: Double,
+        margin: Double
+    ) -> [CGPoint] {
         // Locate both ends as (segment, t), then walk.
         // The first place of `p` at or after `start` (strictly after, for
         // the end of a stretch: one that ends where it starts has looped).
@@ -87,7 +96,11 @@ import Testing
                 let len2 = dx * dx + dy * dy
                 let t = len2 > 0 ? (Double(p.x - a.x) * dx + Double(p.y - a.y) * dy) / len2 : 0
                 if k == start.0 && (strictly ? t <= start.1 + 1e-12 : t < start.1 - 1e-12) { continue }
-                if t >= -1e-12 && t <= 1 + 1e-12 && abs(Double(a.x) + t * dx - Double(p.x)) < 1e-7 && abs(Double(a.y) + t * dy - Double(p.y)) < 1e-7 { return (k, t) }
+                if t >= -1e-12 && t <= 1 + 1e-12 && abs(Double(a.x) + t * dx - Double(p.x)) < 1e-7
+                    && abs(Double(a.y) + t * dy - Double(p.y)) < 1e-7
+                {
+                    return (k, t)
+                }
             }
             return nil
         }
@@ -103,7 +116,7 @@ import Testing
             let length = Double((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
             guard length > 0, t1 - t0 > 2 * margin else { continue }
             let n = max(1, Int(length * (t1 - t0) / step))
-            for i in 0...n {
+            for i in 0 ... n {
                 let t = t0 + margin + (t1 - t0 - 2 * margin) * Double(i) / Double(n)
                 out.append(HitTester.point(a, b, t))
             }
@@ -116,7 +129,7 @@ import Testing
     /// piece's answer from the reference's `hit` at its midpoint.
     @Test func exactBreakpointsOnAxisAlignedTrees() throws {
         var compared = 0
-        for seed in 1...30 as ClosedRange<UInt64> {
+        for seed in 1 ... 30 as ClosedRange<UInt64> {
             var tree = try RandomTrees.make(seed: seed &+ 500, nodes: 200, wide: seed % 2 == 0)
             for id in tree.preOrder where tree.kind(of: id) == .view && tree[id].transform != .identity {
                 var n = tree[id]
@@ -126,8 +139,8 @@ import Testing
             let tester = HitTester(tree)
             let reference = ReferenceHitTest(tree)
             var rng = SeededRandom(seed: seed)
-            for _ in 0..<10 {
-                let y = rng.number(0...200), x0 = rng.number(-30...50), x1 = rng.number(150...230)
+            for _ in 0 ..< 10 {
+                let y = rng.number(0 ... 200), x0 = rng.number(-30 ... 50), x1 = rng.number(150 ... 230)
                 var edges: Set<Double> = [x0, x1]
                 for (k, n) in reference.nodes.enumerated() {
                     var rects = [reference.accessibilityFrame(k)]
@@ -139,7 +152,11 @@ import Testing
                 var expected: [(String?, Double, Double)] = []
                 for (l, r) in zip(xs, xs.dropFirst()) {
                     let answer = reference.hit(CGPoint(x: (l + r) / 2, y: y), policy: .frame) { _, _ in nil }
-                    if let last = expected.last, last.0 == answer { expected[expected.count - 1].2 = r } else { expected.append((answer, l, r)) }
+                    if let last = expected.last, last.0 == answer {
+                        expected[expected.count - 1].2 = r
+                    } else {
+                        expected.append((answer, l, r))
+                    }
                 }
                 let got = try tester.explore([CGPoint(x: x0, y: y), CGPoint(x: x1, y: y)])
                 #expect(got.count == expected.count, "seed \(seed), y \(y)")
@@ -158,8 +175,8 @@ import Testing
         let tree = try RandomTrees.make(seed: 3, nodes: 200)
         let tester = HitTester(tree)
         var rng = SeededRandom(seed: 11)
-        for _ in 0..<200 {
-            let p = CGPoint(x: rng.number(0...200), y: rng.number(0...200))
+        for _ in 0 ..< 200 {
+            let p = CGPoint(x: rng.number(0 ... 200), y: rng.number(0 ... 200))
             let got = try tester.explore([p, p, p])
             #expect(got == [ExploreStretch(element: tester.hit(p), from: p, to: p)])
         }

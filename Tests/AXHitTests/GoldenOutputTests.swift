@@ -5,7 +5,8 @@ import Testing
 /// output is a visible diff (`scripts/golden` re-records it when intended).
 /// And the README's console examples, run as printed.
 @Suite struct GoldenOutputTests {
-    static let root = Corpus.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Corpus.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let golden = root.appendingPathComponent("Tests/Fixtures/golden")
 
     /// The bundled screens, by the name their outputs are filed under.
@@ -27,16 +28,21 @@ import Testing
     @Test(arguments: screens.map(\.name))
     func outputsMatchTheGoldenFiles(_ name: String) throws {
         let path = try #require(Self.screens.first { $0.name == name }).path
-        for (args, file) in [(["activate", path], "\(name).activate.jsonl"),
-                             (["audit", path], "\(name).audit.txt"),
-                             (["audit", path, "--json"], "\(name).audit.jsonl")] {
+        for (args, file) in [
+            (["activate", path], "\(name).activate.jsonl"),
+            (["audit", path], "\(name).audit.txt"),
+            (["audit", path, "--json"], "\(name).audit.jsonl"),
+        ] {
             let expected = try String(contentsOf: Self.golden.appendingPathComponent(file), encoding: .utf8)
             let run = try Self.run(args)
-            #expect(run.stdout == expected, "axhit \(args.joined(separator: " ")) differs from \(file) (scripts/golden re-records it)")
+            #expect(
+                run.stdout == expected,
+                "axhit \(args.joined(separator: " ")) differs from \(file) (scripts/golden re-records it)")
             #expect(run.stderr.isEmpty)
         }
         let render = try Self.run(["render", path, "-o", "-"])
-        let picture = try String(contentsOf: Self.root.appendingPathComponent("Data/renders/\(name).svg"), encoding: .utf8)
+        let picture = try String(
+            contentsOf: Self.root.appendingPathComponent("Data/renders/\(name).svg"), encoding: .utf8)
         #expect(render.stdout == picture, "axhit render \(path) differs from Data/renders/\(name).svg (scripts/golden)")
     }
 
@@ -64,7 +70,10 @@ import Testing
             examples += 1
         }
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line == "```console" { inConsole = true; continue }
+            if line == "```console" {
+                inConsole = true
+                continue
+            }
             if inConsole && line == "```" {
                 try check()
                 inConsole = false

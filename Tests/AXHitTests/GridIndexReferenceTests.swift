@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// Wide views whose children suit a uniform grid (many small boxes spread
@@ -18,9 +19,11 @@ import Testing
         wideNode.bounds = CGRect(x: 5, y: 12, width: 180, height: 180)
         let wide = try tree.append(wideNode, under: root)
         func small() -> CGRect {
-            CGRect(x: rng.number(-5...190), y: rng.number(-5...190), width: rng.number(2...14), height: rng.number(2...14))
+            CGRect(
+                x: rng.number(-5 ... 190), y: rng.number(-5 ... 190), width: rng.number(2 ... 14),
+                height: rng.number(2 ... 14))
         }
-        for k in 0..<children {
+        for k in 0 ..< children {
             if rng.chance(0.25) {
                 var e = Node.element("e\(k)")
                 e.isAccessibilityElement = rng.chance(0.8)
@@ -30,12 +33,13 @@ import Testing
                 var v = Node.view("v\(k)", frame: small())
                 v.isAccessibilityElement = rng.chance(0.6)
                 if rng.chance(0.05) { v.isHidden = true }
-                if rng.chance(0.1) { v.transform = CGAffineTransform(rotationAngle: rng.number(-0.5...0.5)) }
+                if rng.chance(0.1) { v.transform = CGAffineTransform(rotationAngle: rng.number(-0.5 ... 0.5)) }
                 let id = try tree.append(v, under: wide)
                 if !v.isAccessibilityElement && rng.chance(0.3) {
                     var e = Node.element("c\(k)")
                     e.isAccessibilityElement = true
-                    e.accessibilityFrameInContainerSpace = CGRect(x: rng.number(-2...6), y: rng.number(-2...6), width: 6, height: 6)
+                    e.accessibilityFrameInContainerSpace = CGRect(
+                        x: rng.number(-2 ... 6), y: rng.number(-2 ... 6), width: 6, height: 6)
                     try tree.append(e, under: id)
                 }
             }
@@ -49,12 +53,14 @@ import Testing
     static func randomGridUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws {
         let wide = try #require(engine.tree.node(withID: "wide"))
         let children = engine.tree.children(of: wide)
-        let id = children[Int.random(in: 0..<children.count, using: &rng)]
+        let id = children[Int.random(in: 0 ..< children.count, using: &rng)]
         var node = engine.tree[id]
         func small() -> CGRect {
-            CGRect(x: rng.number(-5...190), y: rng.number(-5...190), width: rng.number(2...14), height: rng.number(2...14))
+            CGRect(
+                x: rng.number(-5 ... 190), y: rng.number(-5 ... 190), width: rng.number(2 ... 14),
+                height: rng.number(2 ... 14))
         }
-        switch Int.random(in: 0..<5, using: &rng) {
+        switch Int.random(in: 0 ..< 5, using: &rng) {
         case 0 where node.kind == .view:
             node.frame = small()
             try engine.update(id, to: node)
@@ -70,7 +76,7 @@ import Testing
             serial += 1
             var v = Node.view("n\(serial)", frame: small())
             v.isAccessibilityElement = rng.chance(0.7)
-            let before = rng.chance(0.5) ? NodeID.none : children[Int.random(in: 0..<children.count, using: &rng)]
+            let before = rng.chance(0.5) ? NodeID.none : children[Int.random(in: 0 ..< children.count, using: &rng)]
             try engine.insert(v, under: wide, before: before)
         }
     }
@@ -78,7 +84,9 @@ import Testing
     @Test(arguments: [1, 2, 3] as [UInt64])
     func gridIndexedViewsAgreeWithTheSpec(seed: UInt64) throws {
         var engine = HitTester(try Self.wideTree(seed: seed, children: 1500))
-        #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes }, "the wide view must get a grid keyed by node")
+        #expect(
+            engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes },
+            "the wide view must get a grid keyed by node")
         var rng = SeededRandom(seed: seed &* 977)
         let built = UpdateTests.agree(engine, &rng, points: 1500, context: "seed \(seed), built")
         let updated = try UpdateTests.agreeThroughUpdates(

@@ -1,14 +1,19 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 @Suite struct HitMapTests {
     /// The distance from `p` to the nearest edge of any region of `map`.
     static func distanceToEdges(_ p: CGPoint, _ map: [MapRegion]) -> Double {
         var best = Double.infinity
-        for r in map { for polygon in r.polygons { for ring in polygon {
-            best = min(best, ReferenceHitTests.distance(p, toRing: Array(ring.dropLast())))
-        } } }
+        for r in map {
+            for polygon in r.polygons {
+                for ring in polygon {
+                    best = min(best, ReferenceHitTests.distance(p, toRing: Array(ring.dropLast())))
+                }
+            }
+        }
         return best
     }
 
@@ -38,13 +43,13 @@ import Testing
     /// two regions hold it.
     @Test func mapsAgreeWithHitAndTouchPointByPoint() throws {
         var checked = 0, answered = [0, 0], mismatches = 0, regions = 0
-        for seed in 1...18 as ClosedRange<UInt64> {
+        for seed in 1 ... 18 as ClosedRange<UInt64> {
             let tester = HitTester(try Self.tree(seed))
             let maps = [try tester.focusMap(), try tester.touchMap()]
             regions += maps[0].count + maps[1].count
             var rng = SeededRandom(seed: seed &* 6151)
-            for _ in 0..<600 {
-                let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
+            for _ in 0 ..< 600 {
+                let p = CGPoint(x: rng.number(-30 ... 230), y: rng.number(-30 ... 230))
                 for (m, map) in maps.enumerated() {
                     guard Self.distanceToEdges(p, map) > 1e-6 else { continue }
                     let holders = map.filter { $0.contains(p) }
@@ -54,7 +59,9 @@ import Testing
                     if holders.count > 1 || holders.first?.node != expected {
                         mismatches += 1
                         if mismatches <= 5 {
-                            Issue.record("seed \(seed), map \(m), \(p): regions \(holders.map { tester.tree.id(of: $0.node) }), expected \(expected.map(tester.tree.id) ?? "nil")")
+                            Issue.record(
+                                "seed \(seed), map \(m), \(p): regions \(holders.map { tester.tree.id(of: $0.node) }), expected \(expected.map(tester.tree.id) ?? "nil")"
+                            )
                         }
                     }
                 }
@@ -69,25 +76,29 @@ import Testing
     @Test func rectilinearDifferenceIsExact() throws {
         var rng = SeededRandom(seed: 77)
         var withHoles = 0, pieces = 0
-        for _ in 0..<300 {
+        for _ in 0 ..< 300 {
             func rect() -> CGRect {
                 // Coordinates on a coarse grid, so that edges line up and touch.
-                CGRect(x: Double(Int.random(in: 0...10, using: &rng)) * 10, y: Double(Int.random(in: 0...10, using: &rng)) * 10,
-                       width: Double(Int.random(in: 1...6, using: &rng)) * 10, height: Double(Int.random(in: 1...6, using: &rng)) * 10)
+                CGRect(
+                    x: Double(Int.random(in: 0 ... 10, using: &rng)) * 10,
+                    y: Double(Int.random(in: 0 ... 10, using: &rng)) * 10,
+                    width: Double(Int.random(in: 1 ... 6, using: &rng)) * 10,
+                    height: Double(Int.random(in: 1 ... 6, using: &rng)) * 10)
             }
             let r = CGRect(x: 0, y: 0, width: 100, height: 100)
-            let covers = (0..<Int.random(in: 0...12, using: &rng)).map { _ in rect() }
+            let covers = (0 ..< Int.random(in: 0 ... 12, using: &rng)).map { _ in rect() }
             let polygons = try #require(Region.rectilinear(r, minus: covers))
             let map = MapRegion(node: .none, polygons: polygons)
             if polygons.contains(where: { $0.count > 1 }) { withHoles += 1 }
             pieces += polygons.count
-            for _ in 0..<200 {
-                let p = CGPoint(x: rng.number(-5...105), y: rng.number(-5...105))
+            for _ in 0 ..< 200 {
+                let p = CGPoint(x: rng.number(-5 ... 105), y: rng.number(-5 ... 105))
                 guard Self.distanceToEdges(p, [map]) > 1e-9 else { continue }
                 let expected = r.contains(p) && !covers.contains { $0.contains(p) }
                 #expect(map.contains(p) == expected, "\(covers), \(p)")
             }
-            let geos = try PolygonSet(rect: r).subtracting(try RegionBuilder().union(covers.map { PolygonSet(rect: $0) }))
+            let geos = try PolygonSet(rect: r).subtracting(
+                try RegionBuilder().union(covers.map { PolygonSet(rect: $0) }))
             #expect(abs(map.area - geos.area) < 1e-9, "\(covers)")
             // Valid as GEOS reads it: its own area matches after a round trip.
             let rebuilt = try PolygonSet.filling(rings: polygons.flatMap { $0 }, rule: .evenOdd)

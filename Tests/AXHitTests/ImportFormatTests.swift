@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 private func load(_ name: String) throws -> Data {
@@ -33,8 +34,10 @@ private func screenFrame(_ tree: ElementTree, _ id: NodeID) -> CGRect {
 }
 
 /// The kinds cli.md says are read, as the errors must list them.
-private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-all", "uiautomator dump",
-                         "adb exec-out uiautomator dump /dev/tty", "DroidBot state", "WebDriverAgent"]
+private let everyKind = [
+    "axhit/1", "Appium iOS page source", "idb ui describe-all", "uiautomator dump",
+    "adb exec-out uiautomator dump /dev/tty", "DroidBot state", "WebDriverAgent",
+]
 
 @Suite struct ImportFormatTests {
     // MARK: The /dev/tty form
@@ -42,13 +45,15 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
     @Test func devTTYFormReads() throws {
         let tree = try ElementTree(contentsOf: load("android/autonom_devtty_prefixed_dump_1080x2400_classic.xml"))
         // Hand-counted: a FrameLayout with five children.
-        #expect(tree.preOrder.map { tree.id(of: $0) }
-            == ["FrameLayout#0", "TextView#1", "TextView#2", "View#3", "EditText#4", "ScrollView#5"])
+        #expect(
+            tree.preOrder.map { tree.id(of: $0) }
+                == ["FrameLayout#0", "TextView#1", "TextView#2", "View#3", "EditText#4", "ScrollView#5"])
         let open = tree[try #require(tree.node(withID: "TextView#1"))]
         #expect(open.accessibilityLabel == "Open settings" && open.accessibilityValue == "Settings")
         #expect(open.actions == [.click, .focus])
         // adb prints the banner after the XML too, glued to it.
-        let after = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
+        let after =
+            "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
             + "<node class=\"a.B\" bounds=\"[0,0][10,10]\"/></hierarchy>UI hierchary dumped to: /dev/tty\n"
         #expect(try read(after).count == 1)
         // Without a banner, text after the document is still an error.
@@ -59,7 +64,8 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
     // MARK: DroidBot 2016
 
     @Test func droidBot2016LabelsAndFlags() throws {
-        let tree = try ElementTree(contentsOf: load("android/droidbot2016_paypal_license_agreement_1080x1776_devicestate.json"))
+        let tree = try ElementTree(
+            contentsOf: load("android/droidbot2016_paypal_license_agreement_1080x1776_devicestate.json"))
         let title = tree[try #require(tree.node(withID: "View#4"))]
         #expect(title.accessibilityLabel?.hasPrefix("PayPal Mobile Application License Agreement") == true)
         #expect(title.actions == .click)
@@ -67,13 +73,13 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
         #expect(tree[try #require(tree.node(withID: "WebView#3"))].actions == .focus)
         #expect(tree[tree.root].visibleInSnapshot == nil)  // the 2016 schema has no flag
         let state = """
-        {"views": [
-          {"class": "android.widget.FrameLayout", "parent": null, "bounds": [[0, 0], [100, 100]], "children": [1]},
-          {"class": "android.widget.TextView", "parent": 0, "bounds": [[0, 0], [50, 50]], "text": "Hi",
-           "content-desc": "Greeting", "resource-id": "app:id/hi", "long-clickable": "true", "clickable": "false",
-           "checkable": "true", "checked": "true", "enabled": "false"}
-        ]}
-        """
+            {"views": [
+              {"class": "android.widget.FrameLayout", "parent": null, "bounds": [[0, 0], [100, 100]], "children": [1]},
+              {"class": "android.widget.TextView", "parent": 0, "bounds": [[0, 0], [50, 50]], "text": "Hi",
+               "content-desc": "Greeting", "resource-id": "app:id/hi", "long-clickable": "true", "clickable": "false",
+               "checkable": "true", "checked": "true", "enabled": "false"}
+            ]}
+            """
         let t = try read(state)
         let hi = t[try #require(t.node(withID: "TextView#1"))]
         #expect(hi.accessibilityLabel == "Greeting" && hi.accessibilityValue == "Hi")
@@ -87,7 +93,8 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
 
     @Test func idbFlatAndNestedAgree() throws {
         let flat = try ElementTree(contentsOf: load("ios/autonom_settings_idb_describe_all_flat_iphone402x874.json"))
-        let nested = try ElementTree(contentsOf: load("ios/autonom_settings_idb_describe_all_nested_iphone402x874.json"))
+        let nested = try ElementTree(
+            contentsOf: load("ios/autonom_settings_idb_describe_all_nested_iphone402x874.json"))
         // The flat list: 15 entries side by side under the synthetic root.
         #expect(flat.id(of: flat.root) == "screen" && flat.children(of: flat.root).count == 15)
         #expect(nested.id(of: nested.root) == "Application#0" && nested.count == 15)
@@ -112,15 +119,17 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
 
     @Test func idbFieldsMap() throws {
         let json = """
-        [{"type": "Application", "AXFrame": "{{0, 0}, {100, 200}}", "children": [
-          {"role": "AXButton", "AXFrame": "{{10, 20}, {30, 40}}", "AXLabel": "Go", "AXValue": 3, "enabled": false,
-           "help": "Starts", "custom_actions": ["Delete"]},
-          {"type": "Image", "AXLabel": "", "frame": {"x": 1, "y": 2, "width": 3, "height": 4}},
-          {"type": "Image", "AXLabel": "Logo"}
-        ]}]
-        """
+            [{"type": "Application", "AXFrame": "{{0, 0}, {100, 200}}", "children": [
+              {"role": "AXButton", "AXFrame": "{{10, 20}, {30, 40}}", "AXLabel": "Go", "AXValue": 3, "enabled": false,
+               "help": "Starts", "custom_actions": ["Delete"]},
+              {"type": "Image", "AXLabel": "", "frame": {"x": 1, "y": 2, "width": 3, "height": 4}},
+              {"type": "Image", "AXLabel": "Logo"}
+            ]}]
+            """
         let t = try read(json)
-        #expect(t.platform == .ios && t.source == .snapshot && t.screenBounds == CGRect(x: 0, y: 0, width: 100, height: 200))
+        #expect(
+            t.platform == .ios && t.source == .snapshot && t.screenBounds == CGRect(x: 0, y: 0, width: 100, height: 200)
+        )
         let go = t[try #require(t.node(withID: "Button#1"))]
         #expect(go.frame == CGRect(x: 10, y: 20, width: 30, height: 40))
         #expect(go.accessibilityValue == "3" && go.accessibilityHint == "Starts")
@@ -135,10 +144,14 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
 
     @Test func iOSDefaultElementTypes() throws {
         var xml = "<AppiumAUT><XCUIElementTypeApplication x='0' y='0' width='10' height='10'>"
-        let elements = ["Button", "Cell", "StaticText", "TextField", "SecureTextField", "SearchField", "TextView", "Switch",
-                        "Toggle", "Slider", "Stepper", "Link", "Key", "Tab", "PickerWheel", "PageIndicator"]
-        let containers = ["Other", "Window", "Table", "CollectionView", "ScrollView", "NavigationBar", "TabBar", "Toolbar",
-                          "StatusBar", "Keyboard", "Image", "Icon", "ProgressIndicator"]
+        let elements = [
+            "Button", "Cell", "StaticText", "TextField", "SecureTextField", "SearchField", "TextView", "Switch",
+            "Toggle", "Slider", "Stepper", "Link", "Key", "Tab", "PickerWheel", "PageIndicator",
+        ]
+        let containers = [
+            "Other", "Window", "Table", "CollectionView", "ScrollView", "NavigationBar", "TabBar", "Toolbar",
+            "StatusBar", "Keyboard", "Image", "Icon", "ProgressIndicator",
+        ]
         for type in elements + containers { xml += "<XCUIElementType\(type)/>" }
         xml += "<XCUIElementTypeImage label='Logo'/><XCUIElementTypeImage label=''/>"
         xml += "<XCUIElementTypeButton accessible=''/><XCUIElementTypeButton accessible='false'/>"
@@ -151,8 +164,10 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
             #expect(node.frame == .zero)  // no coordinates: empty at the origin
             n += 1
         }
-        let rest = ["Image#\(n)": true, "Image#\(n + 1)": false, "Button#\(n + 2)": true, "Button#\(n + 3)": false,
-                    "Other#\(n + 4)": true]
+        let rest = [
+            "Image#\(n)": true, "Image#\(n + 1)": false, "Button#\(n + 2)": true, "Button#\(n + 3)": false,
+            "Other#\(n + 4)": true,
+        ]
         for (id, element) in rest {
             #expect(t[try #require(t.node(withID: id))].isAccessibilityElement == element, "\(id)")
         }
@@ -170,14 +185,17 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
         let exported = android.axhitJSON()
         #expect(try ElementTree(contentsOf: exported).platform == .android)
         #expect(try ElementTree(contentsOf: exported, options: ImportOptions(platform: .ios)).platform == .ios)
-        let ios = try ElementTree(contentsOf: load("ios/appium_theapp_login_iphone414x896.xml"), options: ImportOptions(platform: .android))
+        let ios = try ElementTree(
+            contentsOf: load("ios/appium_theapp_login_iphone414x896.xml"), options: ImportOptions(platform: .android))
         #expect(ios.platform == .android)
     }
 
     @Test func densityForAXHitJSON() throws {
-        var tree = try ElementTree(contentsOf: load("android/mobileenv_gmail_newfeatures_overlay_1080x1794_classic.xml"))
+        var tree = try ElementTree(
+            contentsOf: load("android/mobileenv_gmail_newfeatures_overlay_1080x1794_classic.xml"))
         // No scale in the file: the caller's density.
-        #expect(try ElementTree(contentsOf: tree.axhitJSON(), options: ImportOptions(density: 2.625)).screenScale == 2.625)
+        #expect(
+            try ElementTree(contentsOf: tree.axhitJSON(), options: ImportOptions(density: 2.625)).screenScale == 2.625)
         // The file's own scale wins (tree-format.md: "from screen.scale when known").
         tree.screenScale = 3
         #expect(try ElementTree(contentsOf: tree.axhitJSON(), options: ImportOptions(density: 2.625)).screenScale == 3)
@@ -212,8 +230,10 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
         }
     }
 
-    @Test(arguments: [#"{"name": "not a tree", "children": []}"#, "[1, 2, 3]", #"{"tree": {}}"#, "<html><body/></html>",
-                      "<?xml version='1.0'?>\n<svg/>", "plain text"])
+    @Test(arguments: [
+        #"{"name": "not a tree", "children": []}"#, "[1, 2, 3]", #"{"tree": {}}"#, "<html><body/></html>",
+        "<?xml version='1.0'?>\n<svg/>", "plain text",
+    ])
     func unknownInputListsEveryKindRead(_ text: String) throws {
         let e = try #require(failure(text))
         #expect(e.kind == .input && e.message.hasPrefix("unrecognized input: AXHit reads "))
@@ -228,30 +248,39 @@ private let everyKind = ["axhit/1", "Appium iOS page source", "idb ui describe-a
     @Test func brokenFieldsNameFileLineNodeAndKey() throws {
         // uiautomator, pretty-printed: the line of the attribute, not of the tag.
         let dump = """
-        <?xml version="1.0"?>
-        <hierarchy rotation="0">
-          <node class="android.widget.FrameLayout"
-                bounds="[0,0][100,100]">
-            <node class="android.widget.Button"
-                  text="OK"
-                  bounds="[1,2][three,4]"/>
-          </node>
-        </hierarchy>
-        """
+            <?xml version="1.0"?>
+            <hierarchy rotation="0">
+              <node class="android.widget.FrameLayout"
+                    bounds="[0,0][100,100]">
+                <node class="android.widget.Button"
+                      text="OK"
+                      bounds="[1,2][three,4]"/>
+              </node>
+            </hierarchy>
+            """
         let e1 = try #require(failure(dump, file: "dump.xml"))
-        #expect(e1.file == "dump.xml" && e1.line == 7 && e1.node == "Button#1" && e1.key == "bounds" && e1.kind == .input)
-        #expect(e1.description == "dump.xml: line 7: node \"Button#1\": key \"bounds\": \"[1,2][three,4]\" is not \"[x1,y1][x2,y2]\"")
+        #expect(
+            e1.file == "dump.xml" && e1.line == 7 && e1.node == "Button#1" && e1.key == "bounds" && e1.kind == .input)
+        #expect(
+            e1.description
+                == "dump.xml: line 7: node \"Button#1\": key \"bounds\": \"[1,2][three,4]\" is not \"[x1,y1][x2,y2]\"")
         let e2 = try #require(failure("<hierarchy>\n<node class='a.B' bounds='[0,0][1e999,1]'/></hierarchy>"))
         #expect(e2.line == 2 && e2.node == "B#0" && e2.key == "bounds" && e2.kind == .validation)
         // Appium: a coordinate.
-        let e3 = try #require(failure("<AppiumAUT>\n<XCUIElementTypeApplication x='0' y='0' width='10' height='10'>\n"
-                                      + "<XCUIElementTypeButton x='0' y='nan' width='1' height='1'/></XCUIElementTypeApplication></AppiumAUT>"))
+        let e3 = try #require(
+            failure(
+                "<AppiumAUT>\n<XCUIElementTypeApplication x='0' y='0' width='10' height='10'>\n"
+                    + "<XCUIElementTypeButton x='0' y='nan' width='1' height='1'/></XCUIElementTypeApplication></AppiumAUT>"
+            ))
         #expect(e3.line == 3 && e3.node == "Button#1" && e3.key == "y" && e3.kind == .validation)
         // idb: the line of the value.
-        let idb = "[\n{\"type\": \"Application\", \"AXFrame\": \"{{0, 0}, {10, 10}}\"},\n{\"type\": \"Button\",\n \"AXFrame\": \"{{0, 0}, {ten}}\"}\n]"
+        let idb =
+            "[\n{\"type\": \"Application\", \"AXFrame\": \"{{0, 0}, {10, 10}}\"},\n{\"type\": \"Button\",\n \"AXFrame\": \"{{0, 0}, {ten}}\"}\n]"
         let e4 = try #require(failure(idb, file: "idb.json"))
-        #expect(e4.file == "idb.json" && e4.line == 4 && e4.node == "Button#1" && e4.key == "AXFrame" && e4.kind == .input)
-        let e5 = try #require(failure("[{\"type\": \"Button\", \"frame\": {\"x\": 0, \"y\": 0, \"width\": -1, \"height\": 1}}]"))
+        #expect(
+            e4.file == "idb.json" && e4.line == 4 && e4.node == "Button#1" && e4.key == "AXFrame" && e4.kind == .input)
+        let e5 = try #require(
+            failure("[{\"type\": \"Button\", \"frame\": {\"x\": 0, \"y\": 0, \"width\": -1, \"height\": 1}}]"))
         #expect(e5.node == "Button#0" && e5.key == "frame" && e5.kind == .validation)
         // DroidBot.
         let state = "{\"views\": [\n{\"class\": \"a.B\", \"parent\": -1,\n \"bounds\": [[0, 0], [1]]}]}"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// The importers against the oracle (scripts/oracle: a Python reading of the
@@ -32,7 +33,8 @@ private let screens: [String] = Corpus.files.compactMap { url in
 }
 
 private func load(_ path: String, options: ImportOptions = .init()) throws -> ElementTree {
-    try ElementTree(contentsOf: Data(contentsOf: Corpus.directory.appendingPathComponent(path)), file: path, options: options)
+    try ElementTree(
+        contentsOf: Data(contentsOf: Corpus.directory.appendingPathComponent(path)), file: path, options: options)
 }
 
 @Suite struct ImportOracleTests {
@@ -53,7 +55,9 @@ private func load(_ path: String, options: ImportOptions = .init()) throws -> El
         let space = ScreenSpace(tree)
         let exposed = Set(tree.preOrder.filter { space.isExposed($0) }.map { tree.id(of: $0) })
         let want = Set(expected.exposed)
-        #expect(exposed == want, "extra: \(exposed.subtracting(want).sorted()), missing: \(want.subtracting(exposed).sorted())")
+        #expect(
+            exposed == want,
+            "extra: \(exposed.subtracting(want).sorted()), missing: \(want.subtracting(exposed).sorted())")
     }
 
     /// The hand-checked points: through the engine, they check what the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 private func importError(_ text: String) -> TreeError? {
@@ -58,9 +59,11 @@ private func importError(_ text: String) -> TreeError? {
         #expect(importError("<?foo?><AppiumAUT>")?.line == 1)
         #expect(importError("<?xeecrha?>\n<Ap\n") != nil)
         // A declaration, and a processing instruction anywhere, are stepped over.
-        let tree = try ElementTree(contentsOf: Data(("<?xml version=\"1.0\"?>\n<AppiumAUT>"
-            + "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\"><?foo?></XCUIElementTypeApplication>"
-            + "</AppiumAUT>").utf8), file: "in")
+        let tree = try ElementTree(
+            contentsOf: Data(
+                ("<?xml version=\"1.0\"?>\n<AppiumAUT>"
+                    + "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\"><?foo?></XCUIElementTypeApplication>"
+                    + "</AppiumAUT>").utf8), file: "in")
         #expect(tree.count == 1)
         #expect(importError("<?xml version=\"1.0\"?><?foo?>\n<AppiumAUT>") != nil)
     }
@@ -80,10 +83,13 @@ private func importError(_ text: String) -> TreeError? {
     /// Ids and quoted values may hold newlines (JSON escapes); the error's
     /// description must stay one line for the command line.
     @Test func descriptionIsOneLine() {
-        let e = importError("{\"format\": \"axhit/1\", \"root\": {\"id\": \"w\", \"frame\": [0, 0, 1, 1], \"children\": ["
-            + "{\"id\": \"a\\nb\", \"kind\": \"element\"}, {\"id\": \"a\\nb\", \"kind\": \"x\\u2028\\r\\t\\u0001\"}]}}")
+        let e = importError(
+            "{\"format\": \"axhit/1\", \"root\": {\"id\": \"w\", \"frame\": [0, 0, 1, 1], \"children\": ["
+                + "{\"id\": \"a\\nb\", \"kind\": \"element\"}, {\"id\": \"a\\nb\", \"kind\": \"x\\u2028\\r\\t\\u0001\"}]}}"
+        )
         #expect(e?.node == "a\nb")  // the fact itself is kept as it is
-        #expect(e?.description == "in: line 1: node \"a\\nb\": key \"kind\": "
-            + "unknown kind \"x\\u{2028}\\r\\t\\u{1}\" (expected \"view\" or \"element\")")
+        #expect(
+            e?.description == "in: line 1: node \"a\\nb\": key \"kind\": "
+                + "unknown kind \"x\\u{2028}\\r\\t\\u{1}\" (expected \"view\" or \"element\")")
     }
 }

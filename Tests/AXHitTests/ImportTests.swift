@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// The corpus copy in Tests/Fixtures/corpus.
@@ -17,7 +18,8 @@ private func screenFrame(_ tree: ElementTree, _ name: String) -> CGRect? {
     var p = tree.parent(of: id)
     while !p.isNone {
         let f = tree[p].frame
-        origin.x += f.minX; origin.y += f.minY
+        origin.x += f.minX
+        origin.y += f.minY
         p = tree.parent(of: p)
     }
     return CGRect(origin: origin, size: tree[id].frame.size)
@@ -44,101 +46,135 @@ struct CorpusCase: CustomTestStringConvertible, Sendable {
 }
 
 private let cases: [CorpusCase] = [
-    CorpusCase(file: "ios/appium_theapp_login_iphone414x896.xml", format: .appiumIOS, count: 30,
-               root: "Application#0", screen: rect(0, 0, 414, 896),
-               frames: [("Button#4", rect(0, 48, 96, 44)), ("NavigationBar#3", rect(0, 48, 414, 44))]),
-    CorpusCase(file: "ios/appiuminspector_lockscreen_springboard_iphone375x812.xml", format: .appiumIOS, count: 84,
-               root: "Application#0", screen: rect(0, 0, 375, 812),
-               frames: [("StaticText#41", rect(90, 98, 196, 97)), ("Window#1", rect(0, 0, 1125, 2436))]),
-    CorpusCase(file: "ios/shirates_appdev_onboarding_iphone375x667.xml", format: .appiumIOS, count: 70,
-               root: "Application#0", screen: rect(0, 0, 375, 667),
-               frames: [("SecureTextField#26", rect(16, 284, 343, 44)), ("Button#54", rect(16, 1007, 343, 56))]),
-    CorpusCase(file: "ios/shirates_calendar_ja_iphone390x844.xml", format: .appiumIOS, count: 95,
-               root: "Application#0", screen: rect(0, 0, 390, 844),
-               frames: [("Button#22", rect(0, 47, 65, 44)), ("Button#90", rect(221, 108, 53, 40))]),
-    CorpusCase(file: "ios/shirates_settings_accessibility_iphone375x667.xml", format: .appiumIOS, count: 60,
-               root: "Application#0", screen: rect(0, 0, 375, 667),
-               frames: [("Button#7", rect(0, 20, 92, 44)), ("Button#56", rect(348, 529, 11, 14))]),
-    CorpusCase(file: "ios/shirates_settings_keyboard_iphone390x844.xml", format: .appiumIOS, count: 93,
-               root: "Application#0", screen: rect(0, 0, 390, 844),
-               frames: [("Switch#39", rect(319, 399, 51, 31)), ("StaticText#65", rect(20, 782, 99, 21))]),
-    CorpusCase(file: "ios/shirates_settings_top_iphone390x844.xml", format: .appiumIOS, count: 93,
-               root: "Application#0", screen: rect(0, 0, 390, 844),
-               frames: [("StaticText#7", rect(15, 94, 135, 42)), ("Button#80", rect(358, 817, 12, 15))]),
-    CorpusCase(file: "ios/uiautodev_settings_zh_iphone414x896.xml", format: .appiumIOS, count: 327,
-               root: "Application#0", screen: rect(0, 0, 414, 896),
-               frames: [("StaticText#7", rect(189, 60, 36, 21)), ("StaticText#39", rect(0, -527, 126, 21))]),
-    CorpusCase(file: "ios/xpathqs_appium_test_app_iphone414x896.xml", format: .appiumIOS, count: 71,
-               root: "Application#0", screen: rect(0, 0, 414, 896),
-               frames: [("Button#65", rect(0, 817, 138, 49))]),
-    CorpusCase(file: "ios/idb_springboard_wda_json_iphone375x667.json", format: .webDriverAgentJSON, count: 45,
-               root: "Application#0", screen: rect(0, 0, 375, 667),
-               frames: [("Button#7", rect(-375, 0, 375, 667)), ("Button#35", rect(155, 583, 64, 85.5)),
-                        ("Other#43", rect(164, 0, 51, 20))]),
-    CorpusCase(file: "android/androidmcp_youtube_home_1344x2992_classic.xml", format: .uiautomator, count: 63,
-               root: "FrameLayout#0", screen: rect(0, 0, 1344, 2992),
-               frames: [("ImageView#17", rect(0, 151, 366, 144)), ("TextView#54", rect(746, 2798, 189, 35))]),
-    CorpusCase(file: "android/macyolo_tplink_deco_home_1080x2340_classic.xml", format: .uiautomator, count: 95,
-               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2340),
-               frames: [("Button#44", rect(429, 1462, 222, 305)), ("TextView#84", rect(351, 2227, 108, 41))]),
-    CorpusCase(file: "android/seniorshield_systemui_quick_settings_1080x2400_classic.xml", format: .uiautomator,
-               count: 109, root: "FrameLayout#0", screen: rect(0, 0, 1080, 2400),
-               frames: [("FrameLayout#13", rect(42, 357, 996, 126)), ("ViewGroup#74", rect(506, 1480, 67, 21))]),
-    CorpusCase(file: "android/shirates_playstore_games_1080x2088_uia2.xml", format: .uiautomator, count: 93,
-               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2088),
-               frames: [("TextView#16", rect(66, 220, 276, 132)), ("TextView#78", rect(829, 2019, 231, 49))]),
-    CorpusCase(file: "android/tronai_twitter_home_timeline_1440x3120_uia2.xml", format: .uiautomator, count: 156,
-               root: "FrameLayout#0", screen: rect(0, 0, 1440, 3120),
-               frames: [("ImageButton#9", rect(0, 145, 182, 196)), ("FrameLayout#114", rect(42, 3023, 140, 97))]),
+    CorpusCase(
+        file: "ios/appium_theapp_login_iphone414x896.xml", format: .appiumIOS, count: 30,
+        root: "Application#0", screen: rect(0, 0, 414, 896),
+        frames: [("Button#4", rect(0, 48, 96, 44)), ("NavigationBar#3", rect(0, 48, 414, 44))]),
+    CorpusCase(
+        file: "ios/appiuminspector_lockscreen_springboard_iphone375x812.xml", format: .appiumIOS, count: 84,
+        root: "Application#0", screen: rect(0, 0, 375, 812),
+        frames: [("StaticText#41", rect(90, 98, 196, 97)), ("Window#1", rect(0, 0, 1125, 2436))]),
+    CorpusCase(
+        file: "ios/shirates_appdev_onboarding_iphone375x667.xml", format: .appiumIOS, count: 70,
+        root: "Application#0", screen: rect(0, 0, 375, 667),
+        frames: [("SecureTextField#26", rect(16, 284, 343, 44)), ("Button#54", rect(16, 1007, 343, 56))]),
+    CorpusCase(
+        file: "ios/shirates_calendar_ja_iphone390x844.xml", format: .appiumIOS, count: 95,
+        root: "Application#0", screen: rect(0, 0, 390, 844),
+        frames: [("Button#22", rect(0, 47, 65, 44)), ("Button#90", rect(221, 108, 53, 40))]),
+    CorpusCase(
+        file: "ios/shirates_settings_accessibility_iphone375x667.xml", format: .appiumIOS, count: 60,
+        root: "Application#0", screen: rect(0, 0, 375, 667),
+        frames: [("Button#7", rect(0, 20, 92, 44)), ("Button#56", rect(348, 529, 11, 14))]),
+    CorpusCase(
+        file: "ios/shirates_settings_keyboard_iphone390x844.xml", format: .appiumIOS, count: 93,
+        root: "Application#0", screen: rect(0, 0, 390, 844),
+        frames: [("Switch#39", rect(319, 399, 51, 31)), ("StaticText#65", rect(20, 782, 99, 21))]),
+    CorpusCase(
+        file: "ios/shirates_settings_top_iphone390x844.xml", format: .appiumIOS, count: 93,
+        root: "Application#0", screen: rect(0, 0, 390, 844),
+        frames: [("StaticText#7", rect(15, 94, 135, 42)), ("Button#80", rect(358, 817, 12, 15))]),
+    CorpusCase(
+        file: "ios/uiautodev_settings_zh_iphone414x896.xml", format: .appiumIOS, count: 327,
+        root: "Application#0", screen: rect(0, 0, 414, 896),
+        frames: [("StaticText#7", rect(189, 60, 36, 21)), ("StaticText#39", rect(0, -527, 126, 21))]),
+    CorpusCase(
+        file: "ios/xpathqs_appium_test_app_iphone414x896.xml", format: .appiumIOS, count: 71,
+        root: "Application#0", screen: rect(0, 0, 414, 896),
+        frames: [("Button#65", rect(0, 817, 138, 49))]),
+    CorpusCase(
+        file: "ios/idb_springboard_wda_json_iphone375x667.json", format: .webDriverAgentJSON, count: 45,
+        root: "Application#0", screen: rect(0, 0, 375, 667),
+        frames: [
+            ("Button#7", rect(-375, 0, 375, 667)), ("Button#35", rect(155, 583, 64, 85.5)),
+            ("Other#43", rect(164, 0, 51, 20)),
+        ]),
+    CorpusCase(
+        file: "android/androidmcp_youtube_home_1344x2992_classic.xml", format: .uiautomator, count: 63,
+        root: "FrameLayout#0", screen: rect(0, 0, 1344, 2992),
+        frames: [("ImageView#17", rect(0, 151, 366, 144)), ("TextView#54", rect(746, 2798, 189, 35))]),
+    CorpusCase(
+        file: "android/macyolo_tplink_deco_home_1080x2340_classic.xml", format: .uiautomator, count: 95,
+        root: "FrameLayout#0", screen: rect(0, 0, 1080, 2340),
+        frames: [("Button#44", rect(429, 1462, 222, 305)), ("TextView#84", rect(351, 2227, 108, 41))]),
+    CorpusCase(
+        file: "android/seniorshield_systemui_quick_settings_1080x2400_classic.xml", format: .uiautomator,
+        count: 109, root: "FrameLayout#0", screen: rect(0, 0, 1080, 2400),
+        frames: [("FrameLayout#13", rect(42, 357, 996, 126)), ("ViewGroup#74", rect(506, 1480, 67, 21))]),
+    CorpusCase(
+        file: "android/shirates_playstore_games_1080x2088_uia2.xml", format: .uiautomator, count: 93,
+        root: "FrameLayout#0", screen: rect(0, 0, 1080, 2088),
+        frames: [("TextView#16", rect(66, 220, 276, 132)), ("TextView#78", rect(829, 2019, 231, 49))]),
+    CorpusCase(
+        file: "android/tronai_twitter_home_timeline_1440x3120_uia2.xml", format: .uiautomator, count: 156,
+        root: "FrameLayout#0", screen: rect(0, 0, 1440, 3120),
+        frames: [("ImageButton#9", rect(0, 145, 182, 196)), ("FrameLayout#114", rect(42, 3023, 140, 97))]),
     // 50 nodes and the synthetic root over the two windows.
-    CorpusCase(file: "android/visiontest_homee_multiwindow_1080x2400_classic.xml", format: .uiautomator, count: 51,
-               root: "screen", screen: rect(0, 0, 1080, 2400),
-               frames: [("TextView#8", rect(42, 45, 104, 43)), ("View#49", rect(431, 2205, 217, 60))]),
-    CorpusCase(file: "android/droidbot_yelp_search_list_1440x2560_state.json", format: .droidBot, count: 119,
-               root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
-               frames: [("TextView#98", rect(315, 1882, 1023, 66)), ("TextView#112", rect(0, 2196, 288, 196))]),
+    CorpusCase(
+        file: "android/visiontest_homee_multiwindow_1080x2400_classic.xml", format: .uiautomator, count: 51,
+        root: "screen", screen: rect(0, 0, 1080, 2400),
+        frames: [("TextView#8", rect(42, 45, 104, 43)), ("View#49", rect(431, 2205, 217, 60))]),
+    CorpusCase(
+        file: "android/droidbot_yelp_search_list_1440x2560_state.json", format: .droidBot, count: 119,
+        root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
+        frames: [("TextView#98", rect(315, 1882, 1023, 66)), ("TextView#112", rect(0, 2196, 288, 196))]),
     // Added 2026-12-01. The edge case: 8 XCUIElementType elements and 2
     // <SomeRandoElement type="blah"> without a frame.
-    CorpusCase(file: "ios/appium_theapp_login_edgecase_iphone414x896.xml", format: .appiumIOS, count: 10,
-               root: "Application#0", screen: rect(0, 0, 414, 896),
-               frames: [("blah#1", rect(0, 0, 0, 0)), ("blah#2", rect(0, 0, 0, 0)), ("TextField#4", rect(50, 185, 314, 51)),
-                        ("Other#8", rect(1, 2, 3, 4))]),
+    CorpusCase(
+        file: "ios/appium_theapp_login_edgecase_iphone414x896.xml", format: .appiumIOS, count: 10,
+        root: "Application#0", screen: rect(0, 0, 414, 896),
+        frames: [
+            ("blah#1", rect(0, 0, 0, 0)), ("blah#2", rect(0, 0, 0, 0)), ("TextField#4", rect(50, 185, 314, 51)),
+            ("Other#8", rect(1, 2, 3, 4)),
+        ]),
     // 15 entries, each top-level under the synthetic root, which covers the
     // Screen Time row below the 874-pt screen (y 831.33 + 52).
-    CorpusCase(file: "ios/autonom_settings_idb_describe_all_flat_iphone402x874.json", format: .idbJSON, count: 16,
-               root: "screen", screen: rect(0, 0, 402, 874),
-               frames: [("Heading#1", rect(16, 119.66666666666667, 133, 40.66666666666667)),
-                        ("Button#13", rect(16, 831.3333333333334, 370, 52))],
-               rootFrame: rect(0, 0, 402, 883.3333333333334)),
-    CorpusCase(file: "ios/autonom_settings_idb_describe_all_nested_iphone402x874.json", format: .idbJSON, count: 15,
-               root: "Application#0", screen: rect(0, 0, 402, 874),
-               frames: [("Heading#1", rect(16, 119.66666666666667, 133, 40.66666666666667))]),
-    CorpusCase(file: "android/appium_theapp_login_1080x1920_uia2.xml", format: .uiautomator, count: 21,
-               root: "FrameLayout#0", screen: rect(0, 0, 1080, 1920),
-               frames: [("RelativeLayout#5", rect(0, 72, 1080, 1848))]),
-    CorpusCase(file: "android/autonom_devtty_prefixed_dump_1080x2400_classic.xml", format: .uiautomator, count: 6,
-               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2400),
-               frames: [("TextView#1", rect(40, 100, 400, 120)), ("ScrollView#5", rect(0, 700, 1080, 1500))]),
-    CorpusCase(file: "android/droidbot2016_paypal_license_agreement_1080x1776_devicestate.json", format: .droidBot,
-               count: 57, root: "FrameLayout#0", screen: rect(0, 0, 1080, 1776),
-               frames: [("View#5", rect(24, 345, 1032, 387)), ("View#51", rect(0, 0, 0, 0))]),
-    CorpusCase(file: "android/droidbot_samsung_easylauncher_home_1440x2560_state.json", format: .droidBot, count: 205,
-               root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
-               frames: [("TextView#5", rect(1114, 132, 238, 166)), ("LinearLayout#6", rect(1440, 40, 0, 224))]),
-    CorpusCase(file: "android/macyolo_google_messages_conversations_1080x2340_classic.xml", format: .uiautomator,
-               count: 84, root: "FrameLayout#0", screen: rect(0, 0, 1080, 2340),
-               frames: [("ViewGroup#5", rect(0, 0, 1080, 2340))]),
-    CorpusCase(file: "android/mobileenv_gmail_newfeatures_overlay_1080x1794_classic.xml", format: .uiautomator,
-               count: 20, root: "FrameLayout#0", screen: rect(0, 0, 1080, 1794),
-               frames: [("ViewPager#6", rect(0, 63, 1080, 1581))]),
+    CorpusCase(
+        file: "ios/autonom_settings_idb_describe_all_flat_iphone402x874.json", format: .idbJSON, count: 16,
+        root: "screen", screen: rect(0, 0, 402, 874),
+        frames: [
+            ("Heading#1", rect(16, 119.66666666666667, 133, 40.66666666666667)),
+            ("Button#13", rect(16, 831.3333333333334, 370, 52)),
+        ],
+        rootFrame: rect(0, 0, 402, 883.3333333333334)),
+    CorpusCase(
+        file: "ios/autonom_settings_idb_describe_all_nested_iphone402x874.json", format: .idbJSON, count: 15,
+        root: "Application#0", screen: rect(0, 0, 402, 874),
+        frames: [("Heading#1", rect(16, 119.66666666666667, 133, 40.66666666666667))]),
+    CorpusCase(
+        file: "android/appium_theapp_login_1080x1920_uia2.xml", format: .uiautomator, count: 21,
+        root: "FrameLayout#0", screen: rect(0, 0, 1080, 1920),
+        frames: [("RelativeLayout#5", rect(0, 72, 1080, 1848))]),
+    CorpusCase(
+        file: "android/autonom_devtty_prefixed_dump_1080x2400_classic.xml", format: .uiautomator, count: 6,
+        root: "FrameLayout#0", screen: rect(0, 0, 1080, 2400),
+        frames: [("TextView#1", rect(40, 100, 400, 120)), ("ScrollView#5", rect(0, 700, 1080, 1500))]),
+    CorpusCase(
+        file: "android/droidbot2016_paypal_license_agreement_1080x1776_devicestate.json", format: .droidBot,
+        count: 57, root: "FrameLayout#0", screen: rect(0, 0, 1080, 1776),
+        frames: [("View#5", rect(24, 345, 1032, 387)), ("View#51", rect(0, 0, 0, 0))]),
+    CorpusCase(
+        file: "android/droidbot_samsung_easylauncher_home_1440x2560_state.json", format: .droidBot, count: 205,
+        root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
+        frames: [("TextView#5", rect(1114, 132, 238, 166)), ("LinearLayout#6", rect(1440, 40, 0, 224))]),
+    CorpusCase(
+        file: "android/macyolo_google_messages_conversations_1080x2340_classic.xml", format: .uiautomator,
+        count: 84, root: "FrameLayout#0", screen: rect(0, 0, 1080, 2340),
+        frames: [("ViewGroup#5", rect(0, 0, 1080, 2340))]),
+    CorpusCase(
+        file: "android/mobileenv_gmail_newfeatures_overlay_1080x1794_classic.xml", format: .uiautomator,
+        count: 20, root: "FrameLayout#0", screen: rect(0, 0, 1080, 1794),
+        frames: [("ViewPager#6", rect(0, 63, 1080, 1581))]),
     // The window is not at the screen's origin; with no hierarchy size,
     // the screen is the window.
-    CorpusCase(file: "android/uifinder_facebook_bottomsheet_1080x2414_classic.xml", format: .uiautomator, count: 46,
-               root: "FrameLayout#0", screen: rect(0, 483, 1080, 1931),
-               frames: [("FrameLayout#5", rect(0, 483, 1080, 493))]),
-    CorpusCase(file: "android/uifinder_whereismytrain_home_1080x2414_classic.xml", format: .uiautomator, count: 77,
-               root: "FrameLayout#0", screen: rect(0, 0, 1080, 2414),
-               frames: [("DrawerLayout#5", rect(0, 121, 1080, 2161))]),
+    CorpusCase(
+        file: "android/uifinder_facebook_bottomsheet_1080x2414_classic.xml", format: .uiautomator, count: 46,
+        root: "FrameLayout#0", screen: rect(0, 483, 1080, 1931),
+        frames: [("FrameLayout#5", rect(0, 483, 1080, 493))]),
+    CorpusCase(
+        file: "android/uifinder_whereismytrain_home_1080x2414_classic.xml", format: .uiautomator, count: 77,
+        root: "FrameLayout#0", screen: rect(0, 0, 1080, 2414),
+        frames: [("DrawerLayout#5", rect(0, 121, 1080, 2161))]),
 ]
 
 @Suite struct ImportTests {
@@ -164,7 +200,9 @@ private let cases: [CorpusCase] = [
 
     @Test func corpusFilesAreAllCovered() throws {
         let names = try ["ios", "android"].flatMap { dir in
-            try FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(dir).path).map { "\(dir)/\($0)" }
+            try FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(dir).path).map {
+                "\(dir)/\($0)"
+            }
         }
         #expect(Set(names) == Set(cases.map(\.file)))
     }
@@ -218,11 +256,11 @@ private let cases: [CorpusCase] = [
         let chevron = settings[try #require(settings.node(withID: "Button#56"))]
         #expect(chevron.accessibilityTraits == [.button, .notEnabled])
         let xml = """
-        <XCUIElementTypeApplication type="XCUIElementTypeApplication" x="0" y="0" width="100" height="100">
-          <XCUIElementTypeOther type="XCUIElementTypeOther" traits="Button, Selected, Header" x="10" y="20" width="30" height="40" accessible="true"/>
-          <XCUIElementTypeButton type="XCUIElementTypeButton" traits="9" selected="true" enabled="false" x="0" y="0" width="1" height="1"/>
-        </XCUIElementTypeApplication>
-        """
+            <XCUIElementTypeApplication type="XCUIElementTypeApplication" x="0" y="0" width="100" height="100">
+              <XCUIElementTypeOther type="XCUIElementTypeOther" traits="Button, Selected, Header" x="10" y="20" width="30" height="40" accessible="true"/>
+              <XCUIElementTypeButton type="XCUIElementTypeButton" traits="9" selected="true" enabled="false" x="0" y="0" width="1" height="1"/>
+            </XCUIElementTypeApplication>
+            """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
         let other = t[try #require(t.node(withID: "Other#1"))]
         #expect(other.accessibilityTraits == [.button, .selected, .header] && other.isAccessibilityElement)
@@ -231,12 +269,12 @@ private let cases: [CorpusCase] = [
 
     @Test func nestedFramesAreParentRelative() throws {
         let xml = """
-        <AppiumAUT><XCUIElementTypeApplication x="5" y="7" width="100" height="100">
-          <XCUIElementTypeWindow x="10" y="20" width="50" height="50">
-            <XCUIElementTypeButton x="15" y="30" width="5" height="6"/>
-          </XCUIElementTypeWindow>
-        </XCUIElementTypeApplication></AppiumAUT>
-        """
+            <AppiumAUT><XCUIElementTypeApplication x="5" y="7" width="100" height="100">
+              <XCUIElementTypeWindow x="10" y="20" width="50" height="50">
+                <XCUIElementTypeButton x="15" y="30" width="5" height="6"/>
+              </XCUIElementTypeWindow>
+            </XCUIElementTypeApplication></AppiumAUT>
+            """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
         #expect(t[t.root].frame == rect(5, 7, 100, 100))
         #expect(t[try #require(t.node(withID: "Window#1"))].frame == rect(5, 13, 50, 50))
@@ -267,7 +305,8 @@ private let cases: [CorpusCase] = [
         let tree = try ElementTree(uiautomatorDump: load("android/macyolo_tplink_deco_home_1080x2340_classic.xml"))
         let parent = try #require(tree.node(withID: "ViewGroup#8"))
         // drawing-order 1, 4, 3 in the source.
-        #expect(tree.children(of: parent).map { tree.id(of: $0) } == ["FrameLayout#9", "FrameLayout#73", "ViewGroup#55"])
+        #expect(
+            tree.children(of: parent).map { tree.id(of: $0) } == ["FrameLayout#9", "FrameLayout#73", "ViewGroup#55"])
     }
 
     /// The density is the screen's scale; coordinates stay in pixels.
@@ -281,27 +320,30 @@ private let cases: [CorpusCase] = [
                 try ElementTree(contentsOf: data, file: "d.xml", options: ImportOptions(density: bad))
             }
             #expect(e.kind == .validation && e.key == "density", "\(bad)")
-            #expect(throws: TreeError.self) { try ElementTree(uiautomatorDump: data, options: ImportOptions(density: bad)) }
+            #expect(throws: TreeError.self) {
+                try ElementTree(uiautomatorDump: data, options: ImportOptions(density: bad))
+            }
         }
         // An iOS source has no density.
-        let ios = try ElementTree(contentsOf: load("ios/appium_theapp_login_iphone414x896.xml"), options: ImportOptions(density: 3))
+        let ios = try ElementTree(
+            contentsOf: load("ios/appium_theapp_login_iphone414x896.xml"), options: ImportOptions(density: 3))
         #expect(ios.screenScale == nil)
     }
 
     @Test func uiautomatorTraitsAndHidden() throws {
         let xml = """
-        <hierarchy rotation="0"><node class="android.widget.FrameLayout" bounds="[0,0][100,200]">
-          <node class="android.widget.Switch" checkable="true" checked="true" bounds="[0,0][10,10]"/>
-          <node class="android.widget.ImageButton" enabled="false" content-desc="Back" bounds="[10,10][20,20]"/>
-          <node class="android.widget.SeekBar" clickable="true" visible-to-user="false" bounds="[20,20][10,30]"/>
-          <node class="android.widget.TextView" text="" bounds="[0,0][5,5]"/>
-          <node class="android.widget.NumberPicker" long-clickable="true" focusable="true" bounds="[0,0][5,5]"/>
-          <node class="com.google.android.material.slider.RangeSlider" screen-reader-focusable="true" bounds="[0,0][5,5]"/>
-          <node class="android.widget.RatingBar" displayed="false" bounds="[0,0][5,5]">
-            <node class="android.view.View" text="no bounds"/>
-          </node>
-        </node></hierarchy>
-        """
+            <hierarchy rotation="0"><node class="android.widget.FrameLayout" bounds="[0,0][100,200]">
+              <node class="android.widget.Switch" checkable="true" checked="true" bounds="[0,0][10,10]"/>
+              <node class="android.widget.ImageButton" enabled="false" content-desc="Back" bounds="[10,10][20,20]"/>
+              <node class="android.widget.SeekBar" clickable="true" visible-to-user="false" bounds="[20,20][10,30]"/>
+              <node class="android.widget.TextView" text="" bounds="[0,0][5,5]"/>
+              <node class="android.widget.NumberPicker" long-clickable="true" focusable="true" bounds="[0,0][5,5]"/>
+              <node class="com.google.android.material.slider.RangeSlider" screen-reader-focusable="true" bounds="[0,0][5,5]"/>
+              <node class="android.widget.RatingBar" displayed="false" bounds="[0,0][5,5]">
+                <node class="android.view.View" text="no bounds"/>
+              </node>
+            </node></hierarchy>
+            """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
         let toggle = t[try #require(t.node(withID: "Switch#1"))]
         #expect(toggle.accessibilityTraits == [.button, .toggleButton, .selected] && toggle.actions == .check)
@@ -315,10 +357,12 @@ private let cases: [CorpusCase] = [
         #expect(!text.isAccessibilityElement && text.visibleInSnapshot == nil)
         // A NumberPicker is no control that consumes touches by itself.
         let picker = t[try #require(t.node(withID: "NumberPicker#5"))]
-        #expect(picker.accessibilityTraits == [] && picker.actions == [.longClick, .focus] && picker.isAccessibilityElement)
+        #expect(
+            picker.accessibilityTraits == [] && picker.actions == [.longClick, .focus] && picker.isAccessibilityElement)
         let slider = t[try #require(t.node(withID: "RangeSlider#6"))]
         #expect(slider.accessibilityTraits == .adjustable && slider.actions == .screenReaderFocus)
-        #expect(t[try #require(t.node(withID: "RatingBar#7"))].visibleInSnapshot == false)  // UiAutomator2's `displayed`
+        // UiAutomator2's `displayed`.
+        #expect(t[try #require(t.node(withID: "RatingBar#7"))].visibleInSnapshot == false)
         // Every element counts, with or without bounds.
         let loose = try #require(t.node(withID: "View#8"))
         #expect(t[loose].frame == rect(0, 0, 0, 0) && t.count == 9)
@@ -335,8 +379,11 @@ private let cases: [CorpusCase] = [
         let nearby = tree[try #require(tree.node(withID: "TextView#112"))]
         #expect(nearby.accessibilityLabel == "Nearby" && nearby.isAccessibilityElement)
         #expect(tree[try #require(tree.node(withID: "TextView#13"))].visibleInSnapshot == false)
-        let cycle = #"{"views": [{"class": "a", "parent": 1, "bounds": [[0,0],[1,1]]}, {"class": "b", "parent": 0, "bounds": [[0,0],[1,1]]}]}"#
-        let error = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(cycle.utf8), file: "s.json") }
+        let cycle =
+            #"{"views": [{"class": "a", "parent": 1, "bounds": [[0,0],[1,1]]}, {"class": "b", "parent": 0, "bounds": [[0,0],[1,1]]}]}"#
+        let error = try #require(throws: TreeError.self) {
+            try ElementTree(contentsOf: Data(cycle.utf8), file: "s.json")
+        }
         #expect(error.key == "parent" && error.file == "s.json")
         let bad = #"{"views": [{"class": "a.B", "parent": -1, "bounds": [[0,0],[1]]}]}"#
         let e2 = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(bad.utf8)) }
@@ -372,13 +419,16 @@ private let cases: [CorpusCase] = [
 
     @Test func malformedXMLNamesFileAndLine() throws {
         let xml = "<hierarchy>\n<node bounds=\"[0,0][1,1]\">\n</hierarchy>"
-        let error = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(xml.utf8), file: "dump.xml") }
+        let error = try #require(throws: TreeError.self) {
+            try ElementTree(contentsOf: Data(xml.utf8), file: "dump.xml")
+        }
         #expect(error.file == "dump.xml" && error.line == 3)
         #expect(error.description.hasPrefix("dump.xml: line 3: malformed XML"))
     }
 
     @Test func badValuesNameNodeAndKey() throws {
-        let xml = "<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\">\n<XCUIElementTypeButton x=\"abc\"/></XCUIElementTypeApplication></AppiumAUT>"
+        let xml =
+            "<AppiumAUT>\n<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"10\" height=\"10\">\n<XCUIElementTypeButton x=\"abc\"/></XCUIElementTypeApplication></AppiumAUT>"
         let e = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(xml.utf8), file: "f.xml") }
         #expect(e.line == 3 && e.node == "Button#1" && e.key == "x")
         let negative = "<XCUIElementTypeApplication x=\"0\" y=\"0\" width=\"-1\" height=\"10\"/>"
@@ -396,7 +446,7 @@ private let cases: [CorpusCase] = [
     @Test func deepTreesImport() throws {
         let depth = 3000
         var xml = "<hierarchy>"
-        for i in 0..<depth { xml += "<node class='v' bounds='[\(i),0][\(i + 10000),10]'>" }
+        for i in 0 ..< depth { xml += "<node class='v' bounds='[\(i),0][\(i + 10000),10]'>" }
         xml += String(repeating: "</node>", count: depth) + "</hierarchy>"
         let tree = try ElementTree(contentsOf: Data(xml.utf8))
         #expect(tree.count == depth)
@@ -411,9 +461,11 @@ private let cases: [CorpusCase] = [
         for cut in [1, 2, 17, data.count / 3, data.count / 2, data.count - 2] where cut < data.count {
             _ = try? ElementTree(contentsOf: data.prefix(cut))
         }
-        for _ in 0..<5 {
+        for _ in 0 ..< 5 {
             var bytes = [UInt8](data)
-            for _ in 0..<8 { bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+            for _ in 0 ..< 8 {
+                bytes[Int.random(in: 0 ..< bytes.count, using: &rng)] = UInt8.random(in: 0 ... 255, using: &rng)
+            }
             _ = try? ElementTree(contentsOf: Data(bytes))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// The tokenizer on its own: strings, numbers, grammar.
@@ -66,17 +67,19 @@ import Testing
     }
 
     @Test func structure() throws {
-        #expect(try tokens(#" {"a": [1, true, false, null, {}], "b": []} "#) == [
-            "beginObject", "key:a", "beginArray", "number:1", "true", "false", "null",
-            "beginObject", "endObject", "endArray", "key:b", "beginArray", "endArray", "endObject",
-        ])
+        #expect(
+            try tokens(#" {"a": [1, true, false, null, {}], "b": []} "#) == [
+                "beginObject", "key:a", "beginArray", "number:1", "true", "false", "null",
+                "beginObject", "endObject", "endArray", "key:b", "beginArray", "endArray", "endObject",
+            ])
         #expect(try tokens("\u{FEFF}[]") == ["beginArray", "endArray"])  // a byte order mark is skipped
         #expect(try tokens("\"top\"") == ["string:top"])
     }
 
     @Test func escapes() throws {
         #expect(try tokens(#"["\"\\\/\b\f\n\r\t"]"#) == ["beginArray", "string:\"\\/\u{8}\u{C}\n\r\t", "endArray"])
-        #expect(try tokens(#"["\u00e9\u00E9 \u20AC \ud83d\ude00 \u0000"]"#)
+        #expect(
+            try tokens(#"["\u00e9\u00E9 \u20AC \ud83d\ude00 \u0000"]"#)
                 == ["beginArray", "string:éé € 😀 \u{0}", "endArray"])
         #expect(try tokens("[\"raw é😀 text\"]") == ["beginArray", "string:raw é😀 text", "endArray"])
         #expect(try tokens(#"{"\u0069d": 1}"#) == ["beginObject", "key:id", "number:1", "endObject"])
@@ -166,7 +169,7 @@ import Testing
         // Shortest forms of seeded random doubles read back exactly.
         var rng = SplitMix(seed: 42)
         var values: [Double] = []
-        for _ in 0..<2000 {
+        for _ in 0 ..< 2000 {
             let v = Double(bitPattern: rng.next())
             if v.isFinite { values.append(v) }
             values.append(Double(rng.next() % 100_000) / 1000)

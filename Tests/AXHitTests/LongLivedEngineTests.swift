@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// A long-lived engine does not grow: an app that inserts and removes rows
@@ -16,7 +17,7 @@ import Testing
         var list = Node.view("list", frame: CGRect(x: 0, y: 0, width: 390, height: 844))
         list.bounds = CGRect(x: 0, y: 500, width: 390, height: 844)
         let listID = try tree.append(list, under: window)
-        for k in 0..<2000 {
+        for k in 0 ..< 2000 {
             var row = Node.view("row\(k)", frame: CGRect(x: 0, y: Double(k) * 50, width: 390, height: 48))
             row.isAccessibilityElement = true
             row.accessibilityLabel = "Row \(k)"
@@ -26,10 +27,10 @@ import Testing
         var rng = SeededRandom(seed: 7)
 
         func cycle(_ k: Int) throws {
-            var row = Node.view("new\(k)", frame: CGRect(x: 0, y: rng.number(0...100_000), width: 390, height: 48))
-            row.bounds = CGRect(x: 0, y: 1, width: 390, height: 48)           // a bounds entry
-            row.transform = CGAffineTransform(scaleX: 1, y: 1.01)             // a transform entry
-            row.accessibilityLabel = "New row \(k)"                          // an extras entry
+            var row = Node.view("new\(k)", frame: CGRect(x: 0, y: rng.number(0 ... 100_000), width: 390, height: 48))
+            row.bounds = CGRect(x: 0, y: 1, width: 390, height: 48)  // a bounds entry
+            row.transform = CGAffineTransform(scaleX: 1, y: 1.01)  // a transform entry
+            row.accessibilityLabel = "New row \(k)"  // an extras entry
             row.accessibilityIdentifier = "new"
             let rows = engine.tree.children(of: listID)
             let before = rows[Int(rng.next() % UInt64(rows.count))]
@@ -42,16 +43,18 @@ import Testing
             _ = engine.hit(CGPoint(x: 20, y: 20))
             try engine.removeSubtree(id)
         }
-        for k in 0..<1000 { try cycle(k) }
+        for k in 0 ..< 1000 { try cycle(k) }
         let capacity = engine.tree.capacity
         let memory = engine.memoryBytes
         let tables = (engine.tree.boundsTable.count, engine.tree.transformTable.count, engine.tree.extras.count)
-        for k in 1000..<12_000 { try cycle(k) }
+        for k in 1000 ..< 12_000 { try cycle(k) }
         #expect(engine.tree.capacity == capacity)
         #expect(engine.tree.boundsTable.count == tables.0)
         #expect(engine.tree.transformTable.count == tables.1)
         #expect(engine.tree.extras.count == tables.2)
-        #expect(Double(engine.memoryBytes) <= Double(memory) * 1.05, "engine memory grew from \(memory) to \(engine.memoryBytes) bytes")
+        #expect(
+            Double(engine.memoryBytes) <= Double(memory) * 1.05,
+            "engine memory grew from \(memory) to \(engine.memoryBytes) bytes")
         // And it still answers as a fresh build does.
         let fresh = HitTester(engine.tree)
         for y in stride(from: 0.0, to: 844, by: 7) {

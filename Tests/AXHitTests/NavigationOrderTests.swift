@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// The spec's navigation order (tree-format.md, "Navigation order") written
@@ -56,7 +57,9 @@ struct ReferenceOrder {
         switch n.accessibilityContainerType {
         case .none: return false
         case .semanticGroup:
-            return [n.accessibilityLabel, n.accessibilityValue, n.accessibilityIdentifier].contains { !($0 ?? "").isEmpty }
+            return [n.accessibilityLabel, n.accessibilityValue, n.accessibilityIdentifier].contains {
+                !($0 ?? "").isEmpty
+            }
         default: return true
         }
     }
@@ -118,14 +121,17 @@ enum RandomOrderTrees {
             // shuts out most of the screen.
             if n.accessibilityViewIsModal && rng.chance(0.8) { n.accessibilityViewIsModal = false }
             // Few distinct rows: chains of near rows are common.
-            if n.kind == .view, rng.chance(0.5) { n.frame.origin.y = Double(Int.random(in: 0...12, using: &rng)) * 6 }
+            if n.kind == .view, rng.chance(0.5) { n.frame.origin.y = Double(Int.random(in: 0 ... 12, using: &rng)) * 6 }
             if let f = n.accessibilityFrameInContainerSpace, rng.chance(0.5) {
-                n.accessibilityFrameInContainerSpace = CGRect(x: f.minX, y: Double(Int.random(in: 0...12, using: &rng)) * 5,
-                                                              width: f.width, height: f.height)
+                n.accessibilityFrameInContainerSpace = CGRect(
+                    x: f.minX, y: Double(Int.random(in: 0 ... 12, using: &rng)) * 5,
+                    width: f.width, height: f.height)
             }
             if n.kind == .view {
                 if rng.chance(0.15) { n.shouldGroupAccessibilityChildren = true }
-                if rng.chance(0.08) { n.accessibilityContainerType = AccessibilityContainerType.allCases.randomElement(using: &rng)! }
+                if rng.chance(0.08) {
+                    n.accessibilityContainerType = AccessibilityContainerType.allCases.randomElement(using: &rng)!
+                }
                 if rng.chance(0.3) { n.accessibilityLabel = "label" }
                 if rng.chance(0.05) { n.accessibilityTraits.insert(.tabBar) }
                 var descendants: [String] = []
@@ -133,7 +139,7 @@ enum RandomOrderTrees {
                 // Lists on small subtrees, so that they don't hide most of the tree.
                 if descendants.count <= 16 && rng.chance(0.25) {
                     descendants.shuffle(using: &rng)
-                    n.accessibilityElements = Array(descendants.prefix(Int.random(in: 0...8, using: &rng)))
+                    n.accessibilityElements = Array(descendants.prefix(Int.random(in: 0 ... 8, using: &rng)))
                 }
             }
             try tree.update(id, to: n)
@@ -146,7 +152,9 @@ enum RandomOrderTrees {
     // MARK: Hand-made screens
 
     /// A window of 390 × 844 with `children` under it, in this order.
-    static func screen(_ children: [Node], idiom: Idiom = .phone, direction: LayoutDirection = .leftToRight) throws -> HitTester {
+    static func screen(
+        _ children: [Node], idiom: Idiom = .phone, direction: LayoutDirection = .leftToRight
+    ) throws -> HitTester {
         var tree = ElementTree()
         tree.idiom = idiom
         tree.layoutDirection = direction
@@ -189,10 +197,12 @@ enum RandomOrderTrees {
     }
 
     @Test func rightToLeft() throws {
-        var t = try Self.screen([
-            Self.button("left", x: 0, y: 100), Self.button("middle", x: 150, y: 100), Self.button("right", x: 300, y: 100),
-            Self.button("below", x: 0, y: 200),
-        ], direction: .rightToLeft)
+        var t = try Self.screen(
+            [
+                Self.button("left", x: 0, y: 100), Self.button("middle", x: 150, y: 100),
+                Self.button("right", x: 300, y: 100),
+                Self.button("below", x: 0, y: 200),
+            ], direction: .rightToLeft)
         #expect(try Self.ids(&t) == ["right", "middle", "left", "below"])
     }
 
@@ -203,7 +213,9 @@ enum RandomOrderTrees {
         let window = try tree.append(.view("window", frame: CGRect(x: 0, y: 0, width: 390, height: 844)), under: .none)
         try tree.append(Self.button("top", x: 0, y: 0), under: window)
         let r = try tree.append(row, under: window)
-        for (id, x) in [("a", 0.0), ("b", 130.0), ("c", 260.0)] { try tree.append(Self.button(id, x: x, y: 0), under: r) }
+        for (id, x) in [("a", 0.0), ("b", 130.0), ("c", 260.0)] {
+            try tree.append(Self.button(id, x: x, y: 0), under: r)
+        }
         var t = HitTester(tree)
         #expect(try Self.ids(&t) == ["top", "c", "b", "a"])
     }
@@ -212,7 +224,8 @@ enum RandomOrderTrees {
         func card(grouped: Bool) -> ElementTree {
             var tree = ElementTree()
             do {
-                let window = try tree.append(.view("window", frame: CGRect(x: 0, y: 0, width: 390, height: 844)), under: .none)
+                let window = try tree.append(
+                    .view("window", frame: CGRect(x: 0, y: 0, width: 390, height: 844)), under: .none)
                 var card = Node.view("card", frame: CGRect(x: 0, y: 200, width: 390, height: 100))
                 card.shouldGroupAccessibilityChildren = grouped
                 // Back to front: the bottom child first.
@@ -250,7 +263,8 @@ enum RandomOrderTrees {
         var tree = ElementTree()
         tree.platform = .android
         tree.source = .snapshot
-        let window = try tree.append(.view("window", frame: CGRect(x: 0, y: 0, width: 1080, height: 2000)), under: .none)
+        let window = try tree.append(
+            .view("window", frame: CGRect(x: 0, y: 0, width: 1080, height: 2000)), under: .none)
         for (id, y) in [("low", 900.0), ("high", 100.0)] {
             var n = Node.view(id, frame: CGRect(x: 0, y: y, width: 500, height: 100))
             n.actions = .click
@@ -261,11 +275,14 @@ enum RandomOrderTrees {
     }
 
     @Test func invalidListsThrowNamingTheViewAndKey() throws {
-        for (list, words) in [(["nobody"], "no node"), (["a", "a"], "twice"), (["group"], "itself"), (["window"], "not in")] {
+        for (list, words) in [
+            (["nobody"], "no node"), (["a", "a"], "twice"), (["group"], "itself"), (["window"], "not in"),
+        ] {
             var group = Node.view("group", frame: CGRect(x: 0, y: 0, width: 100, height: 100))
             group.accessibilityElements = list
             var tree = ElementTree()
-            let window = try tree.append(.view("window", frame: CGRect(x: 0, y: 0, width: 390, height: 844)), under: .none)
+            let window = try tree.append(
+                .view("window", frame: CGRect(x: 0, y: 0, width: 390, height: 844)), under: .none)
             let g = try tree.append(group, under: window)
             try tree.append(Self.button("a", x: 0, y: 0), under: g)
             #expect(throws: TreeError.self) { try tree.validateAccessibilityElements() }
@@ -284,7 +301,7 @@ enum RandomOrderTrees {
 
     @Test func agreesWithTheReferenceOnRandomTrees() throws {
         var elements = 0, groups = 0, explicitLists = 0, nonTransitive = 0
-        for seed in 1...60 as ClosedRange<UInt64> {
+        for seed in 1 ... 60 as ClosedRange<UInt64> {
             let tree = try RandomOrderTrees.make(seed: seed, nodes: 300, wide: seed % 3 == 0)
             let reference = ReferenceOrder(tree)
             let expected = reference.order
@@ -299,7 +316,10 @@ enum RandomOrderTrees {
             // A near-row chain (a, b, c: a~b, b~c, a≁c) makes the comparator intransitive.
             let space = ScreenSpace(tree)
             let keys = tree.preOrder.filter { space.isExposed($0) }.map { space.accessibilityFrame(of: $0).minY }
-            if keys.contains(where: { y in keys.contains { abs($0 - y) < 8 && $0 > y } && keys.contains { abs($0 - y) >= 8 && abs($0 - y) < 16 && $0 > y } }) {
+            if keys.contains(where: { y in
+                keys.contains { abs($0 - y) < 8 && $0 > y }
+                    && keys.contains { abs($0 - y) >= 8 && abs($0 - y) < 16 && $0 > y }
+            }) {
                 nonTransitive += 1
             }
         }
@@ -310,7 +330,7 @@ enum RandomOrderTrees {
     }
 
     @Test func swipesWalkTheOrderBothWays() throws {
-        for seed in 1...20 as ClosedRange<UInt64> {
+        for seed in 1 ... 20 as ClosedRange<UInt64> {
             let tree = try RandomOrderTrees.make(seed: seed, nodes: 120)
             var t = HitTester(tree)
             let order = try t.navigationOrder()
@@ -331,29 +351,35 @@ enum RandomOrderTrees {
     /// the reference.
     @Test func updatesKeepTheOrderCurrent() throws {
         var updates = 0, rebuiltDiffer = 0
-        for seed in 1...24 as ClosedRange<UInt64> {
+        for seed in 1 ... 24 as ClosedRange<UInt64> {
             let tree = try RandomOrderTrees.make(seed: seed, nodes: 120, wide: seed % 2 == 0)
             var t = HitTester(tree)
             var previous = try t.navigationOrder()
             var rng = SeededRandom(seed: seed &* 977)
-            for step in 0..<25 {
+            for step in 0 ..< 25 {
                 let nodes = t.tree.preOrder
                 let views = nodes.filter { t.tree.kind(of: $0) == .view }
-                switch Int.random(in: 0..<5, using: &rng) {
+                switch Int.random(in: 0 ..< 5, using: &rng) {
                 case 0, 1:
                     let v = views.randomElement(using: &rng)!
-                    try t.scroll(v, to: CGPoint(x: rng.number(-30...30), y: rng.number(-60...60)))
+                    try t.scroll(v, to: CGPoint(x: rng.number(-30 ... 30), y: rng.number(-60 ... 60)))
                 case 2:
                     let id = nodes.randomElement(using: &rng)!
                     var n = t.tree[id]
-                    if n.kind == .view { n.frame.origin.y += rng.number(-20...20) } else { n.isAccessibilityElement.toggle() }
+                    if n.kind == .view {
+                        n.frame.origin.y += rng.number(-20 ... 20)
+                    } else {
+                        n.isAccessibilityElement.toggle()
+                    }
                     if rng.chance(0.3) && n.kind == .view { n.shouldGroupAccessibilityChildren.toggle() }
                     if rng.chance(0.2) && n.kind == .view { n.isHidden.toggle() }
                     if rng.chance(0.1) && n.kind == .view { n.accessibilityViewIsModal.toggle() }
                     try t.update(id, to: n)
                 case 3:
                     let parent = views.randomElement(using: &rng)!
-                    var b = Self.button("new\(seed)-\(step)", x: rng.number(0...300), y: Double(Int.random(in: 0...12, using: &rng)) * 6)
+                    var b = Self.button(
+                        "new\(seed)-\(step)", x: rng.number(0 ... 300),
+                        y: Double(Int.random(in: 0 ... 12, using: &rng)) * 6)
                     b.isAccessibilityElement = rng.chance(0.7)
                     try t.insert(b, under: parent)
                 default:
@@ -386,7 +412,9 @@ enum RandomOrderTrees {
         var list = Node.view("list", frame: CGRect(x: 0, y: 0, width: 390, height: 844))
         list.bounds = CGRect(x: 0, y: 0, width: 390, height: 844)
         let l = try tree.append(list, under: window)
-        for r in 0..<200 { try tree.append(Self.button("row\(r)", x: Double(r % 3) * 100, y: Double(r / 3) * 44), under: l) }
+        for r in 0 ..< 200 {
+            try tree.append(Self.button("row\(r)", x: Double(r % 3) * 100, y: Double(r / 3) * 44), under: l)
+        }
         var t = HitTester(tree)
         let before = try t.navigationOrder()
         try t.scroll(l, to: CGPoint(x: 0, y: 1000))

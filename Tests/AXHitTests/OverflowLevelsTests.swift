@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 @Suite struct OverflowLevelsTests {
@@ -34,7 +35,8 @@ import Testing
         for step in 0 ..< 3000 {
             let roll = Int.random(in: 0 ..< 10, using: &rng)
             if roll < 6 || truth.isEmpty {
-                let b = Self.box(rng.number(0...500), rng.number(0...500), rng.number(1...40), rng.number(1...40))
+                let b = Self.box(
+                    rng.number(0 ... 500), rng.number(0 ... 500), rng.number(1 ... 40), rng.number(1 ... 40))
                 o.insert(NodeID(next), b)
                 truth[NodeID(next)] = b
                 next += 1
@@ -45,16 +47,19 @@ import Testing
                 truth[c] = nil
             } else {
                 let c = truth.keys.randomElement(using: &rng)!
-                var b = Self.box(rng.number(0...500), rng.number(0...500), rng.number(1...40), rng.number(1...40))
+                var b = Self.box(
+                    rng.number(0 ... 500), rng.number(0 ... 500), rng.number(1 ... 40), rng.number(1 ... 40))
                 // Now and then a screen box, which a level's screen tree must take up.
-                if roll == 9 { b.screen = CGRect(x: rng.number(0...500), y: rng.number(0...500), width: 10, height: 10) }
+                if roll == 9 {
+                    b.screen = CGRect(x: rng.number(0 ... 500), y: rng.number(0 ... 500), width: 10, height: 10)
+                }
                 o.setBoxes(of: c, to: b)
                 truth[c] = b
             }
             if step % 100 == 0 {
                 #expect(o.count == truth.count)
                 for _ in 0 ..< 50 {
-                    let p = CGPoint(x: rng.number(0...540), y: rng.number(0...540))
+                    let p = CGPoint(x: rng.number(0 ... 540), y: rng.number(0 ... 540))
                     let expected = Set(truth.filter { $0.value.mayHold(local: p, screen: p) }.keys)
                     #expect(Self.found(o, p) == expected)
                 }

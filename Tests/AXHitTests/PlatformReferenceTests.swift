@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// The platform rules of tree-format.md ("Platforms and snapshots"), written
@@ -80,7 +81,9 @@ struct PlatformReference {
         for c in children[k].reversed() {
             let answer = androidHit(p, c)
             if answer != nil { return answer }
-            if nodes[c].isWindow && !hidden(c) && nodes[c].kind == .view && base.inQuad(nodes[c].effectiveBounds, of: c, p) {
+            if nodes[c].isWindow && !hidden(c) && nodes[c].kind == .view
+                && base.inQuad(nodes[c].effectiveBounds, of: c, p)
+            {
                 return nil  // a window that holds p decides
             }
         }
@@ -117,22 +120,32 @@ enum RandomPlatformTrees {
         tree.source = .snapshot
         let root = try tree.append(.view("screen", frame: CGRect(x: 0, y: 0, width: 200, height: 200)), under: .none)
         var views: [NodeID] = []
-        for w in 0..<windows {
-            var window = Node.view("window\(w)", frame: w == 0 ? CGRect(x: 0, y: 0, width: 200, height: 200)
-                                   : CGRect(x: rng.number(0...100), y: rng.number(0...100), width: rng.number(40...150), height: rng.number(40...150)))
+        for w in 0 ..< windows {
+            var window = Node.view(
+                "window\(w)",
+                frame: w == 0
+                    ? CGRect(x: 0, y: 0, width: 200, height: 200)
+                    : CGRect(
+                        x: rng.number(0 ... 100), y: rng.number(0 ... 100), width: rng.number(40 ... 150),
+                        height: rng.number(40 ... 150)))
             window.isWindow = true
             if rng.chance(0.3) { window.actions = .click }
             views.append(try tree.append(window, under: root))
         }
-        for k in 1..<count {
-            let parent = views[Int.random(in: 0..<views.count, using: &rng)]
+        for k in 1 ..< count {
+            let parent = views[Int.random(in: 0 ..< views.count, using: &rng)]
             let parentFrame = tree[parent].frame
-            var v = Node.view("v\(k)", frame: CGRect(
-                x: rng.number(-10...parentFrame.width * 0.8), y: rng.number(-10...parentFrame.height * 0.8),
-                width: rng.number(0...parentFrame.width), height: rng.number(0...parentFrame.height)))
+            var v = Node.view(
+                "v\(k)",
+                frame: CGRect(
+                    x: rng.number(-10 ... parentFrame.width * 0.8), y: rng.number(-10 ... parentFrame.height * 0.8),
+                    width: rng.number(0 ... parentFrame.width), height: rng.number(0 ... parentFrame.height)))
             if rng.chance(0.08) { v.frame = CGRect(origin: .zero, size: parentFrame.size) }  // as big as its parent
-            if rng.chance(0.05) { v.bounds = CGRect(x: rng.number(-20...20), y: rng.number(-20...20), width: v.frame.width, height: v.frame.height) }
-            if rng.chance(0.03) { v.transform = CGAffineTransform(rotationAngle: rng.number(-0.5...0.5)) }
+            if rng.chance(0.05) {
+                v.bounds = CGRect(
+                    x: rng.number(-20 ... 20), y: rng.number(-20 ... 20), width: v.frame.width, height: v.frame.height)
+            }
+            if rng.chance(0.03) { v.transform = CGAffineTransform(rotationAngle: rng.number(-0.5 ... 0.5)) }
             if rng.chance(0.3) { v.actions.insert(.click) }
             if rng.chance(0.05) { v.actions.insert(.longClick) }
             if rng.chance(0.1) { v.actions.insert(.focus) }
@@ -164,8 +177,8 @@ enum RandomPlatformTrees {
         // Hit and touch, point by point.
         var rng = SeededRandom(seed: seed &* 31)
         var hits = 0, touches = 0, mismatches = 0
-        for _ in 0..<3000 {
-            let p = CGPoint(x: rng.number(-10...210), y: rng.number(-10...210))
+        for _ in 0 ..< 3000 {
+            let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
             let hit = reference.androidHit(p).map { reference.nodes[$0].id }
             let touch = reference.androidTouch(p).map { reference.nodes[$0].id }
             let gotHit = engine.hit(p).map(tree.id(of:)), gotTouch = engine.touch(p).map(tree.id(of:))
@@ -174,7 +187,9 @@ enum RandomPlatformTrees {
             if gotHit != hit || gotTouch != touch {
                 mismatches += 1
                 if mismatches <= 5 {
-                    Issue.record("seed \(seed) at \(p): hit \(gotHit ?? "nil") (spec \(hit ?? "nil")), touch \(gotTouch ?? "nil") (spec \(touch ?? "nil"))")
+                    Issue.record(
+                        "seed \(seed) at \(p): hit \(gotHit ?? "nil") (spec \(hit ?? "nil")), touch \(gotTouch ?? "nil") (spec \(touch ?? "nil"))"
+                    )
                 }
             }
         }
@@ -192,8 +207,8 @@ enum RandomPlatformTrees {
         let reference = ReferenceHitTest(tree)
         var rng = SeededRandom(seed: seed)
         var hits = 0
-        for _ in 0..<2000 {
-            let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
+        for _ in 0 ..< 2000 {
+            let p = CGPoint(x: rng.number(-30 ... 230), y: rng.number(-30 ... 230))
             let expected = reference.hit(p, policy: .frame) { _, _ in nil }
             if expected != nil { hits += 1 }
             #expect(engine.touch(p).map(tree.id(of:)) == expected, "at \(p)")

@@ -5,12 +5,16 @@ import Testing
 /// built with the package: the README must show that file exactly, and
 /// running it must print what its comments say.
 @Suite struct ReadmeExampleTests {
-    static let root = Corpus.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Corpus.directory.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func theReadmeShowsTheBuiltExample() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let example = try String(contentsOf: Self.root.appendingPathComponent("Examples/readme-example/main.swift"), encoding: .utf8)
-        #expect(readme.contains("```swift\n" + example + "```\n"), "README.md's library example differs from Examples/readme-example/main.swift")
+        let example = try String(
+            contentsOf: Self.root.appendingPathComponent("Examples/readme-example/main.swift"), encoding: .utf8)
+        #expect(
+            readme.contains("```swift\n" + example + "```\n"),
+            "README.md's library example differs from Examples/readme-example/main.swift")
     }
 
     @Test func theExamplePrintsWhatItsCommentsSay() throws {

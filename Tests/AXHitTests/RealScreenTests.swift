@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// Real screens held to answers worked out from the spec and the dump alone,

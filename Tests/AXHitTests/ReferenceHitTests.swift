@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// A deterministic random source (SplitMix64), so every run sees the same trees.
@@ -13,15 +14,15 @@ struct SeededRandom: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0 ..< 1, using: &self) < p }
     mutating func number(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &self) }
 }
 
 /// The spec's hit-testing, written plainly from tree-format.md over `Node`
 /// values, sharing nothing with the engine but the model's storage.
 struct ReferenceHitTest {
-    let nodes: [Node]          // pre-order
-    let parents: [Int]         // index of the parent, -1 for the root
+    let nodes: [Node]  // pre-order
+    let parents: [Int]  // index of the parent, -1 for the root
     let children: [[Int]]
     var toScreen: [CGAffineTransform] = []
     var exposed: [Bool] = []
@@ -39,7 +40,10 @@ struct ReferenceHitTest {
         // center + T(p - boundsMid), composed up to the screen.
         for (k, n) in nodes.enumerated() {
             let p = parents[k]
-            if n.kind == .element { toScreen.append(toScreen[p]); continue }
+            if n.kind == .element {
+                toScreen.append(toScreen[p])
+                continue
+            }
             let b = n.effectiveBounds
             let t = n.transform
             let local = CGAffineTransform(translationX: -b.midX, y: -b.midY)
@@ -58,7 +62,9 @@ struct ReferenceHitTest {
     func suppressedByModalSibling(_ k: Int) -> Bool {
         let p = parents[k]
         guard p >= 0 else { return false }
-        guard let modal = children[p].last(where: { nodes[$0].accessibilityViewIsModal && !hiddenItself($0) }) else { return false }
+        guard let modal = children[p].last(where: { nodes[$0].accessibilityViewIsModal && !hiddenItself($0) }) else {
+            return false
+        }
         return modal != k
     }
 
@@ -96,7 +102,10 @@ struct ReferenceHitTest {
             // Cut by the bounds of every proper ancestor view.
             var a = parents[k], inside = true
             while a >= 0 {
-                if nodes[a].kind == .view && !inQuad(nodes[a].effectiveBounds, of: a, p) { inside = false; break }
+                if nodes[a].kind == .view && !inQuad(nodes[a].effectiveBounds, of: a, p) {
+                    inside = false
+                    break
+                }
                 a = parents[a]
             }
             guard inside else { continue }
@@ -105,10 +114,15 @@ struct ReferenceHitTest {
             switch policy {
             case .frame: hit = accessibilityFrame(k).containsClosedOpen(p)
             case .shape:
-                if let s = shapeContains(k, p) { hit = s }
-                else if n.kind == .view { hit = inQuad(n.effectiveBounds, of: k, p) }
-                else if let r = n.accessibilityFrameInContainerSpace { hit = inQuad(r, of: k, p) }
-                else { hit = accessibilityFrame(k).containsClosedOpen(p) }
+                if let s = shapeContains(k, p) {
+                    hit = s
+                } else if n.kind == .view {
+                    hit = inQuad(n.effectiveBounds, of: k, p)
+                } else if let r = n.accessibilityFrameInContainerSpace {
+                    hit = inQuad(r, of: k, p)
+                } else {
+                    hit = accessibilityFrame(k).containsClosedOpen(p)
+                }
             }
             if hit { best = k }
         }
@@ -126,13 +140,13 @@ enum RandomTrees {
         let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 200, height: 200)), under: .none)
         var views = [root]
         var elementNodes: [NodeID] = []
-        for k in 1..<count {
+        for k in 1 ..< count {
             let makeElementNode = rng.chance(0.3)
             let parent: NodeID
             if makeElementNode && !elementNodes.isEmpty && rng.chance(0.3) {
                 parent = elementNodes.randomElement(using: &rng)!
             } else if wide && rng.chance(0.9) {
-                parent = views[Int.random(in: 0..<min(4, views.count), using: &rng)]
+                parent = views[Int.random(in: 0 ..< min(4, views.count), using: &rng)]
             } else {
                 parent = views.randomElement(using: &rng)!
             }
@@ -151,15 +165,19 @@ enum RandomTrees {
             } else {
                 var v = Node.view("v\(k)", frame: rect(&rng, 120))
                 if rng.chance(0.3) {
-                    v.bounds = CGRect(x: rng.number(-40...40), y: rng.number(-40...40),
-                                      width: rng.chance(0.2) ? rng.number(5...150) : v.frame.width,
-                                      height: rng.chance(0.2) ? rng.number(5...150) : v.frame.height)
+                    v.bounds = CGRect(
+                        x: rng.number(-40 ... 40), y: rng.number(-40 ... 40),
+                        width: rng.chance(0.2) ? rng.number(5 ... 150) : v.frame.width,
+                        height: rng.chance(0.2) ? rng.number(5 ... 150) : v.frame.height)
                 }
                 if rng.chance(0.5) {
-                    let angle = rng.number(-3.2...3.2)
+                    let angle = rng.number(-3.2 ... 3.2)
                     v.transform = CGAffineTransform(rotationAngle: angle)
-                        .concatenating(CGAffineTransform(scaleX: rng.number(0.3...2), y: rng.number(0.3...2)))
-                    if rng.chance(0.3) { v.transform.c += rng.number(-0.5...0.5); v.transform.tx = rng.number(-20...20) }
+                        .concatenating(CGAffineTransform(scaleX: rng.number(0.3 ... 2), y: rng.number(0.3 ... 2)))
+                    if rng.chance(0.3) {
+                        v.transform.c += rng.number(-0.5 ... 0.5)
+                        v.transform.tx = rng.number(-20 ... 20)
+                    }
                 }
                 if rng.chance(0.02) { v.transform = CGAffineTransform(scaleX: 0, y: 1) }
                 v.isAccessibilityElement = rng.chance(0.35)
@@ -180,12 +198,12 @@ enum RandomTrees {
     /// subpaths, often self-intersecting), in screen or view space, under
     /// either fill rule.
     static func randomPath(_ rng: inout SeededRandom) -> AccessibilityPath {
-        func point() -> CGPoint { CGPoint(x: rng.number(-20...180), y: rng.number(-20...180)) }
+        func point() -> CGPoint { CGPoint(x: rng.number(-20 ... 180), y: rng.number(-20 ... 180)) }
         var path = BezierPath()
-        for _ in 0..<(rng.chance(0.3) ? 2 : 1) {
+        for _ in 0 ..< (rng.chance(0.3) ? 2 : 1) {
             path.move(to: point())
-            for _ in 0..<Int.random(in: 2...5, using: &rng) {
-                switch Int.random(in: 0..<3, using: &rng) {
+            for _ in 0 ..< Int.random(in: 2 ... 5, using: &rng) {
+                switch Int.random(in: 0 ..< 3, using: &rng) {
                 case 0: path.addLine(to: point())
                 case 1: path.addQuadCurve(to: point(), controlPoint: point())
                 default: path.addCurve(to: point(), controlPoint1: point(), controlPoint2: point())
@@ -198,29 +216,36 @@ enum RandomTrees {
     }
 
     static func rect(_ rng: inout SeededRandom, _ extent: Double) -> CGRect {
-        CGRect(x: rng.number(-20...extent), y: rng.number(-20...extent),
-               width: rng.chance(0.05) ? 0 : rng.number(1...extent), height: rng.number(1...extent))
+        CGRect(
+            x: rng.number(-20 ... extent), y: rng.number(-20 ... extent),
+            width: rng.chance(0.05) ? 0 : rng.number(1 ... extent), height: rng.number(1 ... extent))
     }
 }
 
 @Suite struct ReferenceHitTests {
     @Test func engineAgreesWithTheSpecPointByPoint() throws {
         var hits = 0, policiesDiffer = 0, mismatches = 0
-        for seed in 1...16 as ClosedRange<UInt64> {
+        for seed in 1 ... 16 as ClosedRange<UInt64> {
             let tree = try RandomTrees.make(seed: seed, nodes: 300, wide: seed > 8)
             let tester = HitTester(tree)
-            if seed > 8 { #expect(tester.hot.contains { $0.indexSlot >= 0 }, "wide trees must exercise container indexes") }
+            if seed > 8 {
+                #expect(tester.hot.contains { $0.indexSlot >= 0 }, "wide trees must exercise container indexes")
+            }
             let reference = ReferenceHitTest(tree)
             var rng = SeededRandom(seed: seed &* 7919)
-            for _ in 0..<2000 {
-                let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
+            for _ in 0 ..< 2000 {
+                let p = CGPoint(x: rng.number(-30 ... 230), y: rng.number(-30 ... 230))
                 var answers: [String?] = []
                 for policy in HitPolicy.allCases {
                     let expected = reference.hit(p, policy: policy) { _, _ in nil }
                     let got = tester.hit(p, policy: policy).map { tree.id(of: $0) }
                     if got != expected {
                         mismatches += 1
-                        if mismatches <= 5 { Issue.record("seed \(seed), point \(p), policy \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")") }
+                        if mismatches <= 5 {
+                            Issue.record(
+                                "seed \(seed), point \(p), policy \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")"
+                            )
+                        }
                     }
                     if expected != nil { hits += 1 }
                     answers.append(expected)
@@ -240,7 +265,7 @@ enum RandomTrees {
     /// space; they must agree except within a flattening tolerance of a path.
     @Test func pathsAgreeWithGEOSFilledRegions() throws {
         var mismatches = 0, pathHits = 0, nearBoundary = 0
-        for seed in 101...110 as ClosedRange<UInt64> {
+        for seed in 101 ... 110 as ClosedRange<UInt64> {
             let tree = try RandomTrees.make(seed: seed, nodes: 200, wide: seed % 2 == 0, paths: true)
             let tester = HitTester(tree)
             let reference = ReferenceHitTest(tree)
@@ -255,8 +280,8 @@ enum RandomTrees {
                 return shape
             }
             var rng = SeededRandom(seed: seed &* 104729)
-            for _ in 0..<1500 {
-                let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
+            for _ in 0 ..< 1500 {
+                let p = CGPoint(x: rng.number(-30 ... 230), y: rng.number(-30 ... 230))
                 var nearPath = false
                 let expected = reference.hit(p, policy: .shape) { k, p in
                     guard let (region, rings) = try? screenShape(k) else { return nil }
@@ -265,11 +290,19 @@ enum RandomTrees {
                 }
                 let got = tester.hit(p, policy: .shape).map { tree.id(of: $0) }
                 if let e = expected, let k = reference.nodes.firstIndex(where: { $0.id == e }),
-                   reference.nodes[k].accessibilityPath != nil { pathHits += 1 }
+                    reference.nodes[k].accessibilityPath != nil
+                {
+                    pathHits += 1
+                }
                 if got != expected {
-                    if nearPath { nearBoundary += 1; continue }
+                    if nearPath {
+                        nearBoundary += 1
+                        continue
+                    }
                     mismatches += 1
-                    if mismatches <= 3 { Issue.record("seed \(seed), point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")") }
+                    if mismatches <= 3 {
+                        Issue.record("seed \(seed), point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                    }
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// Conversions through three nested views, computed by hand from the spec's
@@ -72,11 +73,13 @@ import Testing
         let space = ScreenSpace(n.tree)
         var path = BezierPath()
         path.move(to: CGPoint(x: 5, y: 5))
-        path.addCurve(to: CGPoint(x: 15, y: 15), controlPoint1: CGPoint(x: 15, y: 5), controlPoint2: CGPoint(x: 10, y: 10))
+        path.addCurve(
+            to: CGPoint(x: 15, y: 15), controlPoint1: CGPoint(x: 15, y: 5), controlPoint2: CGPoint(x: 10, y: 10))
         let converted = space.convertToScreen(path, from: n.c)
         #expect(converted.elements.count == 2)
         guard case let .move(start) = converted.elements[0],
-              case let .curve(end, c1, c2) = converted.elements[1] else {
+            case let .curve(end, c1, c2) = converted.elements[1]
+        else {
             Issue.record("unexpected elements \(converted.elements)")
             return
         }
@@ -98,7 +101,8 @@ import Testing
         let bare = try n.tree.append(.element("bare"), under: n.c)
         let space = ScreenSpace(n.tree)
         let f = space.accessibilityFrame(of: id)
-        #expect(abs(f.minX - 233) < 1e-9 && abs(f.minY - 40) < 1e-9 && abs(f.width - 5) < 1e-9 && abs(f.height - 30) < 1e-9)
+        #expect(
+            abs(f.minX - 233) < 1e-9 && abs(f.minY - 40) < 1e-9 && abs(f.width - 5) < 1e-9 && abs(f.height - 30) < 1e-9)
         #expect(space.accessibilityFrame(of: plainID) == CGRect(x: 1, y: 2, width: 3, height: 4))
         #expect(space.accessibilityFrame(of: bare) == .zero)
         #expect(space.activationPoint(of: bare) == .zero)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// Touch delivery computed by hand from the spec's rules, and against a
@@ -75,12 +76,12 @@ import Testing
 
     @Test func engineAgreesWithTheSpecPointByPoint() throws {
         var mismatches = 0, received = 0, deep = 0
-        for seed in 1...16 as ClosedRange<UInt64> {
+        for seed in 1 ... 16 as ClosedRange<UInt64> {
             let tree = try TouchTrees.make(seed: seed, nodes: 300, wide: seed > 8)
             let tester = HitTester(tree)
             let reference = ReferenceTouch(tree)
             var rng = SeededRandom(seed: seed &* 104_729)
-            let points = (0..<2000).map { _ in CGPoint(x: rng.number(-30...230), y: rng.number(-30...230)) }
+            let points = (0 ..< 2000).map { _ in CGPoint(x: rng.number(-30 ... 230), y: rng.number(-30 ... 230)) }
             let batch = tester.touch(points)
             for (i, p) in points.enumerated() {
                 let expected = reference.touch(p).map { reference.base.nodes[$0].id }
@@ -88,7 +89,9 @@ import Testing
                 let gotBatch = batch[i].map { tree.id(of: $0) }
                 if got != expected || gotBatch != expected {
                     mismatches += 1
-                    if mismatches <= 5 { Issue.record("seed \(seed), point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")") }
+                    if mismatches <= 5 {
+                        Issue.record("seed \(seed), point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                    }
                 }
                 if let e = expected {
                     received += 1
@@ -114,7 +117,8 @@ struct ReferenceTouch {
     func hitTest(_ k: Int, _ p: CGPoint) -> Int? {
         let n = base.nodes[k]
         guard n.kind == .view, !n.isHidden, n.alpha >= 0.01, n.isUserInteractionEnabled,
-              base.inQuad(n.effectiveBounds, of: k, p) else { return nil }
+            base.inQuad(n.effectiveBounds, of: k, p)
+        else { return nil }
         for c in base.children[k].reversed() {
             if let r = hitTest(c, p) { return r }
         }
@@ -130,7 +134,10 @@ struct ReferenceTouch {
 
     func isDescendant(_ k: Int, of a: Int) -> Bool {
         var n = k
-        while n >= 0 { if n == a { return true }; n = base.parents[n] }
+        while n >= 0 {
+            if n == a { return true }
+            n = base.parents[n]
+        }
         return false
     }
 
@@ -157,7 +164,9 @@ enum TouchTrees {
         for id in tree.preOrder where tree.kind(of: id) == .view && id != tree.root {
             var n = tree[id]
             if rng.chance(0.1) { n.isUserInteractionEnabled = false }
-            if rng.chance(0.15) { n.accessibilityActivationPoint = CGPoint(x: rng.number(-20...220), y: rng.number(-20...220)) }
+            if rng.chance(0.15) {
+                n.accessibilityActivationPoint = CGPoint(x: rng.number(-20 ... 220), y: rng.number(-20 ... 220))
+            }
             try tree.update(id, to: n)
         }
         return tree

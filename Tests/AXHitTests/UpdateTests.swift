@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AXHit
 
 /// The engine after updates must answer as the spec does for the tree as it
@@ -10,8 +11,8 @@ import Testing
     static func agree(_ engine: HitTester, _ rng: inout SeededRandom, points: Int, context: String) -> (Int, Int) {
         let reference = ReferenceHitTest(engine.tree)
         var mismatches = 0, hits = 0
-        for _ in 0..<points {
-            let p = CGPoint(x: rng.number(-30...230), y: rng.number(-30...230))
+        for _ in 0 ..< points {
+            let p = CGPoint(x: rng.number(-30 ... 230), y: rng.number(-30 ... 230))
             for policy in HitPolicy.allCases {
                 let expected = reference.hit(p, policy: policy) { _, _ in nil }
                 let got = engine.hit(p, policy: policy).map { engine.tree.id(of: $0) }
@@ -19,7 +20,9 @@ import Testing
                 if got != expected {
                     mismatches += 1
                     if mismatches <= 3 {
-                        Issue.record("\(context): point \(p), policy \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                        Issue.record(
+                            "\(context): point \(p), policy \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")"
+                        )
                     }
                 }
             }
@@ -36,8 +39,8 @@ import Testing
         context: String, update: (inout HitTester, inout SeededRandom, inout Int) throws -> Void
     ) rethrows -> (mismatches: Int, hits: Int, serial: Int) {
         var serial = 0, mismatches = 0, hits = 0
-        for round in 0..<rounds {
-            for _ in 0..<updatesPerRound { try update(&engine, &rng, &serial) }
+        for round in 0 ..< rounds {
+            for _ in 0 ..< updatesPerRound { try update(&engine, &rng, &serial) }
             let (m, h) = agree(engine, &rng, points: points, context: "\(context), round \(round)")
             mismatches += m
             hits += h
@@ -49,22 +52,25 @@ import Testing
     @discardableResult
     static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws -> String {
         let nodes = engine.tree.preOrder
-        let id = nodes[Int.random(in: 0..<nodes.count, using: &rng)]
+        let id = nodes[Int.random(in: 0 ..< nodes.count, using: &rng)]
         var node = engine.tree[id]
         let isRoot = id == engine.tree.root
         var subtreeSize = 0
         engine.tree.forEachInPreOrder(from: id) { _ in subtreeSize += 1 }
-        let kind = Int.random(in: 0..<12, using: &rng)
+        let kind = Int.random(in: 0 ..< 12, using: &rng)
         let what = "update \(kind) of \(node.id)"
         switch kind {
         case 0 where node.kind == .view:
-            try engine.scroll(id, to: CGPoint(x: rng.number(-40...40), y: rng.number(-40...40)))
+            try engine.scroll(id, to: CGPoint(x: rng.number(-40 ... 40), y: rng.number(-40 ... 40)))
         case 1 where node.kind == .view && id != engine.tree.root:
             node.frame = RandomTrees.rect(&rng, 120)
             try engine.update(id, to: node)
         case 2 where node.kind == .view && id != engine.tree.root:
-            node.transform = rng.chance(0.3) ? .identity
-                : CGAffineTransform(rotationAngle: rng.number(-3...3)).concatenating(CGAffineTransform(scaleX: rng.number(0.5...2), y: 1))
+            node.transform =
+                rng.chance(0.3)
+                ? .identity
+                : CGAffineTransform(rotationAngle: rng.number(-3 ... 3)).concatenating(
+                    CGAffineTransform(scaleX: rng.number(0.5 ... 2), y: 1))
             try engine.update(id, to: node)
         case 3 where node.kind == .view && !isRoot:
             node.isHidden.toggle()
@@ -82,8 +88,12 @@ import Testing
             node.isAccessibilityElement.toggle()
             try engine.update(id, to: node)
         case 8 where node.kind == .element:
-            if rng.chance(0.5) { node.accessibilityFrameInContainerSpace = RandomTrees.rect(&rng, 120) }
-            else { node.accessibilityFrameInContainerSpace = nil; node.accessibilityFrame = RandomTrees.rect(&rng, 200) }
+            if rng.chance(0.5) {
+                node.accessibilityFrameInContainerSpace = RandomTrees.rect(&rng, 120)
+            } else {
+                node.accessibilityFrameInContainerSpace = nil
+                node.accessibilityFrame = RandomTrees.rect(&rng, 200)
+            }
             try engine.update(id, to: node)
         case 9, 10:
             // Insert a small subtree under a random view (or element node).
@@ -94,13 +104,15 @@ import Testing
                 v.isAccessibilityElement = rng.chance(0.3)
                 v.accessibilityViewIsModal = rng.chance(0.15)
                 let top = try sub.append(v, under: .none)
-                for k in 0..<Int.random(in: 0...20, using: &rng) {
+                for k in 0 ..< Int.random(in: 0 ... 20, using: &rng) {
                     var child = Node.view("n\(serial).\(k)", frame: RandomTrees.rect(&rng, 100))
                     child.isAccessibilityElement = rng.chance(0.6)
                     try sub.append(child, under: top)
                 }
                 let siblings = engine.tree.children(of: id)
-                let before = siblings.isEmpty || rng.chance(0.5) ? NodeID.none : siblings[Int.random(in: 0..<siblings.count, using: &rng)]
+                let before =
+                    siblings.isEmpty || rng.chance(0.5)
+                    ? NodeID.none : siblings[Int.random(in: 0 ..< siblings.count, using: &rng)]
                 try engine.insert(sub, under: id, before: before)
             } else {
                 var e = Node.element("n\(serial)")
@@ -118,7 +130,7 @@ import Testing
 
     /// Seeds whose trees expose enough elements for the comparison to mean
     /// something (some random trees have a modal view that hides nearly all).
-    static let richSeeds: [UInt64] = (11...60).filter { seed in
+    static let richSeeds: [UInt64] = (11 ... 60).filter { seed in
         guard let tree = try? RandomTrees.make(seed: seed, nodes: 250, wide: seed % 2 == 0) else { return false }
         return ReferenceHitTest(tree).exposed.filter { $0 }.count >= 25
     }.prefix(8).map { $0 }
@@ -145,10 +157,13 @@ import Testing
         // path covering its bounds in its own (scrolled) space.
         var tree = ElementTree()
         let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
-        for k in 0..<19 { try tree.append(.view("v\(k)", frame: CGRect(x: 300, y: Double(k) * 10, width: 5, height: 5)), under: w) }
+        for k in 0 ..< 19 {
+            try tree.append(.view("v\(k)", frame: CGRect(x: 300, y: Double(k) * 10, width: 5, height: 5)), under: w)
+        }
         var shape = Node.view("shape", frame: CGRect(x: 100, y: 100, width: 100, height: 100))
         shape.isAccessibilityElement = true
-        shape.accessibilityPath = AccessibilityPath(BezierPath(rect: CGRect(x: 0, y: 0, width: 100, height: 100)), coordinateSpace: .view)
+        shape.accessibilityPath = AccessibilityPath(
+            BezierPath(rect: CGRect(x: 0, y: 0, width: 100, height: 100)), coordinateSpace: .view)
         let id = try tree.append(shape, under: w)
         var engine = HitTester(tree)
         #expect(engine.hot[w.index].indexSlot >= 0)
@@ -167,7 +182,7 @@ import Testing
         var tree = ElementTree()
         let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: .none)
         let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: w)
-        for k in 0..<2000 {
+        for k in 0 ..< 2000 {
             var row = Node.view("r\(k)", frame: CGRect(x: 0, y: Double(k) * 10, width: 100, height: 10))
             row.isAccessibilityElement = true
             try tree.append(row, under: list)
@@ -180,7 +195,7 @@ import Testing
         #expect(engine.hit(CGPoint(x: 50, y: 6)).map { engine.tree.id(of: $0) } == "r51")
         // 300 overlays in front of row 60 (at y 95 on screen), then remove them.
         var overlays: [NodeID] = []
-        for k in 0..<300 {
+        for k in 0 ..< 300 {
             var o = Node.view("o\(k)", frame: CGRect(x: Double(k % 10) * 10, y: 600, width: 10, height: 10))
             o.isAccessibilityElement = true
             overlays.append(try engine.insert(o, under: list))

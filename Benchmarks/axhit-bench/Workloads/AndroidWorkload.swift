@@ -30,23 +30,28 @@ struct AndroidWorkload: Workload {
         b.platform(.android)
         var scrollViews: [ScrollView] = []
         let screen = try b.view(CGRect(x: 0, y: 0, width: width, height: height), under: .none)
-        for w in 0..<windows {
+        for w in 0 ..< windows {
             let origin = CGPoint(x: Double(w % columns) * (screenW + gap), y: Double(w / columns) * (screenH + gap))
             let offset = rng.uniform(0, contentH - screenH).rounded()
             // The app's window: a scrolling content view (uiautomator gives
             // scrolled content in screen pixels; an axhit/1 tree may keep the
             // scroll offset, as here).
-            let window = try b.view(CGRect(origin: origin, size: CGSize(width: screenW, height: screenH)), under: screen) {
+            let window = try b.view(
+                CGRect(origin: origin, size: CGSize(width: screenW, height: screenH)), under: screen
+            ) {
                 $0.bounds = CGRect(x: 0, y: offset, width: screenW, height: screenH)
                 $0.clipsToBounds = true
                 $0.isWindow = true
             }
             scrollViews.append(ScrollView(id: window, maxOffset: CGPoint(x: 0, y: contentH - screenH)))
-            for k in 0..<listsPerWindow {
-                let list = try b.view(CGRect(x: 0, y: Double(k) * (listH + 48), width: screenW, height: listH), under: window)
-                for r in 0..<rowsPerList {
-                    let row = try b.view(CGRect(x: 0, y: Double(r) * (rowH + rowGap), width: screenW, height: rowH),
-                                         under: list) {
+            for k in 0 ..< listsPerWindow {
+                let list = try b.view(
+                    CGRect(x: 0, y: Double(k) * (listH + 48), width: screenW, height: listH), under: window)
+                for r in 0 ..< rowsPerList {
+                    let row = try b.view(
+                        CGRect(x: 0, y: Double(r) * (rowH + rowGap), width: screenW, height: rowH),
+                        under: list
+                    ) {
                         $0.actions = [.click, .focus]
                     }
                     try b.view(CGRect(x: 42, y: 42, width: 236, height: 236), under: row)  // icon: no label
@@ -61,7 +66,8 @@ struct AndroidWorkload: Workload {
                 }
             }
         }
-        return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height),
-                               scrollViews: scrollViews)
+        return GeneratedScreen(
+            tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height),
+            scrollViews: scrollViews)
     }
 }

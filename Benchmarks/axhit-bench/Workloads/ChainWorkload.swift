@@ -17,7 +17,7 @@ struct ChainWorkload: Workload {
         let w = 390.0, h = 844.0
         var b = TreeBuilder(capacity: levels)
         var parent = try b.view(CGRect(x: 0, y: 0, width: w, height: h), under: .none)
-        for k in 1..<(levels - 1) {
+        for k in 1 ..< (levels - 1) {
             parent = try b.view(CGRect(x: k % 2 == 0 ? 1 : -1, y: 0, width: w, height: h), under: parent)
         }
         let leafW = rng.uniform(100, 300).rounded(), leafH = rng.uniform(200, 600).rounded()

@@ -41,7 +41,9 @@ struct CorpusWorkload: Workload {
                     // The imported root's frame is in screen coordinates; the tile places it.
                     node.frame.origin = .zero
                 }
-                if node.accessibilityFrame != nil || node.accessibilityActivationPoint != nil || node.accessibilityPath != nil {
+                if node.accessibilityFrame != nil || node.accessibilityActivationPoint != nil
+                    || node.accessibilityPath != nil
+                {
                     // Screen-space values would not follow the tile: drop them
                     // (importers set none of them today).
                     node.accessibilityFrame = nil
@@ -69,13 +71,18 @@ struct CorpusWorkload: Workload {
         var screens: [Screen] = []
         for url in files {
             guard let data = try? Data(contentsOf: url),
-                  let tree = try? ElementTree(contentsOf: data, file: url.lastPathComponent),
-                  !tree.root.isNone else { continue }
+                let tree = try? ElementTree(contentsOf: data, file: url.lastPathComponent),
+                !tree.root.isNone
+            else { continue }
             let root = tree[tree.root].frame
-            screens.append(Screen(tree: tree, order: tree.preOrder,
-                                  size: CGSize(width: max(root.width, 1), height: max(root.height, 1))))
+            screens.append(
+                Screen(
+                    tree: tree, order: tree.preOrder,
+                    size: CGSize(width: max(root.width, 1), height: max(root.height, 1))))
         }
-        if screens.isEmpty { throw BenchError("no importable screen in corpus directory \(directory.path) (--corpus DIR)") }
+        if screens.isEmpty {
+            throw BenchError("no importable screen in corpus directory \(directory.path) (--corpus DIR)")
+        }
         return screens
     }
 }

@@ -14,7 +14,7 @@ struct FlatWorkload: Workload {
         let side = (Double(n) * 70 * 70 / 4).squareRoot().rounded(.up)
         var b = TreeBuilder(capacity: n + 1)
         let window = try b.view(CGRect(x: 0, y: 0, width: side, height: side), under: .none)
-        for _ in 0..<n {
+        for _ in 0 ..< n {
             let w = rng.uniform(20, 120), h = rng.uniform(20, 120)
             let x = rng.uniform(-w / 2, side - w / 2), y = rng.uniform(-h / 2, side - h / 2)
             try b.view(CGRect(x: x, y: y, width: w, height: h), under: window, accessible: true)

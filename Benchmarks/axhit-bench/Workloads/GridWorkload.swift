@@ -18,12 +18,13 @@ struct GridWorkload: Workload {
         let collection = try b.view(CGRect(x: 0, y: 0, width: width, height: height), under: window) {
             $0.clipsToBounds = true
         }
-        for r in 0..<rows {
+        for r in 0 ..< rows {
             let row = try b.view(CGRect(x: 0, y: Double(r) * cellH, width: width, height: cellH), under: collection)
-            for c in 0..<columns {
+            for c in 0 ..< columns {
                 // Cells vary slightly in height, as self-sizing cells do.
                 let h = cellH - 4 - Double(rng.below(8))
-                try b.view(CGRect(x: Double(c) * cellW + 2, y: 2, width: cellW - 4, height: h), under: row, accessible: true)
+                try b.view(
+                    CGRect(x: Double(c) * cellW + 2, y: 2, width: cellW - 4, height: h), under: row, accessible: true)
             }
         }
         return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height))

@@ -20,14 +20,15 @@ struct ListWorkload: Workload {
             $0.bounds = CGRect(x: 0, y: offset, width: screenW, height: screenH)
             $0.clipsToBounds = true
         }
-        for r in 0..<rows {
+        for r in 0 ..< rows {
             let row = try b.view(CGRect(x: 0, y: Double(r) * rowH, width: screenW, height: rowH), under: scroll)
             let labelW = rng.uniform(120, 340).rounded()
             try b.element(inContainer: CGRect(x: 16, y: 4, width: labelW, height: rowH - 8), under: row) {
                 $0.accessibilityTraits = .staticText
             }
         }
-        return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: screenW, height: screenH),
-                               scrollViews: [ScrollView(id: scroll, maxOffset: CGPoint(x: 0, y: max(0, contentH - screenH)))])
+        return GeneratedScreen(
+            tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: screenW, height: screenH),
+            scrollViews: [ScrollView(id: scroll, maxOffset: CGPoint(x: 0, y: max(0, contentH - screenH)))])
     }
 }

@@ -25,19 +25,23 @@ struct NestedWorkload: Workload {
         var b = TreeBuilder(capacity: 1 + scrolls * nodesPerScroll)
         var scrollViews: [ScrollView] = []
         let window = try b.view(CGRect(x: 0, y: 0, width: width, height: height), under: .none)
-        for s in 0..<scrolls {
+        for s in 0 ..< scrolls {
             let origin = CGPoint(x: Double(s % columns) * (screenW + gap), y: Double(s / columns) * (screenH + gap))
             let offset = rng.uniform(0, contentH - screenH).rounded()
-            let scroll = try b.view(CGRect(origin: origin, size: CGSize(width: screenW, height: screenH)), under: window) {
+            let scroll = try b.view(
+                CGRect(origin: origin, size: CGSize(width: screenW, height: screenH)), under: window
+            ) {
                 $0.bounds = CGRect(x: 0, y: offset, width: screenW, height: screenH)
                 $0.clipsToBounds = true
             }
             scrollViews.append(ScrollView(id: scroll, maxOffset: CGPoint(x: 0, y: contentH - screenH)))
-            for k in 0..<stacksPerScroll {
-                let stack = try b.view(CGRect(x: 0, y: Double(k) * (stackH + 20), width: screenW, height: stackH), under: scroll)
-                for c in 0..<cardsPerStack {
-                    let card = try b.view(CGRect(x: 16, y: Double(c) * (cardH + cardGap), width: screenW - 32, height: cardH),
-                                          under: stack)
+            for k in 0 ..< stacksPerScroll {
+                let stack = try b.view(
+                    CGRect(x: 0, y: Double(k) * (stackH + 20), width: screenW, height: stackH), under: scroll)
+                for c in 0 ..< cardsPerStack {
+                    let card = try b.view(
+                        CGRect(x: 16, y: Double(c) * (cardH + cardGap), width: screenW - 32, height: cardH),
+                        under: stack)
                     try b.view(CGRect(x: 8, y: 8, width: 104, height: 104), under: card, accessible: true) {
                         $0.accessibilityTraits = .image
                     }
@@ -50,7 +54,8 @@ struct NestedWorkload: Workload {
                 }
             }
         }
-        return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height),
-                               scrollViews: scrollViews)
+        return GeneratedScreen(
+            tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height),
+            scrollViews: scrollViews)
     }
 }

@@ -24,15 +24,19 @@ struct RotatedWorkload: Workload {
             let s = rng.uniform(0.7, 1.3)
             return CGAffineTransform(rotationAngle: angle).scaledBy(x: s, y: s)
         }
-        for p in 0..<panels {
-            let frame = CGRect(x: Double(p % columns) * pitch + 50, y: Double(p / columns) * pitch + 50, width: 300, height: 300)
+        for p in 0 ..< panels {
+            let frame = CGRect(
+                x: Double(p % columns) * pitch + 50, y: Double(p / columns) * pitch + 50, width: 300, height: 300)
             let panel = try b.view(frame, under: window) { $0.transform = turn(30, &rng) }
-            for q in 0..<4 {
-                let sub = try b.view(CGRect(x: Double(q % 2) * 150 + 5, y: Double(q / 2) * 150 + 5, width: 140, height: 140),
-                                     under: panel) { $0.transform = turn(45, &rng) }
-                for c in 0..<6 {
-                    try b.view(CGRect(x: Double(c % 2) * 70 + 4, y: Double(c / 2) * 46 + 4, width: 62, height: 40),
-                               under: sub, accessible: true)
+            for q in 0 ..< 4 {
+                let sub = try b.view(
+                    CGRect(x: Double(q % 2) * 150 + 5, y: Double(q / 2) * 150 + 5, width: 140, height: 140),
+                    under: panel
+                ) { $0.transform = turn(45, &rng) }
+                for c in 0 ..< 6 {
+                    try b.view(
+                        CGRect(x: Double(c % 2) * 70 + 4, y: Double(c / 2) * 46 + 4, width: 62, height: 40),
+                        under: sub, accessible: true)
                 }
             }
         }

@@ -79,8 +79,10 @@ struct TreeBuilder {
     /// Appends a view with `frame` under `parent` (`.none`: the root), after
     /// `configure` has set its other properties.
     @discardableResult
-    mutating func view(_ frame: CGRect, under parent: NodeID, accessible: Bool = false,
-                       _ configure: (inout Node) -> Void = { _ in }) throws(TreeError) -> NodeID {
+    mutating func view(
+        _ frame: CGRect, under parent: NodeID, accessible: Bool = false,
+        _ configure: (inout Node) -> Void = { _ in }
+    ) throws(TreeError) -> NodeID {
         var node = Node.view(nextID(), frame: frame)
         node.isAccessibilityElement = accessible
         configure(&node)
@@ -90,8 +92,10 @@ struct TreeBuilder {
     /// Appends an accessibility element whose frame is `frame` in its
     /// container's bounds space.
     @discardableResult
-    mutating func element(inContainer frame: CGRect, under parent: NodeID,
-                          _ configure: (inout Node) -> Void = { _ in }) throws(TreeError) -> NodeID {
+    mutating func element(
+        inContainer frame: CGRect, under parent: NodeID,
+        _ configure: (inout Node) -> Void = { _ in }
+    ) throws(TreeError) -> NodeID {
         var node = Node.element(nextID())
         node.accessibilityFrameInContainerSpace = frame
         configure(&node)

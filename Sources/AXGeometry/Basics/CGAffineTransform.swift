@@ -24,7 +24,12 @@ public struct CGAffineTransform: Equatable, Hashable, Sendable {
 
     /// A transform from its six coefficients.
     public init(a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat) {
-        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.tx = tx
+        self.ty = ty
     }
 
     /// The identity: `CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)`.
@@ -163,8 +168,10 @@ extension CGRect {
         guard let first = points.first else { return .null }
         var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
         for p in points.dropFirst() {
-            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
-            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+            minX = Swift.min(minX, p.x)
+            maxX = Swift.max(maxX, p.x)
+            minY = Swift.min(minY, p.y)
+            maxY = Swift.max(maxY, p.y)
         }
         return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }

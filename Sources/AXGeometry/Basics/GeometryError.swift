@@ -62,7 +62,8 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .overBudget(budget, count, limit):
             let what: String
             switch budget {
-            case .flattenedPoints: what = "path too complex: it flattens to \(count) points, over the budget of \(limit)"
+            case .flattenedPoints:
+                what = "path too complex: it flattens to \(count) points, over the budget of \(limit)"
             case .fillEdges: what = "path too complex to fill: \(count) edges, over the budget of \(limit)"
             case .fillCrossings:
                 what = "path too complex to fill: more than \(limit) pairs of its edges cross or touch"

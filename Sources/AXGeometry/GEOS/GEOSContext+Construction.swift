@@ -22,9 +22,13 @@ extension GEOSContext {
     private func coordinateSequence(_ points: [CGPoint], closing: Bool) throws -> OpaquePointer {
         var buffer: [Double] = []
         buffer.reserveCapacity(2 * points.count + 2)
-        for p in points { buffer.append(Double(p.x)); buffer.append(Double(p.y)) }
+        for p in points {
+            buffer.append(Double(p.x))
+            buffer.append(Double(p.y))
+        }
         if closing, let first = points.first, points.last != first {
-            buffer.append(Double(first.x)); buffer.append(Double(first.y))
+            buffer.append(Double(first.x))
+            buffer.append(Double(first.y))
         }
         guard let size = UInt32(exactly: buffer.count / 2) else {
             throw GeometryError.geos(operation: "GEOSCoordSeq_copyFromBuffer_r", message: "too many points")
@@ -108,7 +112,7 @@ extension GEOSContext {
     func parts(of g: GEOSObject) throws -> [GEOSObject] {
         // GEOSGetNumGeometries_r: -1 on exception; 1 for a non-collection.
         let n = try count("GEOSGetNumGeometries_r") { GEOSGetNumGeometries_r(handle, g.pointer) }
-        return try (0..<n).map { i in
+        return try (0 ..< n).map { i in
             clearError()
             // GEOSGetGeometryN_r: borrowed from g (alive: a parameter), NULL on exception.
             guard let part = GEOSGetGeometryN_r(handle, g.pointer, Int32(i)) else {
@@ -130,7 +134,7 @@ extension GEOSContext {
         var buffer = [Double](repeating: 0, count: 2 * Int(size))
         // GEOSCoordSeq_copyToBuffer_r (GEOS 3.10): 1 on success, 0 on error.
         try check("GEOSCoordSeq_copyToBuffer_r") { GEOSCoordSeq_copyToBuffer_r(handle, seq, &buffer, 0, 0) }
-        return (0..<Int(size)).map { CGPoint(x: buffer[2 * $0], y: buffer[2 * $0 + 1]) }
+        return (0 ..< Int(size)).map { CGPoint(x: buffer[2 * $0], y: buffer[2 * $0 + 1]) }
     }
 
     /// The coordinates of a point geometry, or nil for an empty point.

@@ -48,7 +48,7 @@ extension GEOSContext {
             var rings = [try points(ofBorrowedCurve: shell)]
             // GEOSGetNumInteriorRings_r: -1 on exception.
             let holes = try count("GEOSGetNumInteriorRings_r") { GEOSGetNumInteriorRings_r(handle, g) }
-            for i in 0..<holes {
+            for i in 0 ..< holes {
                 clearError()
                 // GEOSGetInteriorRingN_r: borrowed, NULL on exception.
                 guard let hole = GEOSGetInteriorRingN_r(handle, g, Int32(i)) else {
@@ -60,7 +60,7 @@ extension GEOSContext {
         case Int32(GEOS_MULTIPOLYGON.rawValue), Int32(GEOS_GEOMETRYCOLLECTION.rawValue):
             // GEOSGetNumGeometries_r: -1 on exception.
             let n = try count("GEOSGetNumGeometries_r") { GEOSGetNumGeometries_r(handle, g) }
-            for i in 0..<n {
+            for i in 0 ..< n {
                 clearError()
                 // GEOSGetGeometryN_r: borrowed, NULL on exception.
                 guard let part = GEOSGetGeometryN_r(handle, g, Int32(i)) else { throw failure("GEOSGetGeometryN_r") }

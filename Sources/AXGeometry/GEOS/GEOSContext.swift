@@ -26,16 +26,20 @@ final class GEOSContext {
         self.messages = MessageBuffer()
         let userdata = Unmanaged.passUnretained(messages).toOpaque()
         // Both setters return the previous handler (none here); nothing to check.
-        _ = GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
-            guard let userdata else { return }
-            let buffer = Unmanaged<MessageBuffer>.fromOpaque(userdata).takeUnretainedValue()
-            buffer.error = message.map { String(cString: $0) } ?? "unknown error"
-        }, userdata)
-        _ = GEOSContext_setNoticeMessageHandler_r(handle, { message, userdata in
-            guard let userdata else { return }
-            let buffer = Unmanaged<MessageBuffer>.fromOpaque(userdata).takeUnretainedValue()
-            buffer.notice = message.map { String(cString: $0) } ?? ""
-        }, userdata)
+        _ = GEOSContext_setErrorMessageHandler_r(
+            handle,
+            { message, userdata in
+                guard let userdata else { return }
+                let buffer = Unmanaged<MessageBuffer>.fromOpaque(userdata).takeUnretainedValue()
+                buffer.error = message.map { String(cString: $0) } ?? "unknown error"
+            }, userdata)
+        _ = GEOSContext_setNoticeMessageHandler_r(
+            handle,
+            { message, userdata in
+                guard let userdata else { return }
+                let buffer = Unmanaged<MessageBuffer>.fromOpaque(userdata).takeUnretainedValue()
+                buffer.notice = message.map { String(cString: $0) } ?? ""
+            }, userdata)
     }
 
     deinit {

@@ -66,7 +66,8 @@ private final class STRtreeMessageSink {
             // GEOSCoordSeq_create_r: NULL on error. GEOSCoordSeq_setXY_r: 0 on error.
             guard let seq = GEOSCoordSeq_create_r(ctx, 2, 2) else { throw fail("GEOSCoordSeq_create_r", tree: tree) }
             if GEOSCoordSeq_setXY_r(ctx, seq, 0, Double(b.minX), Double(b.minY)) == 0
-                || GEOSCoordSeq_setXY_r(ctx, seq, 1, Double(b.maxX), Double(b.maxY)) == 0 {
+                || GEOSCoordSeq_setXY_r(ctx, seq, 1, Double(b.maxX), Double(b.maxY)) == 0
+            {
                 GEOSCoordSeq_destroy_r(ctx, seq)
                 throw fail("GEOSCoordSeq_setXY_r", tree: tree)
             }
@@ -110,15 +111,17 @@ private final class STRtreeMessageSink {
             withUnsafeMutablePointer(to: &state) { statePointer in
                 // GEOSSTRtree_query_r: no result; calls back once per item
                 // whose envelope intersects the point's (closed).
-                GEOSSTRtree_query_r(context, tree, point, { item, userdata in
-                    guard let userdata else { return }
-                    let s = userdata.assumingMemoryBound(to: STRtreeQueryState.self)
-                    let i = Int(bitPattern: item) - 1
-                    guard i > s.pointee.best else { return }
-                    let b = s.pointee.boxes[i]
-                    let x = s.pointee.x, y = s.pointee.y
-                    if x >= b.minX && x < b.maxX && y >= b.minY && y < b.maxY { s.pointee.best = i }
-                }, statePointer)
+                GEOSSTRtree_query_r(
+                    context, tree, point,
+                    { item, userdata in
+                        guard let userdata else { return }
+                        let s = userdata.assumingMemoryBound(to: STRtreeQueryState.self)
+                        let i = Int(bitPattern: item) - 1
+                        guard i > s.pointee.best else { return }
+                        let b = s.pointee.boxes[i]
+                        let x = s.pointee.x, y = s.pointee.y
+                        if x >= b.minX && x < b.maxX && y >= b.minY && y < b.maxY { s.pointee.best = i }
+                    }, statePointer)
             }
             return state.best >= 0 ? state.best : nil
         }

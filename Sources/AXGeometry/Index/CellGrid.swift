@@ -102,7 +102,9 @@ public struct CellGrid: Sendable {
     public init() {
         storage = Self.emptyStorage
         cells = Cells(originX: 0, originY: 0, side: 1, columns: 0, rows: 0, storage: storage)
-        loose = []; looseBoxes = []; count = 0
+        loose = []
+        looseBoxes = []
+        count = 0
     }
 
     /// A grid over `boxes`, or nil when they don't suit one (see the type's
@@ -133,7 +135,9 @@ public struct CellGrid: Sendable {
         guard columns <= 2 * n, rows <= 2 * n, columns * rows <= 2 * n else { return nil }
 
         // The cells a box spans, or nil when it is empty or loose.
-        func span(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
+        func span(
+            _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double
+        ) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
             guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
             let x0 = Int((minX - lo.x) * inverse), x1 = Swift.min(Int((maxX - lo.x) * inverse), columns - 1)
             let y0 = Int((minY - lo.y) * inverse), y1 = Swift.min(Int((maxY - lo.y) * inverse), rows - 1)
@@ -178,9 +182,11 @@ public struct CellGrid: Sendable {
                     for x in s.x0 ... s.x1 {
                         let cellX = lo.x + Double(x) * side
                         let c = y * columns + x
-                        (entries + Int(cursor[c])).initialize(to: Entry(minX: Self.quantizedDown(minX, cellX, inverse), minY: qy0,
-                                                                        maxX: Self.quantizedUp(maxX, cellX, inverse), maxY: qy1,
-                                                                        item: item))
+                        (entries + Int(cursor[c])).initialize(
+                            to: Entry(
+                                minX: Self.quantizedDown(minX, cellX, inverse), minY: qy0,
+                                maxX: Self.quantizedUp(maxX, cellX, inverse), maxY: qy1,
+                                item: item))
                         cursor[c] += 1
                     }
                 }
@@ -189,7 +195,8 @@ public struct CellGrid: Sendable {
         self.storage = storage
         cells = Cells(originX: lo.x, originY: lo.y, side: side, columns: columns, rows: rows, storage: storage)
         cells.outsideCells = loose.count
-        self.loose = loose; self.looseBoxes = looseBoxes
+        self.loose = loose
+        self.looseBoxes = looseBoxes
         count = n
     }
 
@@ -290,7 +297,8 @@ public struct CellGrid: Sendable {
                     let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseSide)
                     let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseSide)
                     let c = y * columns + x
-                    for e in UnsafeBufferPointer(start: entries + Int(cellStarts[c]), count: Int(cellStarts[c + 1] - cellStarts[c]))
+                    for e in UnsafeBufferPointer(
+                        start: entries + Int(cellStarts[c]), count: Int(cellStarts[c + 1] - cellStarts[c]))
                     where e.minX <= highX && lowX <= e.maxX && e.minY <= highY && lowY <= e.maxY {
                         found.append(e.item)
                     }
@@ -319,7 +327,10 @@ public struct CellGrid: Sendable {
         let present = at < loose.count && loose[at] == id
         let empty = rect.isNull || !(rect.minX <= rect.maxX && rect.minY <= rect.maxY)
         if empty {
-            if present { loose.remove(at: at); looseBoxes.remove(at: at) }
+            if present {
+                loose.remove(at: at)
+                looseBoxes.remove(at: at)
+            }
         } else if present {
             looseBoxes[at] = PackedRTree.storedBox(rect)
         } else {
@@ -356,9 +367,14 @@ extension CellGrid {
         @usableFromInline package internal(set) var outsideCells = 0
 
         init(originX: Double, originY: Double, side: Double, columns: Int, rows: Int, storage: Storage) {
-            self.originX = originX; self.originY = originY; self.side = side; inverseSide = 1 / side
-            self.columns = columns; self.rows = rows
-            cellStarts = UnsafePointer(storage.cellStarts); entries = UnsafePointer(storage.entries)
+            self.originX = originX
+            self.originY = originY
+            self.side = side
+            inverseSide = 1 / side
+            self.columns = columns
+            self.rows = rows
+            cellStarts = UnsafePointer(storage.cellStarts)
+            entries = UnsafePointer(storage.entries)
         }
 
         /// The entries of one cell that hold a point, read one at a time.
@@ -371,7 +387,11 @@ extension CellGrid {
 
             @inlinable
             init(entries: UnsafePointer<Entry>, i: Int, end: Int, qx: UInt16, qy: UInt16) {
-                self.entries = entries; self.i = i; self.end = end; self.qx = qx; self.qy = qy
+                self.entries = entries
+                self.i = i
+                self.end = end
+                self.qx = qx
+                self.qy = qy
             }
 
             /// The next item whose entry holds the point, in increasing item
@@ -384,7 +404,8 @@ extension CellGrid {
                     i += 1
                     if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY {
                         // More than a whole step inside every edge (see `forEach`).
-                        let room = Int(e.minX) + 2 <= Int(qx) && Int(qx) + 3 <= Int(e.maxX)
+                        let room =
+                            Int(e.minX) + 2 <= Int(qx) && Int(qx) + 3 <= Int(e.maxX)
                             && Int(e.minY) + 2 <= Int(qy) && Int(qy) + 3 <= Int(e.maxY)
                         return (e.item, room)
                     }
@@ -407,9 +428,10 @@ extension CellGrid {
                 return Scan(entries: entries, i: 0, end: 0, qx: 0, qy: 0)
             }
             let x = Int(cx), y = Int(cy)
-            return Scan(entries: entries, i: Int(cellStarts[y * columns + x]), end: Int(cellStarts[y * columns + x + 1]),
-                        qx: CellGrid.quantizedDown(px, originX + Double(x) * side, inverseSide),
-                        qy: CellGrid.quantizedDown(py, originY + Double(y) * side, inverseSide))
+            return Scan(
+                entries: entries, i: Int(cellStarts[y * columns + x]), end: Int(cellStarts[y * columns + x + 1]),
+                qx: CellGrid.quantizedDown(px, originX + Double(x) * side, inverseSide),
+                qy: CellGrid.quantizedDown(py, originY + Double(y) * side, inverseSide))
         }
 
         /// Calls `body` with every item of the cells (not the loose ones)

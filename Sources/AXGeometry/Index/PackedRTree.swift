@@ -284,8 +284,14 @@ public struct PackedRTree: Sendable {
         var hi = (x: -Double.infinity, y: -Double.infinity)
         for b in items {
             let c = centre(b)
-            if c.x.isFinite { lo.x = min(lo.x, c.x); hi.x = max(hi.x, c.x) }
-            if c.y.isFinite { lo.y = min(lo.y, c.y); hi.y = max(hi.y, c.y) }
+            if c.x.isFinite {
+                lo.x = min(lo.x, c.x)
+                hi.x = max(hi.x, c.x)
+            }
+            if c.y.isFinite {
+                lo.y = min(lo.y, c.y)
+                hi.y = max(hi.y, c.y)
+            }
         }
         let gridMax = Double(UInt16.max)
         let scaleX = hi.x > lo.x ? gridMax / (hi.x - lo.x) : 0
@@ -317,7 +323,11 @@ public struct PackedRTree: Sendable {
             for k in keys { counts[Int(truncatingIfNeeded: k >> UInt64(shift)) & 0xFF] += 1 }
             if counts.contains(n) { continue }  // one bucket: already in order
             var sum = 0
-            for i in 0 ..< 256 { let c = counts[i]; counts[i] = sum; sum += c }
+            for i in 0 ..< 256 {
+                let c = counts[i]
+                counts[i] = sum
+                sum += c
+            }
             for k in keys {
                 let digit = Int(truncatingIfNeeded: k >> UInt64(shift)) & 0xFF
                 scratch[counts[digit]] = k
@@ -344,19 +354,28 @@ public struct PackedRTree: Sendable {
         var C = ((c >> 1) ^ (b & (d >> 1))) ^ c
         var D = ((a & (c >> 1)) ^ (d >> 1)) ^ d
 
-        a = A; b = B; c = C; d = D
+        a = A
+        b = B
+        c = C
+        d = D
         A = (a & (a >> 2)) ^ (b & (b >> 2))
         B = (a & (b >> 2)) ^ (b & ((a ^ b) >> 2))
         C ^= (a & (c >> 2)) ^ (b & (d >> 2))
         D ^= (b & (c >> 2)) ^ ((a ^ b) & (d >> 2))
 
-        a = A; b = B; c = C; d = D
+        a = A
+        b = B
+        c = C
+        d = D
         A = (a & (a >> 4)) ^ (b & (b >> 4))
         B = (a & (b >> 4)) ^ (b & ((a ^ b) >> 4))
         C ^= (a & (c >> 4)) ^ (b & (d >> 4))
         D ^= (b & (c >> 4)) ^ ((a ^ b) & (d >> 4))
 
-        a = A; b = B; c = C; d = D
+        a = A
+        b = B
+        c = C
+        d = D
         C ^= (a & (c >> 8)) ^ (b & (d >> 8))
         D ^= (b & (c >> 8)) ^ ((a ^ b) & (d >> 8))
 
@@ -431,7 +450,10 @@ public struct PackedRTree: Sendable {
     /// - Complexity: O(log n + k) for k matches on typical data.
     @inlinable
     public func search(containing p: CGPoint, into results: inout [Int32]) {
-        forEach(containing: p) { results.append($0); return true }
+        forEach(containing: p) {
+            results.append($0)
+            return true
+        }
     }
 
     /// Appends to `results` the id of every box that intersects `rect`.
@@ -442,7 +464,10 @@ public struct PackedRTree: Sendable {
     /// - Complexity: O(log n + k) for k matches on typical data.
     @inlinable
     public func search(intersecting rect: CGRect, into results: inout [Int32]) {
-        forEach(intersecting: rect) { results.append($0); return true }
+        forEach(intersecting: rect) {
+            results.append($0)
+            return true
+        }
     }
 
     /// Whether stored node box `node` matches query `q`: both queries reduce

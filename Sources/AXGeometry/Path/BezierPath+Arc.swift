@@ -12,8 +12,10 @@ extension BezierPath {
     /// `endAngle - startAngle` of 2π or more is the full circle, and otherwise
     /// the arc runs from the start angle to the end angle in the given
     /// direction (so 0 to 2π anticlockwise draws nothing). O(1).
-    public mutating func addArc(withCenter center: CGPoint, radius: CGFloat,
-                                startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool) {
+    public mutating func addArc(
+        withCenter center: CGPoint, radius: CGFloat,
+        startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool
+    ) {
         let fullTurn = 2 * CGFloat.pi
         let delta = endAngle - startAngle
         var sweep: CGFloat
@@ -31,8 +33,9 @@ extension BezierPath {
             _ = prepareToDraw()
             if currentPoint != start { addLine(to: start) }
         }
-        appendEllipticalArc(center: center, radiusX: radius, radiusY: radius, rotation: 0,
-                            startAngle: startAngle, sweep: sweep, exactEnd: nil)
+        appendEllipticalArc(
+            center: center, radiusX: radius, radiusY: radius, rotation: 0,
+            startAngle: startAngle, sweep: sweep, exactEnd: nil)
     }
 
     /// `x` modulo `m` in `[0, m)`; NaN stays NaN.
@@ -50,9 +53,11 @@ extension BezierPath {
     ///
     /// When a computed point would not be finite (absurd radii) a straight
     /// line to the end is appended instead, so the path stays usable.
-    mutating func appendEllipticalArc(center: CGPoint, radiusX rx: CGFloat, radiusY ry: CGFloat,
-                                      rotation: CGFloat, startAngle: CGFloat, sweep: CGFloat,
-                                      exactEnd: CGPoint?) {
+    mutating func appendEllipticalArc(
+        center: CGPoint, radiusX rx: CGFloat, radiusY ry: CGFloat,
+        rotation: CGFloat, startAngle: CGFloat, sweep: CGFloat,
+        exactEnd: CGPoint?
+    ) {
         guard sweep != 0, sweep.isFinite, startAngle.isFinite else { return }
         let cosR = cos(rotation), sinR = sin(rotation)
         // Point and derivative of the ellipse at angle t.
@@ -72,7 +77,7 @@ extension BezierPath {
         var segments: [Element] = []
         segments.reserveCapacity(n)
         var allFinite = true
-        for i in 0..<n {
+        for i in 0 ..< n {
             let a = startAngle + step * CGFloat(i)
             let b = i == n - 1 ? startAngle + sweep : a + step
             // The first segment starts at the actual current point: with a
@@ -84,7 +89,8 @@ extension BezierPath {
             if i == n - 1, let exactEnd { p3 = exactEnd }
             let c1 = CGPoint(x: p0.x + k * d0.x, y: p0.y + k * d0.y)
             let c2 = CGPoint(x: p3.x - k * d3.x, y: p3.y - k * d3.y)
-            allFinite = allFinite && c1.x.isFinite && c1.y.isFinite && c2.x.isFinite && c2.y.isFinite
+            allFinite =
+                allFinite && c1.x.isFinite && c1.y.isFinite && c2.x.isFinite && c2.y.isFinite
                 && p3.x.isFinite && p3.y.isFinite
             segments.append(.curve(to: p3, control1: c1, control2: c2))
         }
@@ -102,10 +108,15 @@ extension BezierPath {
     /// a straight line, radii too small to reach are scaled up until they just
     /// do. Identical end points (an omitted arc) are the caller's to skip.
     /// `xAxisRotation` is in degrees, as in the path data.
-    mutating func appendSVGArc(from p1: CGPoint, to p2: CGPoint, radiusX: CGFloat, radiusY: CGFloat,
-                               xAxisRotation: CGFloat, largeArc: Bool, sweep: Bool) {
+    mutating func appendSVGArc(
+        from p1: CGPoint, to p2: CGPoint, radiusX: CGFloat, radiusY: CGFloat,
+        xAxisRotation: CGFloat, largeArc: Bool, sweep: Bool
+    ) {
         var rx = abs(radiusX), ry = abs(radiusY)
-        guard rx > 0, ry > 0 else { elements.append(.line(to: p2)); return }
+        guard rx > 0, ry > 0 else {
+            elements.append(.line(to: p2))
+            return
+        }
         // Reduce first so a huge rotation keeps its precision.
         let phi = xAxisRotation.truncatingRemainder(dividingBy: 360) * .pi / 180
         let cosPhi = cos(phi), sinPhi = sin(phi)
@@ -122,7 +133,8 @@ extension BezierPath {
         guard h > 0, h.isFinite else {
             // The end points are too close for these radii to bend the path,
             // or the radii are too small to represent: a line either way.
-            elements.append(.line(to: p2)); return
+            elements.append(.line(to: p2))
+            return
         }
         let na = a / h, nb = b / h
         // s = ±√(1 - Λ): the centre's offset, as a fraction of the radii,
@@ -131,14 +143,18 @@ extension BezierPath {
         if h >= 1 {
             // F.6.6.3: scale the radii up until they just reach; the centre
             // is then the chord's midpoint.
-            rx *= h; ry *= h; a = na; b = nb
+            rx *= h
+            ry *= h
+            a = na
+            b = nb
         } else {
             s = Swift.max(0, 1 - h * h).squareRoot()
             if largeArc == sweep { s = -s }
         }
         let cxp = s * rx * nb, cyp = -s * ry * na
-        let center = CGPoint(x: cosPhi * cxp - sinPhi * cyp + (p1.x / 2 + p2.x / 2),
-                             y: sinPhi * cxp + cosPhi * cyp + (p1.y / 2 + p2.y / 2))
+        let center = CGPoint(
+            x: cosPhi * cxp - sinPhi * cyp + (p1.x / 2 + p2.x / 2),
+            y: sinPhi * cxp + cosPhi * cyp + (p1.y / 2 + p2.y / 2))
         // Unit-circle vectors from the centre to the start and end (F.6.5.5-6).
         let ux = a - s * nb, uy = b + s * na
         let vx = -a - s * nb, vy = -b + s * na
@@ -147,10 +163,13 @@ extension BezierPath {
         if !sweep && dTheta > 0 { dTheta -= 2 * .pi }
         if sweep && dTheta < 0 { dTheta += 2 * .pi }
         guard rx.isFinite, ry.isFinite, center.x.isFinite, center.y.isFinite,
-              theta1.isFinite, dTheta.isFinite, dTheta != 0 else {
-            elements.append(.line(to: p2)); return
+            theta1.isFinite, dTheta.isFinite, dTheta != 0
+        else {
+            elements.append(.line(to: p2))
+            return
         }
-        appendEllipticalArc(center: center, radiusX: rx, radiusY: ry, rotation: phi,
-                            startAngle: theta1, sweep: dTheta, exactEnd: p2)
+        appendEllipticalArc(
+            center: center, radiusX: rx, radiusY: ry, rotation: phi,
+            startAngle: theta1, sweep: dTheta, exactEnd: p2)
     }
 }

@@ -82,7 +82,10 @@ extension BezierPath {
         /// point at all, the element starts a subpath at its end instead.
         func beginDrawing(to end: CGPoint) -> Bool {
             if inSubpath { return true }
-            if hasCurrentPoint { startRing(at: current); return true }
+            if hasCurrentPoint {
+                startRing(at: current)
+                return true
+            }
             startRing(at: end)
             return false
         }
@@ -92,17 +95,22 @@ extension BezierPath {
             case let .move(p):
                 startRing(at: p)
             case let .line(p):
-                if beginDrawing(to: p) { add(p); current = p }
+                if beginDrawing(to: p) {
+                    add(p)
+                    current = p
+                }
             case let .quadCurve(p, c):
                 if beginDrawing(to: p) {
-                    Self.flattenQuad(current, c, p, segments: Self.quadSegmentCount(current, c, p, tolerance: tol),
-                                     into: &ring)
+                    Self.flattenQuad(
+                        current, c, p, segments: Self.quadSegmentCount(current, c, p, tolerance: tol),
+                        into: &ring)
                     current = p
                 }
             case let .curve(p, c1, c2):
                 if beginDrawing(to: p) {
-                    Self.flattenCubic(current, c1, c2, p,
-                                      segments: Self.cubicSegmentCount(current, c1, c2, p, tolerance: tol), into: &ring)
+                    Self.flattenCubic(
+                        current, c1, c2, p,
+                        segments: Self.cubicSegmentCount(current, c1, c2, p, tolerance: tol), into: &ring)
                     current = p
                 }
             case .closeSubpath:
@@ -137,7 +145,11 @@ extension BezierPath {
             if !inSubpath {
                 inSubpath = true
                 count += 1
-                guard current != nil else { current = end; subpathStart = end; return }
+                guard current != nil else {
+                    current = end
+                    subpathStart = end
+                    return
+                }
             }
             if let from = current { count += chords(from) }
             current = end
@@ -145,7 +157,10 @@ extension BezierPath {
         for e in elements {
             switch e {
             case let .move(p):
-                count += 1; current = p; subpathStart = p; inSubpath = true
+                count += 1
+                current = p
+                subpathStart = p
+                inSubpath = true
             case let .line(p):
                 draw(to: p) { _ in 1 }
             case let .quadCurve(p, c):
@@ -153,7 +168,10 @@ extension BezierPath {
             case let .curve(p, c1, c2):
                 draw(to: p) { Self.cubicSegmentCount($0, c1, c2, p, tolerance: tol) }
             case .closeSubpath:
-                if inSubpath { inSubpath = false; current = subpathStart }
+                if inSubpath {
+                    inSubpath = false
+                    current = subpathStart
+                }
             }
         }
         return count
@@ -167,8 +185,10 @@ extension BezierPath {
     ///   `maximumPoints`.
     /// - Throws: `GeometryError.overBudget(.flattenedPoints, ...)` naming the
     ///   count and the budget.
-    public func flattened(tolerance: CGFloat = BezierPath.defaultFlatteningTolerance,
-                          maximumPoints: Int) throws(GeometryError) -> [[CGPoint]] {
+    public func flattened(
+        tolerance: CGFloat = BezierPath.defaultFlatteningTolerance,
+        maximumPoints: Int
+    ) throws(GeometryError) -> [[CGPoint]] {
         let count = flattenedPointCount(tolerance: tolerance)
         guard count <= maximumPoints else {
             throw .overBudget(.flattenedPoints, count: count, limit: maximumPoints)
@@ -192,8 +212,10 @@ extension BezierPath {
     /// Chords for the cubic `p0 p1 p2 p3` (Wang's formula):
     /// `⌈√(3·max(|p0 - 2p1 + p2|, |p1 - 2p2 + p3|) / (4·tol))⌉`.
     @inline(__always)
-    static func cubicSegmentCount(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint,
-                                  tolerance: CGFloat) -> Int {
+    static func cubicSegmentCount(
+        _ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint,
+        tolerance: CGFloat
+    ) -> Int {
         let d1 = length(p0.x - 2 * p1.x + p2.x, p0.y - 2 * p1.y + p2.y)
         let d2 = length(p1.x - 2 * p2.x + p3.x, p1.y - 2 * p2.y + p3.y)
         return segmentCount((3 * Swift.max(d1, d2) / (4 * tolerance)).squareRoot())
@@ -217,10 +239,12 @@ extension BezierPath {
     /// the exact size reallocates the ring on every curve, which made one
     /// subpath of 300,000 curves quadratic (112 s); appends grow it
     /// geometrically.
-    static func flattenQuad(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint,
-                            segments n: Int, into ring: inout [CGPoint]) {
+    static func flattenQuad(
+        _ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint,
+        segments n: Int, into ring: inout [CGPoint]
+    ) {
         let inv = 1 / CGFloat(n)
-        for i in 1..<n {
+        for i in 1 ..< n {
             // Bernstein form at each step, not forward differences: no drift.
             let t = CGFloat(i) * inv, mt = 1 - t
             let a = mt * mt, b = 2 * mt * t, c = t * t
@@ -233,14 +257,17 @@ extension BezierPath {
     /// Appends the end points of `n` equal-parameter chords of the cubic
     /// `p0 p1 p2 p3` (not `p0` itself), skipping points equal to the ring's
     /// last; plain appends, as `flattenQuad`.
-    static func flattenCubic(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint,
-                             segments n: Int, into ring: inout [CGPoint]) {
+    static func flattenCubic(
+        _ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint,
+        segments n: Int, into ring: inout [CGPoint]
+    ) {
         let inv = 1 / CGFloat(n)
-        for i in 1..<n {
+        for i in 1 ..< n {
             let t = CGFloat(i) * inv, mt = 1 - t
             let a = mt * mt * mt, b = 3 * mt * mt * t, c = 3 * mt * t * t, d = t * t * t
-            let p = CGPoint(x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
-                            y: a * p0.y + b * p1.y + c * p2.y + d * p3.y)
+            let p = CGPoint(
+                x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
+                y: a * p0.y + b * p1.y + c * p2.y + d * p3.y)
             if ring.last != p { ring.append(p) }
         }
         if ring.last != p3 { ring.append(p3) }

@@ -82,14 +82,18 @@ public struct BezierPath: Sendable, Hashable {
         let kx = kappa * r.width / 2, ky = kappa * r.height / 2
         let midX = r.midX, midY = r.midY
         move(to: CGPoint(x: r.maxX, y: midY))
-        addCurve(to: CGPoint(x: midX, y: r.maxY),
-                 controlPoint1: CGPoint(x: r.maxX, y: midY + ky), controlPoint2: CGPoint(x: midX + kx, y: r.maxY))
-        addCurve(to: CGPoint(x: r.minX, y: midY),
-                 controlPoint1: CGPoint(x: midX - kx, y: r.maxY), controlPoint2: CGPoint(x: r.minX, y: midY + ky))
-        addCurve(to: CGPoint(x: midX, y: r.minY),
-                 controlPoint1: CGPoint(x: r.minX, y: midY - ky), controlPoint2: CGPoint(x: midX - kx, y: r.minY))
-        addCurve(to: CGPoint(x: r.maxX, y: midY),
-                 controlPoint1: CGPoint(x: midX + kx, y: r.minY), controlPoint2: CGPoint(x: r.maxX, y: midY - ky))
+        addCurve(
+            to: CGPoint(x: midX, y: r.maxY),
+            controlPoint1: CGPoint(x: r.maxX, y: midY + ky), controlPoint2: CGPoint(x: midX + kx, y: r.maxY))
+        addCurve(
+            to: CGPoint(x: r.minX, y: midY),
+            controlPoint1: CGPoint(x: midX - kx, y: r.maxY), controlPoint2: CGPoint(x: r.minX, y: midY + ky))
+        addCurve(
+            to: CGPoint(x: midX, y: r.minY),
+            controlPoint1: CGPoint(x: r.minX, y: midY - ky), controlPoint2: CGPoint(x: midX - kx, y: r.minY))
+        addCurve(
+            to: CGPoint(x: r.maxX, y: midY),
+            controlPoint1: CGPoint(x: midX + kx, y: r.minY), controlPoint2: CGPoint(x: r.maxX, y: midY - ky))
         closeSubpath()
     }
 
@@ -160,18 +164,20 @@ public struct BezierPath: Sendable, Hashable {
     /// With no current point it starts a subpath at `endPoint` instead.
     /// O(1) amortised.
     public mutating func addQuadCurve(to endPoint: CGPoint, controlPoint: CGPoint) {
-        elements.append(prepareToDraw()
-            ? .quadCurve(to: endPoint, control: controlPoint)
-            : .move(to: endPoint))
+        elements.append(
+            prepareToDraw()
+                ? .quadCurve(to: endPoint, control: controlPoint)
+                : .move(to: endPoint))
     }
 
     /// Adds a cubic Bézier curve from the current point to `endPoint`.
     /// With no current point it starts a subpath at `endPoint` instead.
     /// O(1) amortised.
     public mutating func addCurve(to endPoint: CGPoint, controlPoint1: CGPoint, controlPoint2: CGPoint) {
-        elements.append(prepareToDraw()
-            ? .curve(to: endPoint, control1: controlPoint1, control2: controlPoint2)
-            : .move(to: endPoint))
+        elements.append(
+            prepareToDraw()
+                ? .curve(to: endPoint, control1: controlPoint1, control2: controlPoint2)
+                : .move(to: endPoint))
     }
 
     /// Closes the open subpath (a straight line back to its start). Does
@@ -210,14 +216,21 @@ public struct BezierPath: Sendable, Hashable {
         var any = false
         @inline(__always) func add(_ p: CGPoint) {
             any = true
-            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
-            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+            minX = Swift.min(minX, p.x)
+            maxX = Swift.max(maxX, p.x)
+            minY = Swift.min(minY, p.y)
+            maxY = Swift.max(maxY, p.y)
         }
         for e in elements {
             switch e {
             case let .move(p), let .line(p): add(p)
-            case let .quadCurve(p, c): add(p); add(c)
-            case let .curve(p, c1, c2): add(p); add(c1); add(c2)
+            case let .quadCurve(p, c):
+                add(p)
+                add(c)
+            case let .curve(p, c1, c2):
+                add(p)
+                add(c1)
+                add(c2)
             case .closeSubpath: break
             }
         }

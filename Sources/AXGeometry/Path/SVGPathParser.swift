@@ -88,7 +88,9 @@ struct SVGPathParser {
         case UInt8(ascii: "m"):
             let p = try readPoint(relative: isRelative)
             path.elements.append(.move(to: p))
-            current = p; subpathStart = p; needsMove = false
+            current = p
+            subpathStart = p
+            needsMove = false
             clearReflections()
         case UInt8(ascii: "l"):
             let p = try readPoint(relative: isRelative)
@@ -104,18 +106,22 @@ struct SVGPathParser {
             guard y.isFinite else { throw nonFinite(at: start) }
             lineTo(CGPoint(x: current.x, y: y))
         case UInt8(ascii: "c"):
-            let c1 = try readPoint(relative: isRelative); skipSeparator()
-            let c2 = try readPoint(relative: isRelative); skipSeparator()
+            let c1 = try readPoint(relative: isRelative)
+            skipSeparator()
+            let c2 = try readPoint(relative: isRelative)
+            skipSeparator()
             let p = try readPoint(relative: isRelative)
             curveTo(p, c1, c2)
         case UInt8(ascii: "s"):
             let start = i
             let c1 = try reflection(of: lastCubicControl, at: start)
-            let c2 = try readPoint(relative: isRelative); skipSeparator()
+            let c2 = try readPoint(relative: isRelative)
+            skipSeparator()
             let p = try readPoint(relative: isRelative)
             curveTo(p, c1, c2)
         case UInt8(ascii: "q"):
-            let c = try readPoint(relative: isRelative); skipSeparator()
+            let c = try readPoint(relative: isRelative)
+            skipSeparator()
             let p = try readPoint(relative: isRelative)
             quadTo(p, c)
         case UInt8(ascii: "t"):
@@ -124,18 +130,24 @@ struct SVGPathParser {
             let p = try readPoint(relative: isRelative)
             quadTo(p, c)
         case UInt8(ascii: "a"):
-            let rx = try readNumber(); skipSeparator()
-            let ry = try readNumber(); skipSeparator()
-            let rotation = try readNumber(); skipSeparator()
-            let largeArc = try readFlag(); skipSeparator()
-            let sweep = try readFlag(); skipSeparator()
+            let rx = try readNumber()
+            skipSeparator()
+            let ry = try readNumber()
+            skipSeparator()
+            let rotation = try readNumber()
+            skipSeparator()
+            let largeArc = try readFlag()
+            skipSeparator()
+            let sweep = try readFlag()
+            skipSeparator()
             let p = try readPoint(relative: isRelative)
             clearReflections()
             // F.6.2: identical end points omit the arc entirely.
             guard p != current else { return }
             beginDrawing()
-            path.appendSVGArc(from: current, to: p, radiusX: rx, radiusY: ry,
-                              xAxisRotation: rotation, largeArc: largeArc, sweep: sweep)
+            path.appendSVGArc(
+                from: current, to: p, radiusX: rx, radiusY: ry,
+                xAxisRotation: rotation, largeArc: largeArc, sweep: sweep)
             current = p
         default:
             // Unreachable: `run` only passes command letters.
@@ -163,14 +175,16 @@ struct SVGPathParser {
         beginDrawing()
         path.elements.append(.curve(to: p, control1: c1, control2: c2))
         current = p
-        lastCubicControl = c2; lastQuadControl = nil
+        lastCubicControl = c2
+        lastQuadControl = nil
     }
 
     private mutating func quadTo(_ p: CGPoint, _ c: CGPoint) {
         beginDrawing()
         path.elements.append(.quadCurve(to: p, control: c))
         current = p
-        lastQuadControl = c; lastCubicControl = nil
+        lastQuadControl = c
+        lastCubicControl = nil
     }
 
     private mutating func closePath() {
@@ -184,7 +198,8 @@ struct SVGPathParser {
     }
 
     private mutating func clearReflections() {
-        lastCubicControl = nil; lastQuadControl = nil
+        lastCubicControl = nil
+        lastQuadControl = nil
     }
 
     /// The reflection of `control` about the current point, or the current
@@ -218,8 +233,8 @@ struct SVGPathParser {
     private static func isCommand(_ b: UInt8) -> Bool {
         switch b | 0x20 {
         case UInt8(ascii: "m"), UInt8(ascii: "l"), UInt8(ascii: "h"), UInt8(ascii: "v"),
-             UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "q"), UInt8(ascii: "t"),
-             UInt8(ascii: "a"), UInt8(ascii: "z"):
+            UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "q"), UInt8(ascii: "t"),
+            UInt8(ascii: "a"), UInt8(ascii: "z"):
             return true
         default:
             return false
@@ -250,7 +265,8 @@ struct SVGPathParser {
         skipSeparator()
         var y = try readNumber()
         if relative {
-            x += current.x; y += current.y
+            x += current.x
+            y += current.y
             // Finite numbers can still sum past the largest double.
             guard x.isFinite, y.isFinite else { throw nonFinite(at: start) }
         }
@@ -259,8 +275,12 @@ struct SVGPathParser {
 
     private mutating func readFlag() throws(GeometryError) -> Bool {
         switch peek {
-        case UInt8(ascii: "0"): i += 1; return false
-        case UInt8(ascii: "1"): i += 1; return true
+        case UInt8(ascii: "0"):
+            i += 1
+            return false
+        case UInt8(ascii: "1"):
+            i += 1
+            return true
         default: throw fail(expected: "flag (0 or 1)")
         }
     }
@@ -268,7 +288,7 @@ struct SVGPathParser {
     /// 10^0 ... 10^22: every one exact in a double.
     private static let exactPowersOfTen: [Double] = {
         var p: [Double] = [1]
-        for _ in 1...22 { p.append(p[p.count - 1] * 10) }
+        for _ in 1 ... 22 { p.append(p[p.count - 1] * 10) }
         return p
     }()
 
@@ -297,9 +317,11 @@ struct SVGPathParser {
             if mantissa == 0 && d == 0 {
                 // A leading zero adds nothing.
             } else if significantDigits < 19 {
-                mantissa = mantissa &* 10 &+ d; significantDigits += 1
+                mantissa = mantissa &* 10 &+ d
+                significantDigits += 1
             } else {
-                exponent += 1; truncated = truncated || d != 0
+                exponent += 1
+                truncated = truncated || d != 0
             }
             i += 1
         }
@@ -311,7 +333,9 @@ struct SVGPathParser {
                 if mantissa == 0 && d == 0 {
                     exponent -= 1
                 } else if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ d; significantDigits += 1; exponent -= 1
+                    mantissa = mantissa &* 10 &+ d
+                    significantDigits += 1
+                    exponent -= 1
                 } else {
                     truncated = truncated || d != 0
                 }
@@ -340,13 +364,14 @@ struct SVGPathParser {
         var value: Double
         if !truncated && mantissa < (1 << 53) && exponent >= -22 && exponent <= 22 {
             let m = Double(mantissa)
-            value = exponent >= 0
+            value =
+                exponent >= 0
                 ? m * Self.exactPowersOfTen[exponent]
                 : m / Self.exactPowersOfTen[-exponent]
             if negative { value = -value }
         } else {
             // The text was checked against the grammar above, so it parses.
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< i]), as: UTF8.self)
             value = Double(text) ?? .nan
         }
         guard value.isFinite else { throw nonFinite(at: start) }
@@ -359,7 +384,7 @@ struct SVGPathParser {
     /// that are not UTF-8 continuation bytes. Only computed on failure.
     private func scalarOffset(_ byteOffset: Int) -> Int {
         var n = 0
-        for j in 0..<Swift.min(byteOffset, count) where bytes[j] & 0xC0 != 0x80 { n += 1 }
+        for j in 0 ..< Swift.min(byteOffset, count) where bytes[j] & 0xC0 != 0x80 { n += 1 }
         return n
     }
 
@@ -371,7 +396,7 @@ struct SVGPathParser {
             // One scalar: the lead byte and its continuation bytes.
             var end = i + 1
             while end < count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-            found = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self).debugDescription
+            found = String(decoding: UnsafeBufferPointer(rebasing: bytes[i ..< end]), as: UTF8.self).debugDescription
         }
         return .pathSyntax(offset: scalarOffset(i), expected: expected, found: found)
     }

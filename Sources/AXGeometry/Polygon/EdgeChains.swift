@@ -44,19 +44,24 @@ struct EdgeChains {
     init(vertices: [CGPoint], ringStarts: [Int]) {
         var chains: [Chain] = []
         var minX = Double.infinity, maxX = -Double.infinity
-        for p in vertices { minX = min(minX, Double(p.x)); maxX = max(maxX, Double(p.x)) }
-        for r in 0..<max(0, ringStarts.count - 1) {
+        for p in vertices {
+            minX = min(minX, Double(p.x))
+            maxX = max(maxX, Double(p.x))
+        }
+        for r in 0 ..< max(0, ringStarts.count - 1) {
             let ringFirst = ringStarts[r], ringEnd = ringStarts[r + 1] - 1
             guard ringEnd > ringFirst else { continue }
             var first = ringFirst
             var dx = 0.0, dy = 0.0  // the chain's directions so far (0: not yet known)
-            for e in ringFirst..<ringEnd {
+            for e in ringFirst ..< ringEnd {
                 let ex = Double(vertices[e + 1].x - vertices[e].x), ey = Double(vertices[e + 1].y - vertices[e].y)
                 if e - first == Self.maximumChainEdges
-                    || (ex != 0 && dx != 0 && (ex > 0) != (dx > 0)) || (ey != 0 && dy != 0 && (ey > 0) != (dy > 0)) {
+                    || (ex != 0 && dx != 0 && (ex > 0) != (dx > 0)) || (ey != 0 && dy != 0 && (ey > 0) != (dy > 0))
+                {
                     chains.append(Chain(first: first, end: e, ringFirst: ringFirst, ringEnd: ringEnd))
                     first = e
-                    dx = 0; dy = 0
+                    dx = 0
+                    dy = 0
                 }
                 if ex != 0 { dx = ex }
                 if ey != 0 { dy = ey }
@@ -119,7 +124,8 @@ struct EdgeChains {
         var counter = CrossingCounter(vertices: vertices, crossingLimit: crossingLimit, workLimit: workLimit)
         for (i, a) in chains.enumerated() {
             let b = Self.box(vertices, a.first, a.end)
-            tree.forEach(intersecting: CGRect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)) { j in
+            tree.forEach(intersecting: CGRect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)) {
+                j in
                 // Every overlapping pair is met twice (once from each side):
                 // both count as work, only the second is compared.
                 guard counter.spend() else { return false }
@@ -234,7 +240,9 @@ struct EdgeChains {
         let leftward = px - minX < maxX - px
         var winding = 0
         let v = vertices
-        let ray = leftward ? CGRect(x: minX, y: py, width: px - minX, height: 0)
+        let ray =
+            leftward
+            ? CGRect(x: minX, y: py, width: px - minX, height: 0)
             : CGRect(x: px, y: py, width: maxX - px, height: 0)
         tree.forEach(intersecting: ray) { c in
             guard let e = crossing(chains[Int(c)], py) else { return true }
@@ -266,7 +274,10 @@ struct EdgeChains {
             guard chain.ringFirst != ringStarts[excluded], let e = crossing(chain, py) else { return true }
             let a = v[e], b = v[e + 1]
             let x = Double(a.x) + (py - Double(a.y)) / Double(b.y - a.y) * Double(b.x - a.x)
-            if x < px, x > nearest { nearest = x; edge = e }
+            if x < px, x > nearest {
+                nearest = x
+                edge = e
+            }
             return true
         }
         guard let edge else { return nil }
@@ -324,14 +335,19 @@ struct EdgeChains {
     /// chain where nearer (and sets `edge`), halving the run while its box
     /// is nearer than `best` (a diagonal chain's box holds many points far
     /// from it).
-    private static func nearest(_ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double,
-                                _ best: inout Double, _ edge: inout Int?) {
+    private static func nearest(
+        _ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double,
+        _ best: inout Double, _ edge: inout Int?
+    ) {
         let b = box(v, i, j)
         let gx = max(b.minX - px, 0, px - b.maxX), gy = max(b.minY - py, 0, py - b.maxY)
         guard gx * gx + gy * gy < best * best else { return }
         if j - i == 1 {
             let d = distance(CGPoint(x: px, y: py), v[i], v[j])
-            if d < best { best = d; edge = i }
+            if d < best {
+                best = d
+                edge = i
+            }
             return
         }
         let m = (i + j) / 2

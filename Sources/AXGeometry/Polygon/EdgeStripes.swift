@@ -21,7 +21,10 @@ struct EdgeStripes: Sendable {
     static let empty = EdgeStripes(minY: 0, scale: 0, stripeStarts: [0], edges: [])
 
     private init(minY: Double, scale: Double, stripeStarts: [Int32], edges: [Int32]) {
-        self.minY = minY; self.scale = scale; self.stripeStarts = stripeStarts; self.edges = edges
+        self.minY = minY
+        self.scale = scale
+        self.stripeStarts = stripeStarts
+        self.edges = edges
     }
 
     var stripeCount: Int { stripeStarts.count - 1 }
@@ -46,10 +49,10 @@ struct EdgeStripes: Sendable {
     /// tall edges (a comb's teeth) cannot blow up memory.
     init(vertices: [CGPoint], ringStarts: [Int], minY: Double, maxY: Double) {
         var ids: [Int32] = []
-        for r in 0..<max(0, ringStarts.count - 1) {
+        for r in 0 ..< max(0, ringStarts.count - 1) {
             let lo = ringStarts[r], hi = ringStarts[r + 1]
             guard hi - lo >= 2 else { continue }
-            for e in lo..<(hi - 1) where vertices[e].y != vertices[e + 1].y {
+            for e in lo ..< (hi - 1) where vertices[e].y != vertices[e + 1].y {
                 ids.append(Int32(truncatingIfNeeded: e))
             }
         }
@@ -65,8 +68,9 @@ struct EdgeStripes: Sendable {
         var count = usable ? min(max(ids.count / 2, 1), 1 << 16) : 1
         let budget = 8 * ids.count + 64
         while true {
-            let candidate = EdgeStripes(minY: minY, scale: usable ? Double(count) / height : 0,
-                                        stripeStarts: Array(repeating: 0, count: count + 1), edges: [])
+            let candidate = EdgeStripes(
+                minY: minY, scale: usable ? Double(count) / height : 0,
+                stripeStarts: Array(repeating: 0, count: count + 1), edges: [])
             var total = 0
             for e in ids {
                 let (a, b) = candidate.span(of: Int(e), in: vertices)
@@ -93,14 +97,14 @@ struct EdgeStripes: Sendable {
         var starts = [Int32](repeating: 0, count: n + 1)
         for e in ids {
             let (a, b) = shape.span(of: Int(e), in: vertices)
-            for s in a...b { starts[s + 1] += 1 }
+            for s in a ... b { starts[s + 1] += 1 }
         }
-        for s in 0..<n { starts[s + 1] += starts[s] }
+        for s in 0 ..< n { starts[s + 1] += starts[s] }
         var cursor = starts
         var edges = [Int32](repeating: 0, count: total)
         for e in ids {
             let (a, b) = shape.span(of: Int(e), in: vertices)
-            for s in a...b {
+            for s in a ... b {
                 edges[Int(cursor[s])] = e
                 cursor[s] += 1
             }

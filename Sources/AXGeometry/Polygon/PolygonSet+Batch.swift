@@ -12,13 +12,17 @@ extension PolygonSet {
     ///   `filling(path:tolerance:)`).
     /// - Complexity: the sum of the single fills, divided among the cores.
     public static func filling(paths: [(path: BezierPath, tolerance: CGFloat)]) -> [Result<PolygonSet, GeometryError>] {
-        parallelMap(paths.count, minimumChunk: 1, makeWorker: {
-            Result { try GEOSContext() }.mapError(geometryError)
-        }) { context, i in
+        parallelMap(
+            paths.count, minimumChunk: 1,
+            makeWorker: {
+                Result { try GEOSContext() }.mapError(geometryError)
+            }
+        ) { context, i in
             context.flatMap { context in
                 Result {
-                    try filling(rings: flattenedForFilling(paths[i].path, tolerance: paths[i].tolerance),
-                                rule: paths[i].path.fillRule, context: context)
+                    try filling(
+                        rings: flattenedForFilling(paths[i].path, tolerance: paths[i].tolerance),
+                        rule: paths[i].path.fillRule, context: context)
                 }.mapError(geometryError)
             }
         }

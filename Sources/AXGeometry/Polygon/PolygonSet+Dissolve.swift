@@ -28,7 +28,7 @@ extension PolygonSet {
             for (r, ring) in face.enumerated() where ring.count > 3 {
                 // An exterior runs counterclockwise, a hole clockwise.
                 let reversed = (signedArea(ring) > 0) != (r == 0)
-                for i in 0..<(ring.count - 1) {
+                for i in 0 ..< (ring.count - 1) {
                     let e = reversed ? DirectedEdge(ring[i + 1], ring[i]) : DirectedEdge(ring[i], ring[i + 1])
                     if boundary.remove(e.reversed) == nil { boundary.insert(e) }
                 }
@@ -38,7 +38,9 @@ extension PolygonSet {
         // 2. Link into closed rings. Sorted by start vertex, so a vertex's
         // outgoing edges are one range (and the output does not depend on
         // the set's hash order).
-        let edges = boundary.sorted { ($0.from.x, $0.from.y, $0.to.x, $0.to.y) < ($1.from.x, $1.from.y, $1.to.x, $1.to.y) }
+        let edges = boundary.sorted {
+            ($0.from.x, $0.from.y, $0.to.x, $0.to.y) < ($1.from.x, $1.from.y, $1.to.x, $1.to.y)
+        }
         func outgoing(_ v: Vertex) -> Range<Int> {
             func firstNotBefore(_ key: (Double, Double), after: Bool) -> Int {
                 var lo = 0, hi = edges.count
@@ -49,7 +51,7 @@ extension PolygonSet {
                 }
                 return lo
             }
-            return firstNotBefore((v.x, v.y), after: false)..<firstNotBefore((v.x, v.y), after: true)
+            return firstNotBefore((v.x, v.y), after: false) ..< firstNotBefore((v.x, v.y), after: true)
         }
         var used = [Bool](repeating: false, count: edges.count)
         var rings: [[CGPoint]] = []
@@ -77,7 +79,10 @@ extension PolygonSet {
         for (r, ring) in rings.enumerated() { if signedArea(ring) > 0 { shells.append(r) } else { holes.append(r) } }
         guard !holes.isEmpty else { return PolygonSet(polygons: shells.map { [rings[$0]] }) }
         var vertices: [CGPoint] = [], starts = [0]
-        for ring in rings { vertices += ring; starts.append(vertices.count) }
+        for ring in rings {
+            vertices += ring
+            starts.append(vertices.count)
+        }
         let chains = EdgeChains(vertices: vertices, ringStarts: starts)
         let isShell = Set(shells)
         // hit[h]: the ring a leftward ray from hole h meets first.
@@ -86,7 +91,7 @@ extension PolygonSet {
             let ring = rings[h]
             // A hole runs clockwise, so an upward edge has the union on its
             // -x side: a ray from its middle towards -x starts in the union.
-            guard let k = (0..<(ring.count - 1)).first(where: { ring[$0 + 1].y > ring[$0].y }) else { continue }
+            guard let k = (0 ..< (ring.count - 1)).first(where: { ring[$0 + 1].y > ring[$0].y }) else { continue }
             let m = CGPoint(x: (ring[k].x + ring[k + 1].x) / 2, y: (ring[k].y + ring[k + 1].y) / 2)
             if let r = chains.ringMetLeft(of: m, ringStarts: starts, excluding: h) { hit[h] = r }
         }
@@ -100,10 +105,16 @@ extension PolygonSet {
             var r = h
             var shell: Int?
             while passed.count <= holes.count {
-                if let known = shellOf[r] { shell = known; break }
+                if let known = shellOf[r] {
+                    shell = known
+                    break
+                }
                 guard let next = hit[r] else { break }
                 passed.append(r)
-                if isShell.contains(next) { shell = next; break }
+                if isShell.contains(next) {
+                    shell = next
+                    break
+                }
                 r = next
             }
             // A hole whose ray meets no exterior (only rounding could do
@@ -169,15 +180,24 @@ extension PolygonSet {
     /// A point compared and hashed by its exact coordinates.
     struct Vertex: Hashable {
         let x: Double, y: Double
-        init(_ p: CGPoint) { x = Double(p.x); y = Double(p.y) }
+        init(_ p: CGPoint) {
+            x = Double(p.x)
+            y = Double(p.y)
+        }
         var point: CGPoint { CGPoint(x: x, y: y) }
     }
 
     /// An edge `from → to`.
     struct DirectedEdge: Hashable {
         let from: Vertex, to: Vertex
-        init(_ a: CGPoint, _ b: CGPoint) { from = Vertex(a); to = Vertex(b) }
-        private init(from: Vertex, to: Vertex) { self.from = from; self.to = to }
+        init(_ a: CGPoint, _ b: CGPoint) {
+            from = Vertex(a)
+            to = Vertex(b)
+        }
+        private init(from: Vertex, to: Vertex) {
+            self.from = from
+            self.to = to
+        }
         var reversed: DirectedEdge { DirectedEdge(from: to, to: from) }
     }
 }

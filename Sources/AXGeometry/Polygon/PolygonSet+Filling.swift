@@ -89,7 +89,9 @@ extension PolygonSet {
     /// - Complexity: O(elements), then as `filling(rings:rule:)`.
     /// - Throws: `GeometryError.overBudget(.fillEdges, ...)` for a path that
     ///   flattens to too many points, else as `filling(rings:rule:)`.
-    public static func filling(path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance)
+    public static func filling(
+        path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance
+    )
         throws(GeometryError) -> PolygonSet
     {
         let rings = try flattenedForFilling(path, tolerance: tolerance)
@@ -128,8 +130,10 @@ extension PolygonSet {
     }
 
     /// Checks the edge budget, then fills at GEOS's working magnitude.
-    private static func filling(closedRings rings: [[CGPoint]], rule: FillRule,
-                                context: GEOSContext) throws -> PolygonSet {
+    private static func filling(
+        closedRings rings: [[CGPoint]], rule: FillRule,
+        context: GEOSContext
+    ) throws -> PolygonSet {
         let edges = rings.reduce(0) { $0 + $1.count - 1 }
         guard edges <= maximumFillEdges else {
             throw GeometryError.overBudget(.fillEdges, count: edges, limit: maximumFillEdges)
@@ -147,15 +151,18 @@ extension PolygonSet {
             ring.map { CGPoint(x: Self.scaled($0.x, by: by), y: Self.scaled($0.y, by: by)) }
         }
         let scaledRings = rings.map { scale($0, -k) }
-        let region = try filling(workingRings: scaledRings, magnitude: Self.scaled(magnitude, by: -k),
-                                 rule: rule, context: context)
+        let region = try filling(
+            workingRings: scaledRings, magnitude: Self.scaled(magnitude, by: -k),
+            rule: rule, context: context)
         return PolygonSet(polygons: region.polygons.map { $0.map { scale($0, k) } })
     }
 
     /// The fill of closed rings whose largest coordinate magnitude is
     /// `magnitude`, within GEOS's working range.
-    private static func filling(workingRings rings: [[CGPoint]], magnitude: Double, rule: FillRule,
-                                context: GEOSContext) throws -> PolygonSet {
+    private static func filling(
+        workingRings rings: [[CGPoint]], magnitude: Double, rule: FillRule,
+        context: GEOSContext
+    ) throws -> PolygonSet {
         let chains = EdgeChains(closedRings: rings)
         switch chains.countCrossings(crossingLimit: maximumFillCrossings, workLimit: maximumFillCandidatePairs) {
         case .complete: break
@@ -208,8 +215,10 @@ extension PolygonSet {
     ///
     /// Complexity: O(face size) in GEOS, plus a ray and a clearance query
     /// through the chain index per sample.
-    private static func faceWinding(_ face: GEOSObject, chains: EdgeChains, clearance: Double,
-                                    context: GEOSContext) throws -> Int? {
+    private static func faceWinding(
+        _ face: GEOSObject, chains: EdgeChains, clearance: Double,
+        context: GEOSContext
+    ) throws -> Int? {
         func sample(_ p: CGPoint) throws -> Int? {
             guard try context.contains(face, context.point(p)) else { return nil }
             guard chains.distance(to: p, notBeyond: 2 * clearance) > clearance else { return nil }
@@ -233,7 +242,7 @@ extension PolygonSet {
         for vertical in [false, true] {
             let lo = Double(vertical ? box.minX : box.minY)
             let extent = Double(vertical ? box.width : box.height)
-            for i in 0..<lines {
+            for i in 0 ..< lines {
                 let c = lo + (Double(i) + 0.5) / Double(lines) * extent
                 let widest = insideSpans(closedRings, at: c, vertical: vertical, crossings: &crossings)
                     .max { $0.hi - $0.lo < $1.hi - $1.lo }
@@ -250,14 +259,19 @@ extension PolygonSet {
     /// even-odd pairing of its sorted crossings with the rings' edges, as
     /// intervals along the line; `crossings` is scratch. O(edges + k log k)
     /// for k crossings.
-    static func insideSpans(_ closedRings: [[CGPoint]], at c: Double, vertical: Bool,
-                            crossings: inout [Double]) -> [(lo: Double, hi: Double)] {
+    static func insideSpans(
+        _ closedRings: [[CGPoint]], at c: Double, vertical: Bool,
+        crossings: inout [Double]
+    ) -> [(lo: Double, hi: Double)] {
         crossings.removeAll(keepingCapacity: true)
         for ring in closedRings where ring.count >= 2 {
-            for k in 0..<(ring.count - 1) {
+            for k in 0 ..< (ring.count - 1) {
                 // (u, v): along and across the line.
-                let (au, av) = vertical ? (Double(ring[k].y), Double(ring[k].x)) : (Double(ring[k].x), Double(ring[k].y))
-                let (bu, bv) = vertical ? (Double(ring[k + 1].y), Double(ring[k + 1].x))
+                let (au, av) =
+                    vertical ? (Double(ring[k].y), Double(ring[k].x)) : (Double(ring[k].x), Double(ring[k].y))
+                let (bu, bv) =
+                    vertical
+                    ? (Double(ring[k + 1].y), Double(ring[k + 1].x))
                     : (Double(ring[k + 1].x), Double(ring[k + 1].y))
                 guard (av <= c) != (bv <= c) else { continue }
                 crossings.append(au + (c - av) * (bu - au) / (bv - av))

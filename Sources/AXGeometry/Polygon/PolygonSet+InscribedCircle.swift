@@ -54,7 +54,9 @@ extension PolygonSet {
         // nothing would be pruned) and squared distances overflow past
         // 2^511: search a copy scaled by 2^-k, exactly, and scale back.
         let k = magnitude.exponent
-        func scale(_ p: CGPoint, _ by: Int) -> CGPoint { CGPoint(x: Self.scaled(p.x, by: by), y: Self.scaled(p.y, by: by)) }
+        func scale(_ p: CGPoint, _ by: Int) -> CGPoint {
+            CGPoint(x: Self.scaled(p.x, by: by), y: Self.scaled(p.y, by: by))
+        }
         let scaled = PolygonSet(polygons: polygons.map { $0.map { $0.map { scale($0, -k) } } })
         guard let circle = scaled.inscribedCircleSearch(tolerance: Self.scaled(tolerance, by: -k)) else { return nil }
         return (scale(circle.center, k), Self.scaled(circle.radius, by: k))
@@ -96,14 +98,16 @@ extension PolygonSet {
         // bound a hair too small would hide the nearest edge.)
         let cx = Double(box.midX), cy = Double(box.midY)
         let v0 = vertices[0]
-        let root = cell(cx, cy, size / 2, within: ((Double(v0.x) - cx) * (Double(v0.x) - cx)
-            + (Double(v0.y) - cy) * (Double(v0.y) - cy)).squareRoot() * 1.0001 + tolerance)
+        let root = cell(
+            cx, cy, size / 2,
+            within: ((Double(v0.x) - cx) * (Double(v0.x) - cx)
+                + (Double(v0.y) - cy) * (Double(v0.y) - cy)).squareRoot() * 1.0001 + tolerance)
         var best = root
         // Seeds: the middles of the widest spans on scan lines, and of the
         // spans across those (a scan line cuts a strip anywhere; the span
         // across finds its middle). A span's middle is at most half its
         // width from the boundary.
-        let rings = (0..<ringCount).map { Array(ring($0)) }
+        let rings = (0 ..< ringCount).map { Array(ring($0)) }
         var crossings: [Double] = []
         for seed in Self.scanLineCandidates(rings).prefix(4) {
             var seeds = [seed]

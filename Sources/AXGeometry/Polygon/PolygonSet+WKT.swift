@@ -11,14 +11,15 @@ extension PolygonSet {
     public var wkt: String {
         if isEmpty { return "POLYGON EMPTY" }
         func ringText(_ r: Int) -> String {
-            "(" + ring(r).map { "\(Self.wktNumber(Double($0.x))) \(Self.wktNumber(Double($0.y)))" }
+            "("
+                + ring(r).map { "\(Self.wktNumber(Double($0.x))) \(Self.wktNumber(Double($0.y)))" }
                 .joined(separator: ", ") + ")"
         }
         func polygonText(_ k: Int) -> String {
-            "(" + (polygonStarts[k]..<polygonStarts[k + 1]).map(ringText).joined(separator: ", ") + ")"
+            "(" + (polygonStarts[k] ..< polygonStarts[k + 1]).map(ringText).joined(separator: ", ") + ")"
         }
         if polygonCount == 1 { return "POLYGON " + polygonText(0) }
-        return "MULTIPOLYGON (" + (0..<polygonCount).map(polygonText).joined(separator: ", ") + ")"
+        return "MULTIPOLYGON (" + (0 ..< polygonCount).map(polygonText).joined(separator: ", ") + ")"
     }
 
     /// Integral values as integers (exact below 1e18, where Int64 holds

@@ -46,13 +46,13 @@ public struct PolygonSet: Sendable, Hashable {
     /// Each polygon as its rings (exterior first, then holes), every ring
     /// closed (its first point repeated last). O(vertices); allocates.
     public var polygons: [[[CGPoint]]] {
-        (0..<polygonCount).map { k in
-            (polygonStarts[k]..<polygonStarts[k + 1]).map { Array(ring($0)) }
+        (0 ..< polygonCount).map { k in
+            (polygonStarts[k] ..< polygonStarts[k + 1]).map { Array(ring($0)) }
         }
     }
 
     /// Ring `r`, closed.
-    func ring(_ r: Int) -> ArraySlice<CGPoint> { vertices[ringStarts[r]..<ringStarts[r + 1]] }
+    func ring(_ r: Int) -> ArraySlice<CGPoint> { vertices[ringStarts[r] ..< ringStarts[r + 1]] }
 
     var ringCount: Int { ringStarts.count - 1 }
 
@@ -70,10 +70,16 @@ public struct PolygonSet: Sendable, Hashable {
         // Areas of rings near ±1e300 (or 1e-300) over- or underflow: measure
         // them scaled by an exact power of two, so orientations stay right.
         var magnitude = 0.0
-        for polygon in polygons { for ring in polygon { for p in ring {
-            magnitude = max(magnitude, abs(Double(p.x)), abs(Double(p.y)))
-        } } }
-        let k = magnitude.isFinite && magnitude > 0 && (magnitude > 0x1p400 || magnitude < 0x1p-400) ? magnitude.exponent : 0
+        for polygon in polygons {
+            for ring in polygon {
+                for p in ring {
+                    magnitude = max(magnitude, abs(Double(p.x)), abs(Double(p.y)))
+                }
+            }
+        }
+        let k =
+            magnitude.isFinite && magnitude > 0 && (magnitude > 0x1p400 || magnitude < 0x1p-400)
+            ? magnitude.exponent : 0
         func signedArea(_ ring: [CGPoint]) -> Double {
             guard k != 0 else { return Self.signedArea(ring) }
             return Self.signedArea(ring.map { CGPoint(x: Self.scaled($0.x, by: -k), y: Self.scaled($0.y, by: -k)) })
@@ -103,11 +109,16 @@ public struct PolygonSet: Sendable, Hashable {
         var minX = Double.infinity, minY = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity
         for p in vertices {
-            minX = min(minX, Double(p.x)); maxX = max(maxX, Double(p.x))
-            minY = min(minY, Double(p.y)); maxY = max(maxY, Double(p.y))
+            minX = min(minX, Double(p.x))
+            maxX = max(maxX, Double(p.x))
+            minY = min(minY, Double(p.y))
+            maxY = max(maxY, Double(p.y))
         }
         if vertices.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
         self.stripes = EdgeStripes(vertices: vertices, ringStarts: ringStarts, minY: minY, maxY: maxY)
     }
 
@@ -140,7 +151,7 @@ public struct PolygonSet: Sendable, Hashable {
         guard let o = closed.first else { return 0 }
         let ox = Double(o.x), oy = Double(o.y)
         var twice = 0.0
-        for i in 0..<max(0, closed.count - 1) {
+        for i in 0 ..< max(0, closed.count - 1) {
             let ax = Double(closed[i].x) - ox, ay = Double(closed[i].y) - oy
             let bx = Double(closed[i + 1].x) - ox, by = Double(closed[i + 1].y) - oy
             twice += ax * by - bx * ay
@@ -185,7 +196,7 @@ public struct PolygonSet: Sendable, Hashable {
         guard x >= minX, x < maxX, y >= minY, y < maxY else { return false }
         let s = stripes.stripe(of: y)
         var inside = false
-        for k in Int(stripes.stripeStarts[s])..<Int(stripes.stripeStarts[s + 1]) {
+        for k in Int(stripes.stripeStarts[s]) ..< Int(stripes.stripeStarts[s + 1]) {
             let e = Int(stripes.edges[k])
             let a = vertices[e], b = vertices[e + 1]
             let ay = Double(a.y), by = Double(b.y)

@@ -35,7 +35,9 @@ public final class RegionBuilder {
     ///
     /// - Throws: `GeometryError.overBudget` for a path over a fill budget,
     ///   else as `filling(rings:rule:)`.
-    public func filling(path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance)
+    public func filling(
+        path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance
+    )
         throws(GeometryError) -> PolygonSet
     {
         let rings = try PolygonSet.flattenedForFilling(path, tolerance: tolerance)
@@ -89,7 +91,6 @@ public final class RegionBuilder {
             return try context.polygonSet(context.unaryUnion(context.collection(.geometryCollection, taking: parts)))
         }
     }
-
 
     /// A point inside `set` (GEOS's point on surface: on a horizontal line
     /// through the middle of a polygon's box), or nil for the empty set.

@@ -63,8 +63,10 @@ package enum WindingRecord {
         for ring in rings where ring.count >= 2 && ring.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
             for p in ring {
                 vertices.append(p)
-                minX = min(minX, Double(p.x)); minY = min(minY, Double(p.y))
-                maxX = max(maxX, Double(p.x)); maxY = max(maxY, Double(p.y))
+                minX = min(minX, Double(p.x))
+                minY = min(minY, Double(p.y))
+                maxX = max(maxX, Double(p.x))
+                maxY = max(maxY, Double(p.y))
             }
             if let first = ring.first, first != ring.last { vertices.append(first) }
             starts.append(vertices.count)
@@ -108,14 +110,18 @@ package enum WindingRecord {
         let scale = count > 1 ? Double(count) / height : 0
         let tableWords = (count + 2) / 2
         let pointsBase = headerWords + tableWords
-        let length = (pointsBase + 2 * offsets[count] + summaryWords + alignmentWords - 1) / alignmentWords * alignmentWords
+        let length =
+            (pointsBase + 2 * offsets[count] + summaryWords + alignmentWords - 1) / alignmentWords * alignmentWords
         return [Double](unsafeUninitializedCapacity: length) { words, initialized in
             words.initialize(repeating: 0)
-            words[0] = minX; words[1] = maxX; words[2] = minY; words[3] = maxY
+            words[0] = minX
+            words[1] = maxX
+            words[2] = minY
+            words[3] = maxY
             words[4] = scale
             words[5] = Double(bitPattern: flags | UInt64(count))
             words[6] = Double(bitPattern: UInt64(length))
-            for j in 0..<tableWords {
+            for j in 0 ..< tableWords {
                 let lo = UInt64(offsets[2 * j])
                 let hi = 2 * j + 1 <= count ? UInt64(offsets[2 * j + 1]) : 0
                 words[headerWords + j] = Double(bitPattern: lo | hi << 32)
@@ -126,16 +132,20 @@ package enum WindingRecord {
                 var k = pointsBase + 2 * cursor[s]
                 if !continuesRun {
                     if cursor[s] > offsets[s] {
-                        words[k] = .nan; words[k + 1] = .nan
+                        words[k] = .nan
+                        words[k + 1] = .nan
                         k += 2
                     }
-                    words[k] = Double(vertices[e].x); words[k + 1] = Double(vertices[e].y)
+                    words[k] = Double(vertices[e].x)
+                    words[k + 1] = Double(vertices[e].y)
                     k += 2
                 }
-                words[k] = Double(vertices[e + 1].x); words[k + 1] = Double(vertices[e + 1].y)
+                words[k] = Double(vertices[e + 1].x)
+                words[k + 1] = Double(vertices[e + 1].y)
                 cursor[s] = (k + 2 - pointsBase) / 2
             }
-            writeSummary(words.baseAddress!, length: length, vertices: vertices, starts: starts, rule: rule, flags: flags)
+            writeSummary(
+                words.baseAddress!, length: length, vertices: vertices, starts: starts, rule: rule, flags: flags)
             initialized = length
         }
     }
@@ -156,42 +166,57 @@ package enum WindingRecord {
     /// settles the whole run. The rest are left undecided. The grid's origin
     /// and scales are `Float`s, exact as `Double`s, so that query and build
     /// compute cells alike and the summary fits one line pair.
-    private static func writeSummary(_ w: UnsafeMutablePointer<Double>, length: Int, vertices: [CGPoint], starts: [Int],
-                                     rule: FillRule, flags: UInt64) {
+    private static func writeSummary(
+        _ w: UnsafeMutablePointer<Double>, length: Int, vertices: [CGPoint], starts: [Int],
+        rule: FillRule, flags: UInt64
+    ) {
         let minX = w[0], maxX = w[1], minY = w[2], maxY = w[3]
         let g = Double(gridSize)
         var ox = Float(minX), oy = Float(minY)
         var fx = Float(g / (maxX - minX)), fy = Float(g / (maxY - minY))
         // Out of Float's range, or a box of no width: one column (or row).
-        if !ox.isFinite || !fx.isFinite || fx <= 0 { ox = 0; fx = 0 }
-        if !oy.isFinite || !fy.isFinite || fy <= 0 { oy = 0; fy = 0 }
+        if !ox.isFinite || !fx.isFinite || fx <= 0 {
+            ox = 0
+            fx = 0
+        }
+        if !oy.isFinite || !fy.isFinite || fy <= 0 {
+            oy = 0
+            fy = 0
+        }
         let x0 = Double(ox), y0 = Double(oy), sx = Double(fx), sy = Double(fy)
         // Far above the few ulps a crossing's arithmetic can be off by.
         let margin = 1e-9 * max(abs(minX), abs(maxX), abs(minY), abs(maxY)) + Double.leastNormalMagnitude
         var blocked = [Bool](repeating: false, count: gridSize * gridSize)
         vertices.withUnsafeBufferPointer { v in
-            for r in 0..<(starts.count - 1) {
-                for e in starts[r]..<(starts[r + 1] - 1) {
+            for r in 0 ..< (starts.count - 1) {
+                for e in starts[r] ..< (starts[r + 1] - 1) {
                     let ax = Double(v[e].x), ay = Double(v[e].y), bx = Double(v[e + 1].x), by = Double(v[e + 1].y)
-                    let c0 = cell(of: min(ax, bx) - margin, min: x0, scale: sx), c1 = cell(of: max(ax, bx) + margin, min: x0, scale: sx)
-                    let r0 = cell(of: min(ay, by) - margin, min: y0, scale: sy), r1 = cell(of: max(ay, by) + margin, min: y0, scale: sy)
-                    for cy in r0...r1 { for cx in c0...c1 { blocked[cy * gridSize + cx] = true } }
+                    let c0 = cell(of: min(ax, bx) - margin, min: x0, scale: sx),
+                        c1 = cell(of: max(ax, bx) + margin, min: x0, scale: sx)
+                    let r0 = cell(of: min(ay, by) - margin, min: y0, scale: sy),
+                        r1 = cell(of: max(ay, by) + margin, min: y0, scale: sy)
+                    for cy in r0 ... r1 { for cx in c0 ... c1 { blocked[cy * gridSize + cx] = true } }
                 }
             }
         }
         var grid = [UInt64](repeating: 0, count: summaryWords - 3)
-        for cy in 0..<gridSize {
+        for cy in 0 ..< gridSize {
             let py = y0 + (Double(cy) + 0.5) / sy
             var cx = 0
             while cx < gridSize {
-                guard !blocked[cy * gridSize + cx] else { cx += 1; continue }
+                guard !blocked[cy * gridSize + cx] else {
+                    cx += 1
+                    continue
+                }
                 var end = cx
                 while end < gridSize && !blocked[cy * gridSize + end] { end += 1 }
                 let px = x0 + (Double(cx) + 0.5) / sx
                 // A centre that rounds into another cell settles nothing.
                 if cell(of: px, min: x0, scale: sx) == cx, cell(of: py, min: y0, scale: sy) == cy {
                     let code = rule.fills(winding: winding(UnsafePointer(w), x: px, y: py)) ? filledCell : emptyCell
-                    for k in (cy * gridSize + cx)..<(cy * gridSize + end) { grid[k >> 5] |= code << UInt64((k & 31) * 2) }
+                    for k in (cy * gridSize + cx) ..< (cy * gridSize + end) {
+                        grid[k >> 5] |= code << UInt64((k & 31) * 2)
+                    }
                 }
                 cx = end
             }
@@ -207,17 +232,22 @@ package enum WindingRecord {
     @inline(__always)
     private static func span(_ y0: CGFloat, _ y1: CGFloat, minY: Double, scale: Double, count: Int) -> (Int, Int) {
         let lo = min(Double(y0), Double(y1)), hi = max(Double(y0), Double(y1))
-        return (stripe(of: lo, minY: minY, scale: scale, count: count), stripe(of: hi, minY: minY, scale: scale, count: count))
+        return (
+            stripe(of: lo, minY: minY, scale: scale, count: count),
+            stripe(of: hi, minY: minY, scale: scale, count: count)
+        )
     }
 
     /// How many (edge, stripe) pairs `count` stripes make: the stripes each
     /// edge's closed y-span meets, summed. O(edges).
-    private static func stripeVisits(_ vertices: [CGPoint], _ starts: [Int], minY: Double, height: Double,
-                                     count: Int) -> Int {
+    private static func stripeVisits(
+        _ vertices: [CGPoint], _ starts: [Int], minY: Double, height: Double,
+        count: Int
+    ) -> Int {
         let scale = count > 1 ? Double(count) / height : 0
         var total = 0
-        for r in 0..<(starts.count - 1) {
-            for e in starts[r]..<(starts[r + 1] - 1) {
+        for r in 0 ..< (starts.count - 1) {
+            for e in starts[r] ..< (starts[r + 1] - 1) {
                 let (a, b) = span(vertices[e].y, vertices[e + 1].y, minY: minY, scale: scale, count: count)
                 total += b - a + 1
             }
@@ -229,14 +259,16 @@ package enum WindingRecord {
     /// points `offsets[s] ..< offsets[s + 1]`: in each stripe a run of edges
     /// goes on (one more point) or starts (two, after a NaN unless it is the
     /// stripe's first).
-    private static func layout(_ vertices: [CGPoint], _ starts: [Int], minY: Double, height: Double,
-                               count: Int) -> [Int] {
+    private static func layout(
+        _ vertices: [CGPoint], _ starts: [Int], minY: Double, height: Double,
+        count: Int
+    ) -> [Int] {
         let scale = count > 1 ? Double(count) / height : 0
         var sizes = [Int](repeating: 0, count: count + 1)
         forEachEdgeInStripes(vertices, starts, minY: minY, scale: scale, count: count) { _, s, continuesRun in
             sizes[s + 1] += continuesRun ? 1 : (sizes[s + 1] == 0 ? 2 : 3)
         }
-        for s in 0..<count { sizes[s + 1] += sizes[s] }
+        for s in 0 ..< count { sizes[s + 1] += sizes[s] }
         return sizes
     }
 
@@ -248,14 +280,16 @@ package enum WindingRecord {
     /// `e + 1` are never in two rings (the closing vertex sits between), so
     /// `e - 1` before `e` means the same ring.
     @inline(__always)
-    private static func forEachEdgeInStripes(_ vertices: [CGPoint], _ starts: [Int], minY: Double, scale: Double, count: Int,
-                                             _ body: (_ e: Int, _ s: Int, _ continuesRun: Bool) -> Void) {
+    private static func forEachEdgeInStripes(
+        _ vertices: [CGPoint], _ starts: [Int], minY: Double, scale: Double, count: Int,
+        _ body: (_ e: Int, _ s: Int, _ continuesRun: Bool) -> Void
+    ) {
         var last = [Int](repeating: -2, count: count)
         vertices.withUnsafeBufferPointer { v in
-            for r in 0..<(starts.count - 1) {
-                for e in starts[r]..<(starts[r + 1] - 1) {
+            for r in 0 ..< (starts.count - 1) {
+                for e in starts[r] ..< (starts[r + 1] - 1) {
                     let (a, b) = span(v[e].y, v[e + 1].y, minY: minY, scale: scale, count: count)
-                    for s in a...b {
+                    for s in a ... b {
                         body(e, s, last[s] == e - 1)
                         last[s] = e
                     }
@@ -287,12 +321,16 @@ package enum WindingRecord {
     /// the point's grid cell is settled, else from the record itself: the
     /// same answer as `winding` always.
     @inlinable @inline(__always)
-    package static func contains(summary s: UnsafePointer<Double>, record: UnsafePointer<Double>, x: Double, y: Double) -> Bool {
+    package static func contains(
+        summary s: UnsafePointer<Double>, record: UnsafePointer<Double>, x: Double, y: Double
+    ) -> Bool {
         let origin = s[0].bitPattern, scale = s[1].bitPattern
-        let cx = cell(of: x, min: Double(Float(bitPattern: UInt32(truncatingIfNeeded: origin))),
-                      scale: Double(Float(bitPattern: UInt32(truncatingIfNeeded: scale))))
-        let cy = cell(of: y, min: Double(Float(bitPattern: UInt32(truncatingIfNeeded: origin >> 32))),
-                      scale: Double(Float(bitPattern: UInt32(truncatingIfNeeded: scale >> 32))))
+        let cx = cell(
+            of: x, min: Double(Float(bitPattern: UInt32(truncatingIfNeeded: origin))),
+            scale: Double(Float(bitPattern: UInt32(truncatingIfNeeded: scale))))
+        let cy = cell(
+            of: y, min: Double(Float(bitPattern: UInt32(truncatingIfNeeded: origin >> 32))),
+            scale: Double(Float(bitPattern: UInt32(truncatingIfNeeded: scale >> 32))))
         let k = cy * gridSize + cx
         let code = s[3 + k >> 5].bitPattern >> UInt64((k & 31) * 2) & 3
         if code != 0 { return code == filledCell }
@@ -342,7 +380,8 @@ package enum WindingRecord {
             if (ay <= y) != (by <= y), x < ax + (y - ay) / (by - ay) * (bx - ax) {
                 winding += by > ay ? 1 : -1
             }
-            ax = bx; ay = by
+            ax = bx
+            ay = by
             i += 2
         }
         return winding

@@ -48,19 +48,21 @@ public struct WindingRegion: Sendable {
     ///   stripe); no allocation.
     public func contains(_ p: CGPoint) -> Bool {
         record.withUnsafeBufferPointer { r in
-            WindingRecord.contains(summary: r.baseAddress! + (r.count - WindingRecord.summaryWords), record: r.baseAddress!,
-                                   x: Double(p.x), y: Double(p.y))
+            WindingRecord.contains(
+                summary: r.baseAddress! + (r.count - WindingRecord.summaryWords), record: r.baseAddress!,
+                x: Double(p.x), y: Double(p.y))
         }
     }
 
     /// The box of the rings (which holds the region), or `.null` when empty.
     public var bounds: CGRect {
-        vertices.isEmpty ? .null : CGRect(x: record[0], y: record[2], width: record[1] - record[0], height: record[3] - record[2])
+        vertices.isEmpty
+            ? .null : CGRect(x: record[0], y: record[2], width: record[1] - record[0], height: record[3] - record[2])
     }
 
     /// The rings, each closed (first point repeated).
     public var rings: [[CGPoint]] {
-        (0..<max(0, ringStarts.count - 1)).map { Array(vertices[ringStarts[$0]..<ringStarts[$0 + 1]]) }
+        (0 ..< max(0, ringStarts.count - 1)).map { Array(vertices[ringStarts[$0] ..< ringStarts[$0 + 1]]) }
     }
 
     /// Bytes held.

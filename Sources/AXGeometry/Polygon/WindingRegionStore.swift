@@ -20,7 +20,8 @@ package struct WindingRegionStore: Sendable {
         @usableFromInline let record: UnsafePointer<Double>
 
         @inlinable init(summary: UnsafePointer<Double>, record: UnsafePointer<Double>) {
-            self.summary = summary; self.record = record
+            self.summary = summary
+            self.record = record
         }
 
         /// Whether `p` is filled, exactly as `WindingRegion.contains`.
@@ -114,8 +115,9 @@ package struct WindingRegionStore: Sendable {
         guard k != Self.none else { return nil }
         let summary = entryBase + Int(k) * WindingRecord.summaryWords
         let place = UInt32(truncatingIfNeeded: summary[2].bitPattern)
-        return Region(summary: summary,
-                      record: bases[Int(place >> Self.offsetBits)] + Int(place & (1 << Self.offsetBits - 1)) << 3)
+        return Region(
+            summary: summary,
+            record: bases[Int(place >> Self.offsetBits)] + Int(place & (1 << Self.offsetBits - 1)) << 3)
     }
 
     /// Bytes held by the buffers (live and dead records) and the slots.
@@ -129,7 +131,9 @@ package struct WindingRegionStore: Sendable {
         release(key)
         guard let record else { return }
         let (k, target) = add(key, length: record.count)
-        record.withUnsafeBufferPointer { r in Self.copy(r, to: target, summary: entryBase + k * WindingRecord.summaryWords) }
+        record.withUnsafeBufferPointer { r in
+            Self.copy(r, to: target, summary: entryBase + k * WindingRecord.summaryWords)
+        }
         compactIfWasteful()
     }
 
@@ -152,8 +156,10 @@ package struct WindingRegionStore: Sendable {
 
     /// Copies a record to its place and its summary to its entry, keeping
     /// the entry's place.
-    private static func copy(_ record: UnsafeBufferPointer<Double>, to target: UnsafeMutablePointer<Double>,
-                             summary: UnsafeMutablePointer<Double>) {
+    private static func copy(
+        _ record: UnsafeBufferPointer<Double>, to target: UnsafeMutablePointer<Double>,
+        summary: UnsafeMutablePointer<Double>
+    ) {
         target.initialize(from: record.baseAddress!, count: record.count)
         let s = record.baseAddress! + (record.count - WindingRecord.summaryWords)
         let place = summary[2].bitPattern & 0xffff_ffff
@@ -186,7 +192,8 @@ package struct WindingRegionStore: Sendable {
     private mutating func uniqueEntries(room: Int) {
         let full = entries.count + room > entries.capacity
         guard full || !isKnownUniquelyReferenced(&entries) else { return }
-        let bigger = Chunk(capacity: full ? max(2 * entries.capacity, 64 * WindingRecord.summaryWords) : entries.capacity)
+        let bigger = Chunk(
+            capacity: full ? max(2 * entries.capacity, 64 * WindingRecord.summaryWords) : entries.capacity)
         bigger.extend(by: entries.count).initialize(from: entries.words, count: entries.count)
         entries = bigger
         entryBase = bigger.words
@@ -233,7 +240,8 @@ package struct WindingRegionStore: Sendable {
         }
         let size = min(Self.maxChunkWords, max(Self.smallChunkWords, 2 * (chunks.last?.capacity ?? 0)))
         let chunk = Chunk(capacity: max(length, size))
-        precondition(chunks.count < Self.maxChunks, "WindingRegionStore: more than \(Self.maxChunks) chunks of live regions")
+        precondition(
+            chunks.count < Self.maxChunks, "WindingRegionStore: more than \(Self.maxChunks) chunks of live regions")
         chunks.append(chunk)
         bases.append(chunk.words)
         return (Self.place(chunk: chunks.count - 1, offset: 0), chunk.extend(by: length))

@@ -61,7 +61,7 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .zeroFrame, .offScreen, .activationObstructed, .activationLost, .unreachable: return .error
         case .partlyOffScreen, .activationOutsideShape, .smallTouchTarget, .overlappingElements, .pathOutsideFrame,
-             .notVisible:
+            .notVisible:
             return .warning
         case .visibilityDisagrees: return .info
         }

@@ -35,11 +35,14 @@ public enum Auditor {
         let tree = analysis.tree
         let screen = tree.screenBounds ?? (tree.root.isNone ? .null : analysis.space.accessibilityFrame(of: tree.root))
         // One GEOS builder per chunk of elements.
-        let results = parallelMap(elements.count, minimumChunk: 64, makeWorker: {
-            Result { () throws(GeometryError) -> ElementAudit in
-                ElementAudit(analysis: analysis, index: index, screen: screen, builder: try RegionBuilder())
+        let results = parallelMap(
+            elements.count, minimumChunk: 64,
+            makeWorker: {
+                Result { () throws(GeometryError) -> ElementAudit in
+                    ElementAudit(analysis: analysis, index: index, screen: screen, builder: try RegionBuilder())
+                }
             }
-        }) { audit, k -> Result<[AuditFinding], TreeError> in
+        ) { audit, k -> Result<[AuditFinding], TreeError> in
             audit.flatMap { audit in Result { try audit.findings(k) } }
                 .mapError { TreeError(.geometry, "\($0)", node: tree.id(of: elements[k].element)) }
         }
@@ -81,25 +84,34 @@ struct ElementAudit {
         let a = analysis.elements[k]
         let e = a.element
         var out: [AuditFinding] = []
-        func add(_ rule: AuditRule, _ message: String, region: Region? = nil, points: [CGPoint] = [], related: NodeID? = nil) {
-            out.append(AuditFinding(rule: rule, element: e, message: message, wkt: region?.wkt, points: points,
-                                    related: related, geometry: region))
+        func add(
+            _ rule: AuditRule, _ message: String, region: Region? = nil, points: [CGPoint] = [], related: NodeID? = nil
+        ) {
+            out.append(
+                AuditFinding(
+                    rule: rule, element: e, message: message, wkt: region?.wkt, points: points,
+                    related: related, geometry: region))
         }
         let frame = analysis.space.accessibilityFrame(of: e)
         let rules = analysis.tester.rules
 
         // Empty bounds in a dump are a node the screen clipped away.
         if !(frame.width > 0 && frame.height > 0) && rules.emptyFrameMeansOffScreen {
-            add(.offScreen, "its bounds \(Auditor.text(frame)) are empty: the dump clipped it away at the screen's edge, so it lies off the screen. Scroll it into view, or hide it from accessibility while it is off screen",
+            add(
+                .offScreen,
+                "its bounds \(Auditor.text(frame)) are empty: the dump clipped it away at the screen's edge, so it lies off the screen. Scroll it into view, or hide it from accessibility while it is off screen",
                 points: [frame.origin])
             return out
         }
         // A forgotten frame explains everything else about the element: report it alone.
         if !(frame.width > 0 && frame.height > 0) {
-            let what = frame == .zero
+            let what =
+                frame == .zero
                 ? "its accessibility frame is CGRectZero, the default for an accessibility element: the frame was never set"
                 : "its accessibility frame \(Auditor.text(frame)) has no area"
-            add(.zeroFrame, "\(what); \(rules.screenReader) cannot show or reach it. Set accessibilityFrame (or accessibilityFrameInContainerSpace) to the area it describes",
+            add(
+                .zeroFrame,
+                "\(what); \(rules.screenReader) cannot show or reach it. Set accessibilityFrame (or accessibilityFrameInContainerSpace) to the area it describes",
                 points: [frame.origin])
             return out
         }
@@ -112,31 +124,42 @@ struct ElementAudit {
             let area = Double(frame.width * frame.height)
             if onArea <= 0 {
                 whollyOff = true
-                add(.offScreen, "its frame \(Auditor.text(frame)) lies wholly outside the screen \(Auditor.text(screen)): \(rules.screenReader) users can reach it only by swiping, and see nothing there. Remove it from the accessibility tree or bring it on screen",
+                add(
+                    .offScreen,
+                    "its frame \(Auditor.text(frame)) lies wholly outside the screen \(Auditor.text(screen)): \(rules.screenReader) users can reach it only by swiping, and see nothing there. Remove it from the accessibility tree or bring it on screen",
                     region: Region.rect(of: frame))
             } else if onArea < area - 1e-9 * area {
                 let off = try Region.rect(of: frame).subtracting([Region.rect(of: screen)], builder)
-                add(.partlyOffScreen, "\(Auditor.text(100 * (1 - onArea / area)))% of its frame \(Auditor.text(frame)) lies outside the screen \(Auditor.text(screen)): \(rules.screenReader)'s cursor is drawn off screen. Clip the frame to the visible part",
+                add(
+                    .partlyOffScreen,
+                    "\(Auditor.text(100 * (1 - onArea / area)))% of its frame \(Auditor.text(frame)) lies outside the screen \(Auditor.text(screen)): \(rules.screenReader)'s cursor is drawn off screen. Clip the frame to the visible part",
                     region: off)
             }
         }
 
         // Activation.
-        let suggestion = a.suggested.map { "; a point that works is \(Auditor.text($0)), set accessibilityActivationPoint there" }
+        let suggestion =
+            a.suggested.map { "; a point that works is \(Auditor.text($0)), set accessibilityActivationPoint there" }
             ?? "; no point of the element reaches it: move the views in front or the element"
         let suggestedPoints = a.suggested.map { [a.activationPoint, $0] } ?? [a.activationPoint]
         switch a.status {
         case .ok: break
         case .obstructed:
             let receiver = a.receiver.map(name) ?? "another view"
-            add(.activationObstructed, "a double-tap at its activation point \(Auditor.text(a.activationPoint)) goes to \(receiver), not to the element\(suggestion)",
+            add(
+                .activationObstructed,
+                "a double-tap at its activation point \(Auditor.text(a.activationPoint)) goes to \(receiver), not to the element\(suggestion)",
                 region: a.deliverable.isEmpty ? nil : a.deliverable, points: suggestedPoints, related: a.receiver)
         case .lost:
-            add(.activationLost, "a double-tap at its activation point \(Auditor.text(a.activationPoint)) reaches no view (outside every touchable view, or its views are hidden or have isUserInteractionEnabled off)\(suggestion)",
+            add(
+                .activationLost,
+                "a double-tap at its activation point \(Auditor.text(a.activationPoint)) reaches no view (outside every touchable view, or its views are hidden or have isUserInteractionEnabled off)\(suggestion)",
                 region: a.deliverable.isEmpty ? nil : a.deliverable, points: suggestedPoints)
         }
         if a.outside {
-            add(.activationOutsideShape, "its activation point \(Auditor.text(a.activationPoint)) lies outside its shape (cut by its ancestors' bounds); set accessibilityActivationPoint inside it\(a.suggested.map { ", e.g. \(Auditor.text($0))" } ?? "")",
+            add(
+                .activationOutsideShape,
+                "its activation point \(Auditor.text(a.activationPoint)) lies outside its shape (cut by its ancestors' bounds); set accessibilityActivationPoint inside it\(a.suggested.map { ", e.g. \(Auditor.text($0))" } ?? "")",
                 region: a.region, points: suggestedPoints)
         }
 
@@ -144,12 +167,17 @@ struct ElementAudit {
         let (scale, inferred) = rules.unitScale(of: tree)
         let unit = rules.sizeUnit, minimum = rules.minimumTouchTarget
         if rules.isInteractive(e, in: tree) && 2 * a.touchTargetRadius / scale < minimum {
-            let size = a.deliverable.isEmpty
+            let size =
+                a.deliverable.isEmpty
                 ? "no tap reaches it at all"
                 : "the largest circle a tap reaches it through is \(Auditor.text(2 * a.touchTargetRadius / scale)) \(unit) across"
-            let density = scale == 1 && !inferred ? ""
+            let density =
+                scale == 1 && !inferred
+                ? ""
                 : " at \(Auditor.text(scale)) pixels per \(unit)\(inferred ? " (inferred from the screen's width; --density sets it)" : "")"
-            add(.smallTouchTarget, "touch target too small: \(size) (\(Auditor.text(minimum)) \(unit) needed\(density), measured on the part of its shape that views in front leave reachable, not on its frame). Enlarge it or move what covers it",
+            add(
+                .smallTouchTarget,
+                "touch target too small: \(size) (\(Auditor.text(minimum)) \(unit) needed\(density), measured on the part of its shape that views in front leave reachable, not on its frame). Enlarge it or move what covers it",
                 region: a.deliverable.isEmpty ? nil : a.deliverable, points: a.suggested.map { [$0] } ?? [])
         }
 
@@ -157,7 +185,9 @@ struct ElementAudit {
         let mine = a.frameRegion
         if mine.isEmpty {
             if !whollyOff {
-                add(.unreachable, "its frame \(Auditor.text(frame)) lies wholly outside the bounds of an ancestor view, so touch exploration never lands on it. Move it inside its superview's bounds",
+                add(
+                    .unreachable,
+                    "its frame \(Auditor.text(frame)) lies wholly outside the bounds of an ancestor view, so touch exploration never lands on it. Move it inside its superview's bounds",
                     region: Region.rect(of: frame))
             }
         } else {
@@ -176,8 +206,11 @@ struct ElementAudit {
             if !covers.isEmpty {
                 let left = try mine.uncoveredArea(by: covers, builder)
                 if left <= Auditor.coveredTolerance {
-                    let names = coverNames.prefix(3).map(name).joined(separator: ", ") + (coverNames.count > 3 ? ", …" : "")
-                    add(.unreachable, "it is wholly covered by elements in front (\(names)): touch exploration always finds those instead. Shrink or move them, or merge the elements",
+                    let names =
+                        coverNames.prefix(3).map(name).joined(separator: ", ") + (coverNames.count > 3 ? ", …" : "")
+                    add(
+                        .unreachable,
+                        "it is wholly covered by elements in front (\(names)): touch exploration always finds those instead. Shrink or move them, or merge the elements",
                         region: mine, related: coverNames.first)
                 }
                 // One finding per element, naming its overlaps (a few, and
@@ -199,10 +232,13 @@ struct ElementAudit {
                     let area = "\(Auditor.text(largest.area)) \(rules.coordinateUnit)²"
                     let names = overlaps.prefix(3).map { name($0.element) }.joined(separator: ", ")
                     let more = overlaps.count > 3 ? " and \(overlaps.count - 3) more" : ""
-                    let what = overlaps.count == 1
+                    let what =
+                        overlaps.count == 1
                         ? "its frame overlaps \(names)'s by \(area): touch exploration there finds only \(names)"
                         : "its frame overlaps \(overlaps.count) elements in front (\(names)\(more)), by up to \(area): touch exploration there finds only them"
-                    add(.overlappingElements, "\(what). Make the frames disjoint", region: largest.region, related: largest.element)
+                    add(
+                        .overlappingElements, "\(what). Make the frames disjoint", region: largest.region,
+                        related: largest.element)
                 }
             }
         }
@@ -211,22 +247,32 @@ struct ElementAudit {
         if tree.has(.hasPath, e) {
             let stray = try a.shape.subtracting([Region.rect(of: frame)], builder)
             if stray.area > Auditor.pathStrayTolerance {
-                add(.pathOutsideFrame, "its accessibilityPath reaches \(Auditor.text(stray.area)) \(rules.coordinateUnit)² outside its frame \(Auditor.text(frame)): \(rules.screenReader) draws and hit-tests the two differently. Make the frame hold the path",
+                add(
+                    .pathOutsideFrame,
+                    "its accessibilityPath reaches \(Auditor.text(stray.area)) \(rules.coordinateUnit)² outside its frame \(Auditor.text(frame)): \(rules.screenReader) draws and hit-tests the two differently. Make the frame hold the path",
                     region: stray)
             }
         }
 
         // Visibility.
         if !whollyOff && a.visibleFraction == 0 && !mine.isEmpty {
-            add(.notVisible, "nothing of it is visible: it is clipped by an ancestor that clips, or lies under opaque views in front. Sighted \(rules.screenReader) users see the cursor around nothing",
+            add(
+                .notVisible,
+                "nothing of it is visible: it is clipped by an ancestor that clips, or lies under opaque views in front. Sighted \(rules.screenReader) users see the cursor around nothing",
                 region: a.shape)
         }
         if rules.checksVisibilityFlag, let flag = tree.visibleInSnapshot(e), a.visibleFraction.isFinite {
             let seen = !whollyOff && a.visibleFraction > 0
             if !flag && seen {
-                add(.visibilityDisagrees, "the dump marks it not visible (visible=\"false\"), but \(Auditor.text(100 * a.visibleFraction))% of it lies on the screen, unclipped: it is kept as visible (XCTest's flag is often wrong; --trust-visible would hide it)")
+                add(
+                    .visibilityDisagrees,
+                    "the dump marks it not visible (visible=\"false\"), but \(Auditor.text(100 * a.visibleFraction))% of it lies on the screen, unclipped: it is kept as visible (XCTest's flag is often wrong; --trust-visible would hide it)"
+                )
             } else if flag && !seen && !whollyOff {
-                add(.visibilityDisagrees, "the dump marks it visible, but nothing of it can be seen: it is clipped away or covered by views in front")
+                add(
+                    .visibilityDisagrees,
+                    "the dump marks it visible, but nothing of it can be seen: it is clipped away or covered by views in front"
+                )
             }
         }
         return out

@@ -160,7 +160,8 @@ struct AXHitJSONReader {
     private mutating func readDocument() throws(TreeError) {
         let first = try scanner.next()
         guard first == .beginObject else {
-            throw TreeError(.input, "expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
+            throw TreeError(
+                .input, "expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
         }
         let documentOffset = scanner.tokenOffset
         var seen: [DocumentKey] = []
@@ -177,8 +178,9 @@ struct AXHitJSONReader {
             case .format:
                 let format = try readString(key: "format")
                 guard format == "axhit/1" else {
-                    throw TreeError(.input, "unsupported format \"\(format)\" (expected \"axhit/1\")",
-                                    line: scanner.tokenLine, key: "format")
+                    throw TreeError(
+                        .input, "unsupported format \"\(format)\" (expected \"axhit/1\")",
+                        line: scanner.tokenLine, key: "format")
                 }
             case .platform:
                 tree.platform = try readName(Platform.self, key: "platform")
@@ -191,10 +193,13 @@ struct AXHitJSONReader {
             }
         }
         guard seen.contains(.format) else {
-            throw TreeError(.input, "required key is missing (\"format\": \"axhit/1\")", line: scanner.line(at: documentOffset), key: "format")
+            throw TreeError(
+                .input, "required key is missing (\"format\": \"axhit/1\")", line: scanner.line(at: documentOffset),
+                key: "format")
         }
         guard seen.contains(.root) else {
-            throw TreeError(.input, "required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
+            throw TreeError(
+                .input, "required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
         }
         _ = try scanner.next()  // the end, or an error for anything after the document
     }
@@ -210,7 +215,9 @@ struct AXHitJSONReader {
                 try skipValue()
                 continue
             }
-            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "screen.\(key)") }
+            if seen.contains(key) {
+                throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "screen.\(key)")
+            }
             seen.append(key)
             switch key {
             case .bounds:
@@ -312,7 +319,11 @@ struct AXHitJSONReader {
         /// Sets `isAccessibilityElement` to its kind's default unless given.
         mutating func resolveAccessibilityElement() {
             if !has(.isAccessibilityElement) {
-                if isElement { values.flags.insert(.accessibilityElement) } else { values.flags.remove(.accessibilityElement) }
+                if isElement {
+                    values.flags.insert(.accessibilityElement)
+                } else {
+                    values.flags.remove(.accessibilityElement)
+                }
             }
         }
 
@@ -329,7 +340,9 @@ struct AXHitJSONReader {
         // Open nodes, innermost last: `frames[..<open]`. Slots above `open`
         // are kept for reuse rather than removed, which would move a whole
         // frame out and destroy it for every node.
-        var frames = [NodeFrame(offset: scanner.tokenOffset, depth: scanner.depth, parentFrame: -1, parentID: .none, position: 0)]
+        var frames = [
+            NodeFrame(offset: scanner.tokenOffset, depth: scanner.depth, parentFrame: -1, parentID: .none, position: 0)
+        ]
         frames.reserveCapacity(64)
         var open = 1
         while open > 0 {
@@ -352,7 +365,8 @@ struct AXHitJSONReader {
 
     /// The node loop over `frames[..<open]`, until every node is closed or a
     /// child needs a frame beyond `frames`.
-    private mutating func readNodes(in frames: UnsafeMutableBufferPointer<NodeFrame>, open: inout Int) throws(TreeError) {
+    private mutating func readNodes(in frames: UnsafeMutableBufferPointer<NodeFrame>, open: inout Int) throws(TreeError)
+    {
         while open > 0 {
             let top = open - 1
             if frames[top].inChildren {
@@ -374,8 +388,9 @@ struct AXHitJSONReader {
                     throw named(error, frames, top)
                 }
                 frames[top].childCount += 1
-                frames[open].reset(offset: offset, depth: scanner.depth, parentFrame: top,
-                                   parentID: frames[top].treeID, position: frames[top].childCount)
+                frames[open].reset(
+                    offset: offset, depth: scanner.depth, parentFrame: top,
+                    parentID: frames[top].treeID, position: frames[top].childCount)
                 open += 1
                 continue
             }
@@ -406,8 +421,9 @@ struct AXHitJSONReader {
         if !f.treeID.isNone { f.dirty = true }
         if key.isViewProperty {
             if f.has(.kind) && f.isElement {
-                throw TreeError(.validation, "element nodes have no \(key.name) (a view property)",
-                                line: scanner.line(at: keyOffset), key: key.name)
+                throw TreeError(
+                    .validation, "element nodes have no \(key.name) (a view property)",
+                    line: scanner.line(at: keyOffset), key: key.name)
             }
             if f.viewKey == nil {
                 f.viewKey = key
@@ -420,20 +436,24 @@ struct AXHitJSONReader {
         switch key {
         case .id:
             let id = try readString(key: name)
-            guard !id.isEmpty else { throw TreeError(.validation, "must not be empty", line: scanner.tokenLine, key: "\(name)") }
+            guard !id.isEmpty else {
+                throw TreeError(.validation, "must not be empty", line: scanner.tokenLine, key: "\(name)")
+            }
             f.values.name = id
             f.idOffset = scanner.tokenOffset
         case .kind:
             let text = try readKind()
             guard let kind = text else {
-                throw TreeError(.validation, "unknown kind \"\(scanner.text)\" (expected \"view\" or \"element\")",
-                                line: scanner.tokenLine, key: "\(name)")
+                throw TreeError(
+                    .validation, "unknown kind \"\(scanner.text)\" (expected \"view\" or \"element\")",
+                    line: scanner.tokenLine, key: "\(name)")
             }
             f.set(.element, kind == .element)
             f.kindOffset = scanner.tokenOffset
             if kind == .element, let viewKey = f.viewKey {
-                throw TreeError(.validation, "element nodes have no \(viewKey.name) (a view property)",
-                                line: scanner.line(at: f.viewKeyOffset), key: viewKey.name)
+                throw TreeError(
+                    .validation, "element nodes have no \(viewKey.name) (a view property)",
+                    line: scanner.line(at: f.viewKeyOffset), key: viewKey.name)
             }
         case .children:
             let t = try scanner.next()
@@ -478,8 +498,10 @@ struct AXHitJSONReader {
         case .accessibilityNavigationStyle:
             let text = try readString(key: name)
             guard let style = NavigationStyle(rawValue: text) else {
-                throw TreeError(.validation, "unknown navigation style \"\(text)\" (expected \"automatic\", \"separate\" or \"combined\")",
-                                line: scanner.tokenLine, key: "\(name)")
+                throw TreeError(
+                    .validation,
+                    "unknown navigation style \"\(text)\" (expected \"automatic\", \"separate\" or \"combined\")",
+                    line: scanner.tokenLine, key: "\(name)")
             }
             f.values.extras.navigationStyle = style
             if style != .automatic { f.values.hasExtras = true }
@@ -501,8 +523,9 @@ struct AXHitJSONReader {
         case .bounds: f.values.bounds = try readRect(key: name)
         case .transform:
             try readNumbers(count: 6, key: name, noun: "a transform [a, b, c, d, tx, ty]")
-            let t = CGAffineTransform(a: CGFloat(numbers[0]), b: CGFloat(numbers[1]), c: CGFloat(numbers[2]),
-                                      d: CGFloat(numbers[3]), tx: CGFloat(numbers[4]), ty: CGFloat(numbers[5]))
+            let t = CGAffineTransform(
+                a: CGFloat(numbers[0]), b: CGFloat(numbers[1]), c: CGFloat(numbers[2]),
+                d: CGFloat(numbers[3]), tx: CGFloat(numbers[4]), ty: CGFloat(numbers[5]))
             f.values.transform = t == .identity ? nil : t
         case .clipsToBounds: f.set(.clipsToBounds, try readBool(key: name))
         case .isHidden: f.set(.hidden, try readBool(key: name))
@@ -532,7 +555,9 @@ struct AXHitJSONReader {
             // frame when the tree validated every node (values are otherwise
             // checked as read). A kind still to come is left to `finish`.
             if named && f.has(.kind) && !f.isElement && f.has(.accessibilityFrameInContainerSpace) {
-                throw TreeError(.validation, "view nodes have no accessibilityFrameInContainerSpace (an element property)", node: f.values.name, key: "accessibilityFrameInContainerSpace")
+                throw TreeError(
+                    .validation, "view nodes have no accessibilityFrameInContainerSpace (an element property)",
+                    node: f.values.name, key: "accessibilityFrameInContainerSpace")
             }
             f.treeID = try tree.add(&f.values, named: named, final: false, under: f.parentID)
         } catch {
@@ -550,18 +575,21 @@ struct AXHitJSONReader {
     private mutating func finish(_ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) throws(TreeError) {
         frames[i].resolveAccessibilityElement()
         guard frames[i].has(.id) else {
-            throw TreeError(.input, "required key is missing", line: scanner.line(at: frames[i].offset),
-                            node: positionName(frames, i), key: "id")
+            throw TreeError(
+                .input, "required key is missing", line: scanner.line(at: frames[i].offset),
+                node: positionName(frames, i), key: "id")
         }
         let isView = !frames[i].isElement
         if isView && !frames[i].has(.frame) {
-            throw TreeError(.input, "required key is missing (views need a frame)", line: scanner.line(at: frames[i].offset),
-                            node: frames[i].values.name, key: "frame")
+            throw TreeError(
+                .input, "required key is missing (views need a frame)", line: scanner.line(at: frames[i].offset),
+                node: frames[i].values.name, key: "frame")
         }
         if isView && frames[i].has(.accessibilityFrameInContainerSpace) {
-            throw TreeError(.validation, "view nodes have no accessibilityFrameInContainerSpace (an element property)",
-                            line: scanner.line(at: frames[i].containerSpaceFrameOffset), node: frames[i].values.name,
-                            key: "accessibilityFrameInContainerSpace")
+            throw TreeError(
+                .validation, "view nodes have no accessibilityFrameInContainerSpace (an element property)",
+                line: scanner.line(at: frames[i].containerSpaceFrameOffset), node: frames[i].values.name,
+                key: "accessibilityFrameInContainerSpace")
         }
         do throws(TreeError) {
             if frames[i].treeID.isNone {
@@ -684,7 +712,9 @@ struct AXHitJSONReader {
     private mutating func finiteNumber(key: StaticString) throws(TreeError) -> Double {
         let v = scanner.doubleValue()
         guard v.isFinite else {
-            throw TreeError(.validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
+            throw TreeError(
+                .validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine,
+                key: "\(key)")
         }
         return v
     }
@@ -700,11 +730,14 @@ struct AXHitJSONReader {
         switch try scanner.readNumbers(into: &numbers, max: count, count: &n) {
         case .closed:
             guard n == count else {
-                throw TreeError(.input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+                throw TreeError(
+                    .input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
             }
             return offset
         case .notFinite:
-            throw TreeError(.validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine, key: "\(key)")
+            throw TreeError(
+                .validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine,
+                key: "\(key)")
         case .stopped:
             break  // the rest token by token, for the exact error
         }
@@ -719,7 +752,8 @@ struct AXHitJSONReader {
             n += 1
         }
         guard n == count else {
-            throw TreeError(.input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+            throw TreeError(
+                .input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
         }
         return offset
     }
@@ -729,7 +763,8 @@ struct AXHitJSONReader {
         if let problem = ValueRules.rectProblem(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) {
             throw TreeError(.validation, problem, line: scanner.line(at: offset), key: "\(key)")
         }
-        return CGRect(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))
+        return CGRect(
+            x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))
     }
 
     private mutating func readPoint(key: StaticString) throws(TreeError) -> CGPoint {
@@ -744,8 +779,9 @@ struct AXHitJSONReader {
         let t = try scanner.next()
         if t == .number {
             guard let mask = scanner.exactUInt64() else {
-                throw TreeError(.validation, "a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
-                                line: scanner.tokenLine, key: "\(key)")
+                throw TreeError(
+                    .validation, "a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
+                    line: scanner.tokenLine, key: "\(key)")
             }
             return AccessibilityTraits(rawValue: mask)
         }
@@ -756,21 +792,24 @@ struct AXHitJSONReader {
             if e == .endArray { return traits }
             guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
             guard let trait = scanner.lookup(in: Self.traitNames) else {
-                throw TreeError(.validation, "unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
+                throw TreeError(
+                    .validation, "unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
             }
             traits.formUnion(trait)
         }
     }
 
     /// A string naming a case of `T` (its raw value).
-    private mutating func readName<T: RawRepresentable & CaseIterable>(_: T.Type, key: StaticString) throws(TreeError) -> T
-        where T.RawValue == String
-    {
+    private mutating func readName<T: RawRepresentable & CaseIterable>(
+        _: T.Type, key: StaticString
+    ) throws(TreeError) -> T
+    where T.RawValue == String {
         let text = try readString(key: key)
         guard let value = T(rawValue: text) else {
             let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw TreeError(.validation, "unknown value \"\(text)\" (expected one of \(names))", line: scanner.tokenLine,
-                            key: "\(key)")
+            throw TreeError(
+                .validation, "unknown value \"\(text)\" (expected one of \(names))", line: scanner.tokenLine,
+                key: "\(key)")
         }
         return value
     }
@@ -787,8 +826,9 @@ struct AXHitJSONReader {
             guard e == .string else { throw expected("an action name (a string)", e, key: key) }
             guard let action = scanner.lookup(in: Self.actionNames) else {
                 let names = NodeActions.named.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw TreeError(.validation, "unknown action \"\(scanner.text)\" (expected one of \(names))",
-                                line: scanner.tokenLine, key: "\(key)")
+                throw TreeError(
+                    .validation, "unknown action \"\(scanner.text)\" (expected one of \(names))",
+                    line: scanner.tokenLine, key: "\(key)")
             }
             actions.formUnion(action)
         }
@@ -804,7 +844,9 @@ struct AXHitJSONReader {
             if e == .endArray { return ids }
             guard e == .string else { throw expected("a node id (a string)", e, key: key) }
             let id = scanner.text
-            guard !id.isEmpty else { throw TreeError(.validation, "an id in the list is empty", line: scanner.tokenLine, key: "\(key)") }
+            guard !id.isEmpty else {
+                throw TreeError(.validation, "an id in the list is empty", line: scanner.tokenLine, key: "\(key)")
+            }
             ids.append(id)
         }
     }
@@ -825,11 +867,12 @@ struct AXHitJSONReader {
                 try skipValue()
                 continue
             }
-            let name: StaticString = switch key {
-            case .d: "accessibilityPath.d"
-            case .usesEvenOddFillRule: "accessibilityPath.usesEvenOddFillRule"
-            case .coordinateSpace: "accessibilityPath.coordinateSpace"
-            }
+            let name: StaticString =
+                switch key {
+                case .d: "accessibilityPath.d"
+                case .usesEvenOddFillRule: "accessibilityPath.usesEvenOddFillRule"
+                case .coordinateSpace: "accessibilityPath.coordinateSpace"
+                }
             if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "\(name)") }
             seen.append(key)
             switch key {
@@ -841,14 +884,16 @@ struct AXHitJSONReader {
             case .coordinateSpace:
                 let text = try readString(key: name)
                 guard let s = PathCoordinateSpace(rawValue: text) else {
-                    throw TreeError(.validation, "unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
-                                    line: scanner.tokenLine, key: "\(name)")
+                    throw TreeError(
+                        .validation, "unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
+                        line: scanner.tokenLine, key: "\(name)")
                 }
                 space = s
             }
         }
         guard let data else {
-            throw TreeError(.input, "required key is missing", line: scanner.line(at: offset), key: "accessibilityPath.d")
+            throw TreeError(
+                .input, "required key is missing", line: scanner.line(at: offset), key: "accessibilityPath.d")
         }
         var path: BezierPath
         do {

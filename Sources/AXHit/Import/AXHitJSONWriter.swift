@@ -39,7 +39,9 @@ struct AXHitJSONWriter {
             put(",\n  \"source\": ")
             string(tree.source.rawValue)
         }
-        if tree.screenBounds != nil || tree.screenScale != nil || tree.idiom != .phone || tree.layoutDirection != .leftToRight {
+        if tree.screenBounds != nil || tree.screenScale != nil || tree.idiom != .phone
+            || tree.layoutDirection != .leftToRight
+        {
             put(",\n  \"screen\": {")
             var first = true
             func separate() {
@@ -129,8 +131,17 @@ struct AXHitJSONWriter {
             if ts >= 0 && tree.transformTable[ts] != .identity {
                 let t = tree.transformTable[ts]
                 put(", \"transform\": [")
-                number(t.a); put(", "); number(t.b); put(", "); number(t.c); put(", ")
-                number(t.d); put(", "); number(t.tx); put(", "); number(t.ty)
+                number(t.a)
+                put(", ")
+                number(t.b)
+                put(", ")
+                number(t.c)
+                put(", ")
+                number(t.d)
+                put(", ")
+                number(t.tx)
+                put(", ")
+                number(t.ty)
                 put("]")
             }
             if f.contains(.clipsToBounds) { put(", \"clipsToBounds\": true") }
@@ -173,7 +184,9 @@ struct AXHitJSONWriter {
             put(", \"accessibilityContainerType\": ")
             string(e.containerType.rawValue)
         }
-        if let visible = e.visibleInSnapshot { put(visible ? ", \"visibleInSnapshot\": true" : ", \"visibleInSnapshot\": false") }
+        if let visible = e.visibleInSnapshot {
+            put(visible ? ", \"visibleInSnapshot\": true" : ", \"visibleInSnapshot\": false")
+        }
         if !e.actions.isEmpty {
             put(", \"actions\": [")
             var first = true
@@ -203,7 +216,8 @@ struct AXHitJSONWriter {
             } else {
                 put("[")
                 var first = true
-                for (name, trait) in AccessibilityTraits.named where traits.contains(trait) {  // bit order, no array built
+                // In bit order; no array built.
+                for (name, trait) in AccessibilityTraits.named where traits.contains(trait) {
                     if !first { put(", ") }
                     string(name)
                     first = false
@@ -245,7 +259,6 @@ struct AXHitJSONWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-
     /// `value` in decimal, formatted in place.
     private mutating func unsigned(_ value: UInt64) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
@@ -261,7 +274,7 @@ struct AXHitJSONWriter {
     }
 
     private mutating func indent(_ depth: Int) {
-        for _ in 0..<min(depth, Self.maxIndent) { put("  ") }
+        for _ in 0 ..< min(depth, Self.maxIndent) { put("  ") }
     }
 
     /// `prefix` (`, "key": `) and the value, if there is one.
@@ -317,7 +330,7 @@ struct AXHitJSONWriter {
         text.withUTF8 { bytes in
             var runStart = 0
             for (k, c) in bytes.enumerated() where c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<k]))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< k]))
                 escape(c)
                 runStart = k + 1
             }

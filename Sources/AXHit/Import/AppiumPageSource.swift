@@ -85,21 +85,27 @@ enum AppiumPageSource {
                         if let key = keys.lookup(scanner.name(of: a)) { slots[key.rawValue] = a }
                     }
                     func text(_ key: Key) -> String? { slots[key.rawValue].map { scanner.string($0) } }
-                    func flag(_ key: Key) -> Bool? { slots[key.rawValue].flatMap { a in scanner.withValue(a, SourceValue.bool) } }
+                    func flag(_ key: Key) -> Bool? {
+                        slots[key.rawValue].flatMap { a in scanner.withValue(a, SourceValue.bool) }
+                    }
                     let type = IOSElementFacts.shortType(text(.type) ?? String(decoding: scanner.name, as: UTF8.self))
                     let id = "\(type)#\(hierarchy.nodes.count)"
                     var frame = CGRect.zero
                     if slots[Key.x.rawValue] != nil || slots[Key.y.rawValue] != nil
-                        || slots[Key.width.rawValue] != nil || slots[Key.height.rawValue] != nil {
+                        || slots[Key.width.rawValue] != nil || slots[Key.height.rawValue] != nil
+                    {
                         func number(_ key: Key) throws(TreeError) -> CGFloat {
                             guard let a = slots[key.rawValue] else { return 0 }
                             return try XMLValue.number(a, in: scanner, key: "\(key)", node: id)
                         }
-                        frame = CGRect(x: try number(.x), y: try number(.y), width: try number(.width), height: try number(.height))
+                        frame = CGRect(
+                            x: try number(.x), y: try number(.y), width: try number(.width), height: try number(.height)
+                        )
                         // A negative size is the frame's fault, as in axhit/1.
                         if let problem = ValueRules.rectProblem(frame) {
-                            throw TreeError(.validation, problem, file: file, line: scanner.line(at: scanner.tagOffset),
-                                            node: id, key: "frame")
+                            throw TreeError(
+                                .validation, problem, file: file, line: scanner.line(at: scanner.tagOffset),
+                                node: id, key: "frame")
                         }
                     }
                     let facts = IOSElementFacts(
@@ -116,7 +122,8 @@ enum AppiumPageSource {
                 }
             }
             let top = ImportedHierarchy.TopLevel(screen: hierarchy.applicationFrame)
-            return try hierarchy.makeTree(platform: .ios, top: top, options: options, file: file, lines: SourceLines(bytes: bytes))
+            return try hierarchy.makeTree(
+                platform: .ios, top: top, options: options, file: file, lines: SourceLines(bytes: bytes))
         }
     }
 }
@@ -129,15 +136,19 @@ enum XMLValue {
     /// - Throws: `TreeError` naming the node, the key and the attribute's
     ///   line: `.input` when it is not a number, `.validation` when it is
     ///   not finite.
-    static func number(_ a: XMLScanner.Attribute, in scanner: XMLScanner, key: String, node: String) throws(TreeError) -> CGFloat {
+    static func number(
+        _ a: XMLScanner.Attribute, in scanner: XMLScanner, key: String, node: String
+    ) throws(TreeError) -> CGFloat {
         let v = scanner.withValue(a, SourceValue.number)
         guard let v else {
-            throw TreeError(.input, "\"\(SourceValue.echo(scanner.string(a)))\" is not a number", file: scanner.file,
-                            line: scanner.line(at: a.valueStart), node: node, key: key)
+            throw TreeError(
+                .input, "\"\(SourceValue.echo(scanner.string(a)))\" is not a number", file: scanner.file,
+                line: scanner.line(at: a.valueStart), node: node, key: key)
         }
         guard v.isFinite else {
-            throw TreeError(.validation, "\"\(SourceValue.echo(scanner.string(a)))\" is not a finite number",
-                            file: scanner.file, line: scanner.line(at: a.valueStart), node: node, key: key)
+            throw TreeError(
+                .validation, "\"\(SourceValue.echo(scanner.string(a)))\" is not a finite number",
+                file: scanner.file, line: scanner.line(at: a.valueStart), node: node, key: key)
         }
         return CGFloat(v)
     }

@@ -34,8 +34,9 @@ enum DroidBotState {
             let lines = SourceLines(bytes: bytes)
             let document = try ForeignJSON.parse(bytes, file: file)
             guard let views = document["views"]?.array else {
-                throw TreeError(.input, "expected an object with a \"views\" list", file: file,
-                                line: lines.line(at: document.offset), key: "views")
+                throw TreeError(
+                    .input, "expected an object with a \"views\" list", file: file,
+                    line: lines.line(at: document.offset), key: "views")
             }
             // Read every view, then emit them in pre-order so parents precede
             // children whatever order the list uses.
@@ -46,12 +47,14 @@ enum DroidBotState {
             nodes.reserveCapacity(views.count)
             for (i, v) in views.enumerated() {
                 guard v.isObject else {
-                    throw TreeError(.input, "view \(i) is not an object", file: file, line: lines.line(at: v.offset), key: "views")
+                    throw TreeError(
+                        .input, "view \(i) is not an object", file: file, line: lines.line(at: v.offset), key: "views")
                 }
                 let className = v["class"]?.string ?? ""
                 let kind = className.isEmpty ? "View" : classes.facts(ofClass: className).0
                 let id = "\(kind)#\(i)"
-                func fail(_ kind: TreeError.Kind, _ message: String, _ key: String, at value: ForeignJSON) -> TreeError {
+                func fail(_ kind: TreeError.Kind, _ message: String, _ key: String, at value: ForeignJSON) -> TreeError
+                {
                     TreeError(kind, message, file: file, line: lines.line(at: value.offset), node: id, key: key)
                 }
                 var bounds = CGRect.zero
@@ -107,11 +110,13 @@ enum DroidBotState {
             }
             // A view never reached from a root sits on a parent cycle.
             if let lost = reached.firstIndex(of: false) {
-                throw TreeError(.validation, "parent chain loops without reaching a root", file: file,
-                                line: lines.line(at: views[lost].offset), node: ids[lost], key: "parent")
+                throw TreeError(
+                    .validation, "parent chain loops without reaching a root", file: file,
+                    line: lines.line(at: views[lost].offset), node: ids[lost], key: "parent")
             }
-            return try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true),
-                                          options: options, file: file, lines: lines)
+            return try hierarchy.makeTree(
+                platform: .android, top: .init(frontFirst: true, areWindows: true),
+                options: options, file: file, lines: lines)
         }
     }
 
@@ -119,7 +124,8 @@ enum DroidBotState {
     /// nil when it is not two pairs of numbers.
     private static func pixelRect(_ value: ForeignJSON) -> CGRect? {
         guard let corners = value.array, corners.count == 2,
-              let a = corners[0].array, let b = corners[1].array, a.count == 2, b.count == 2 else { return nil }
+            let a = corners[0].array, let b = corners[1].array, a.count == 2, b.count == 2
+        else { return nil }
         var v: [Double] = []
         for n in a + b {
             guard let d = n.number else { return nil }

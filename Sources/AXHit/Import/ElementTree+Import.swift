@@ -40,14 +40,17 @@ extension ElementTree {
         case .read(.droidBot): self = try DroidBotState.read(data, file: file, options: options)
         case .read(.webDriverAgentJSON): self = try WebDriverAgentJSON.read(data, file: file, options: options)
         case let .refused(kind):
-            throw TreeError(.input, "this is \(kind), which AXHit does not read; AXHit reads "
-                            + TreeFormat.everyDisplayName, file: file, line: Self.firstContentLine(data))
+            throw TreeError(
+                .input,
+                "this is \(kind), which AXHit does not read; AXHit reads "
+                    + TreeFormat.everyDisplayName, file: file, line: Self.firstContentLine(data))
         case .unknown:
             if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
                 throw TreeError(.input, "the file is empty", file: file, line: Self.firstContentLine(data))
             }
-            throw TreeError(.input, "unrecognized input: AXHit reads " + TreeFormat.everyDisplayName,
-                            file: file, line: Self.firstContentLine(data))
+            throw TreeError(
+                .input, "unrecognized input: AXHit reads " + TreeFormat.everyDisplayName,
+                file: file, line: Self.firstContentLine(data))
         }
     }
 
@@ -135,7 +138,8 @@ extension ElementTree {
     /// - Complexity: O(n) in the input size; iterative.
     /// - Throws: `TreeError` with `file`, line, node and key for malformed
     ///   JSON, a bad option, a missing or bad `rect`, or no tree.
-    public init(webDriverAgentJSON data: Data, file: String? = nil, options: ImportOptions = .init()) throws(TreeError) {
+    public init(webDriverAgentJSON data: Data, file: String? = nil, options: ImportOptions = .init()) throws(TreeError)
+    {
         try options.validate()
         self = try WebDriverAgentJSON.read(data, file: file, options: options)
     }

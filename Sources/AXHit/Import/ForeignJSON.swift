@@ -25,7 +25,9 @@ struct ForeignJSON {
 
     /// The member `key` of an object, if present and not null.
     subscript(key: String) -> ForeignJSON? {
-        guard case let .object(members) = kind, let v = members.first(where: { $0.key == key })?.value else { return nil }
+        guard case let .object(members) = kind, let v = members.first(where: { $0.key == key })?.value else {
+            return nil
+        }
         if case .null = v.kind { return nil }
         return v
     }

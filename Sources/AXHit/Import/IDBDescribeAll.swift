@@ -48,24 +48,30 @@ enum IDBDescribeAll {
                 guard e.isObject else {
                     throw TreeError(.input, "an element is not an object", file: file, line: lines.line(at: e.offset))
                 }
-                var type = e["type"]?.string ?? e["role"]?.string.map { $0.hasPrefix("AX") ? String($0.dropFirst(2)) : $0 } ?? ""
+                var type =
+                    e["type"]?.string ?? e["role"]?.string.map { $0.hasPrefix("AX") ? String($0.dropFirst(2)) : $0 }
+                    ?? ""
                 if type.isEmpty { type = "Element" }
                 let id = "\(type)#\(hierarchy.nodes.count)"
-                func fail(_ kind: TreeError.Kind, _ message: String, _ key: String, at value: ForeignJSON) -> TreeError {
+                func fail(_ kind: TreeError.Kind, _ message: String, _ key: String, at value: ForeignJSON) -> TreeError
+                {
                     TreeError(kind, message, file: file, line: lines.line(at: value.offset), node: id, key: key)
                 }
                 var frame = CGRect.zero
                 if let f = e["frame"] {
                     guard let x = f["x"]?.number, let y = f["y"]?.number, let w = f["width"]?.number,
-                          let h = f["height"]?.number else {
+                        let h = f["height"]?.number
+                    else {
                         throw fail(.input, "expected {x, y, width, height} of numbers", "frame", at: f)
                     }
                     frame = CGRect(x: x, y: y, width: w, height: h)
                     if let problem = ValueRules.rectProblem(frame) { throw fail(.validation, problem, "frame", at: f) }
                 } else if let f = e["AXFrame"] {
                     guard let s = f.string, let r = axFrame(s) else {
-                        throw fail(.input, "expected \"{{x, y}, {width, height}}\", got \(SourceValue.echo(f.text ?? "a non-string"))",
-                                   "AXFrame", at: f)
+                        throw fail(
+                            .input,
+                            "expected \"{{x, y}, {width, height}}\", got \(SourceValue.echo(f.text ?? "a non-string"))",
+                            "AXFrame", at: f)
                     }
                     if let problem = ValueRules.rectProblem(r) { throw fail(.validation, problem, "AXFrame", at: f) }
                     frame = r

@@ -84,29 +84,31 @@ struct ImportedHierarchy {
     /// - Throws: `TreeError` (`.input`, naming `file`) when the source has no
     ///   node; (`.validation`, with the node's line, id and key `frame`) when
     ///   a parent-relative frame is not finite.
-    mutating func makeTree(platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
-                           lines: SourceLines) throws(TreeError) -> ElementTree {
+    mutating func makeTree(
+        platform: Platform, top: TopLevel, options: ImportOptions, file: String?,
+        lines: SourceLines
+    ) throws(TreeError) -> ElementTree {
         let n = nodes.count
         guard n > 0 else { throw TreeError(.input, "the page source has no elements", file: file) }
         // Children of each node, back to back (parents precede children).
         var topLevel: [Int] = []
         var firstChild = [Int](repeating: 0, count: n + 1)
-        for i in 0..<n {
+        for i in 0 ..< n {
             let p = parents[i]
             if p >= 0 && p < i { firstChild[p + 1] += 1 } else { topLevel.append(i) }
         }
-        for i in 0..<n { firstChild[i + 1] += firstChild[i] }
+        for i in 0 ..< n { firstChild[i + 1] += firstChild[i] }
         var children = [Int](repeating: 0, count: firstChild[n])
         var fill = firstChild
-        for i in 0..<n {
+        for i in 0 ..< n {
             let p = parents[i]
             if p >= 0 && p < i {
                 children[fill[p]] = i
                 fill[p] += 1
             }
         }
-        for p in 0..<n where firstChild[p + 1] - firstChild[p] > 1 {
-            zOrder(&children[firstChild[p]..<firstChild[p + 1]])
+        for p in 0 ..< n where firstChild[p + 1] - firstChild[p] > 1 {
+            zOrder(&children[firstChild[p] ..< firstChild[p + 1]])
         }
         // Windows are not siblings in a view: their drawing order says
         // nothing about one another. Document order, reversed when the
@@ -138,10 +140,12 @@ struct ImportedHierarchy {
             // Frames are in the parent's bounds space; importers make no
             // scroll offsets or transforms, so that is the screen rect minus
             // the parent's screen origin. The root keeps its screen rect.
-            record.frame = CGRect(x: frame.minX - origin.x, y: frame.minY - origin.y, width: frame.width, height: frame.height)
+            record.frame = CGRect(
+                x: frame.minX - origin.x, y: frame.minY - origin.y, width: frame.width, height: frame.height)
             if let problem = ValueRules.rectProblem(record.frame) {
-                throw TreeError(.validation, problem, file: file, line: offsets[i] >= 0 ? lines.line(at: offsets[i]) : nil,
-                                node: nodes[i].id, key: "frame")
+                throw TreeError(
+                    .validation, problem, file: file, line: offsets[i] >= 0 ? lines.line(at: offsets[i]) : nil,
+                    node: nodes[i].id, key: "frame")
             }
             if nodes[i].isAccessibilityElement { record.flags.insert(.accessibilityElement) }
             if options.hides(visibleInSnapshot: nodes[i].visibleInSnapshot) { record.flags.insert(.hidden) }
@@ -155,7 +159,8 @@ struct ImportedHierarchy {
             record.extras.traits = nodes[i].traits
             record.extras.visibleInSnapshot = nodes[i].visibleInSnapshot
             record.extras.actions = nodes[i].actions
-            record.hasExtras = record.extras.label != nil || record.extras.value != nil || record.extras.hint != nil
+            record.hasExtras =
+                record.extras.label != nil || record.extras.value != nil || record.extras.hint != nil
                 || record.extras.identifier != nil || !record.extras.traits.isEmpty
                 || record.extras.visibleInSnapshot != nil || !record.extras.actions.isEmpty
             // Ids are unique (`Kind#n`) and the structure is a tree, so
@@ -196,16 +201,22 @@ enum SourceValue {
     static func bool(_ s: UnsafeBufferPointer<UInt8>) -> Bool? {
         // The common spellings first, without a loop.
         if s.count == 4 && s[0] == UInt8(ascii: "t") && s[1] == UInt8(ascii: "r") && s[2] == UInt8(ascii: "u")
-            && s[3] == UInt8(ascii: "e") { return true }
+            && s[3] == UInt8(ascii: "e")
+        {
+            return true
+        }
         if s.count == 5 && s[0] == UInt8(ascii: "f") && s[1] == UInt8(ascii: "a") && s[2] == UInt8(ascii: "l")
-            && s[3] == UInt8(ascii: "s") && s[4] == UInt8(ascii: "e") { return false }
+            && s[3] == UInt8(ascii: "s") && s[4] == UInt8(ascii: "e")
+        {
+            return false
+        }
         var lo = 0, hi = s.count
         while lo < hi && (s[lo] == 0x20 || s[lo] == 0x09) { lo += 1 }
         while hi > lo && (s[hi - 1] == 0x20 || s[hi - 1] == 0x09) { hi -= 1 }
         // Lowercase ASCII letters and pack up to 5 bytes into one word.
         guard hi - lo <= 5 else { return nil }
         var word: UInt64 = 0
-        for i in lo..<hi { word = word << 8 | UInt64(s[i] | (s[i] >= 0x41 && s[i] <= 0x5A ? 0x20 : 0)) }
+        for i in lo ..< hi { word = word << 8 | UInt64(s[i] | (s[i] >= 0x41 && s[i] <= 0x5A ? 0x20 : 0)) }
         switch word {
         case 0x74_72_75_65, 0x31, 0x79_65_73: return true  // true, 1, yes
         case 0x66_61_6C_73_65, 0x30, 0x6E_6F: return false  // false, 0, no
@@ -238,7 +249,7 @@ enum SourceValue {
             }
             if i == hi { return Double(negative ? -v : v) }
         }
-        return Double(String(decoding: UnsafeBufferPointer(rebasing: s[lo..<hi]), as: UTF8.self))
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: s[lo ..< hi]), as: UTF8.self))
     }
 
     /// The string, or nil when absent or empty (sources write "" for "none").
@@ -263,7 +274,7 @@ struct SourceLines {
     /// - Complexity: O(offset): for errors only.
     func line(at offset: Int) -> Int {
         var line = 1
-        for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A { line += 1 }
+        for i in 0 ..< min(offset, bytes.count) where bytes[i] == 0x0A { line += 1 }
         return line
     }
 }

@@ -214,7 +214,7 @@ struct JSONScanner {
             try scanString()
             scalarDone()
             return .string
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
             try scanNumber()
             scalarDone()
             return .number
@@ -235,7 +235,7 @@ struct JSONScanner {
     private mutating func scanLiteral(_ word: StaticString) throws(TreeError) {
         let n = word.utf8CodeUnitCount
         let w = UnsafeBufferPointer(start: word.utf8Start, count: n)
-        for k in 0..<n where position + k >= bytes.count || bytes[position + k] != w[k] {
+        for k in 0 ..< n where position + k >= bytes.count || bytes[position + k] != w[k] {
             throw fail("invalid literal (expected \(word))")
         }
         position += n
@@ -293,7 +293,8 @@ struct JSONScanner {
             // SWAR: a byte's high bit is set when it is a quote or a backslash
             // (x ^ c is zero), below 0x20, or itself has the high bit.
             let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
             let found = special & highs
             if found != 0 {
                 // The lowest flagged byte is exact (borrows only run upward
@@ -309,7 +310,7 @@ struct JSONScanner {
     /// `start`; `position` is at the first backslash.
     private mutating func scanEscapedString(from start: Int) throws(TreeError) {
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start ..< position]))
         textEscaped = true
         while position < bytes.count {
             let c = bytes[position]
@@ -327,7 +328,7 @@ struct JSONScanner {
             } else {
                 let s = position
                 try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[s..<position]))
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[s ..< position]))
             }
         }
         throw fail("the file ends inside a string (truncated?)")
@@ -350,19 +351,23 @@ struct JSONScanner {
         case UInt8(ascii: "u"):
             let unit = try hex4()
             var scalar = UInt32(unit)
-            if (0xD800...0xDBFF).contains(unit) {
+            if (0xD800 ... 0xDBFF).contains(unit) {
                 // A high surrogate must be followed by an escaped low one.
                 guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                      bytes[position + 1] == UInt8(ascii: "u") else {
-                    throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (a high surrogate needs a low one after it)")
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else {
+                    throw fail(
+                        "lone surrogate \\u\(Self.hex(unit)) in a string (a high surrogate needs a low one after it)")
                 }
                 position += 2
                 let low = try hex4()
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (followed by \\u\(Self.hex(low)), not a low surrogate)")
+                guard (0xDC00 ... 0xDFFF).contains(low) else {
+                    throw fail(
+                        "lone surrogate \\u\(Self.hex(unit)) in a string (followed by \\u\(Self.hex(low)), not a low surrogate)"
+                    )
                 }
                 scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(unit) {
+            } else if (0xDC00 ... 0xDFFF).contains(unit) {
                 throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (a low surrogate without a high one)")
             }
             appendUTF8(scalar)
@@ -375,14 +380,14 @@ struct JSONScanner {
 
     private mutating func hex4() throws(TreeError) -> UInt16 {
         var v: UInt16 = 0
-        for _ in 0..<4 {
+        for _ in 0 ..< 4 {
             guard position < bytes.count else { throw fail("the file ends inside a string (truncated?)") }
             let c = bytes[position]
             let d: UInt8
             switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "0") ... UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a") ... UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A") ... UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
             default: throw fail("invalid \\u escape in a string: \(Self.describe(c)) is not a hex digit")
             }
             v = v << 4 | UInt16(d)
@@ -393,12 +398,12 @@ struct JSONScanner {
 
     private mutating func appendUTF8(_ s: UInt32) {
         switch s {
-        case 0..<0x80:
+        case 0 ..< 0x80:
             scratch.append(UInt8(s))
-        case 0x80..<0x800:
+        case 0x80 ..< 0x800:
             scratch.append(UInt8(0xC0 | s >> 6))
             scratch.append(UInt8(0x80 | s & 0x3F))
-        case 0x800..<0x10000:
+        case 0x800 ..< 0x10000:
             scratch.append(UInt8(0xE0 | s >> 12))
             scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
             scratch.append(UInt8(0x80 | s & 0x3F))
@@ -418,13 +423,21 @@ struct JSONScanner {
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // the second byte's range
         switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xC2 ... 0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1 ... 0xEC, 0xEE ... 0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1 ... 0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(lead)))")
         }
         guard position + length <= bytes.count else { throw fail("invalid UTF-8 in a string (truncated sequence)") }
@@ -432,7 +445,7 @@ struct JSONScanner {
         guard second >= low && second <= high else {
             throw fail("invalid UTF-8 in a string (bytes \(Self.hexByte(lead)) \(Self.hexByte(second)))")
         }
-        for k in 2..<max(2, length) where bytes[position + k] & 0xC0 != 0x80 {
+        for k in 2 ..< max(2, length) where bytes[position + k] & 0xC0 != 0x80 {
             throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(bytes[position + k])))")
         }
         position += length
@@ -443,14 +456,14 @@ struct JSONScanner {
     @inline(__always)
     func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if textEscaped { return scratch.withUnsafeBufferPointer(body) }
-        return body(UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
+        return body(UnsafeBufferPointer(rebasing: bytes[textStart ..< textEnd]))
     }
 
     /// The value `table` has for the last key or string, if any.
     @inline(__always)
     func lookup<V>(in table: KeyTable<V>) -> V? {
         if textEscaped { return scratch.withUnsafeBufferPointer { table.lookup($0) } }
-        return table.lookup(UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]))
+        return table.lookup(UnsafeBufferPointer(rebasing: bytes[textStart ..< textEnd]))
     }
 
     /// The last key or string, decoded.
@@ -478,7 +491,8 @@ struct JSONScanner {
     /// a token round trip per element. Stops at the `]`, or before anything
     /// else: another kind of value, a number beyond `max`, a grammar error
     /// (left for `next()` to report), or the end of the input.
-    mutating func readNumbers(into out: inout SIMD8<Double>, max: Int, count: inout Int) throws(TreeError) -> NumbersEnd {
+    mutating func readNumbers(into out: inout SIMD8<Double>, max: Int, count: inout Int) throws(TreeError) -> NumbersEnd
+    {
         while true {
             skipWhitespace()
             guard position < bytes.count else { return .stopped }
@@ -617,7 +631,7 @@ struct JSONScanner {
 
     /// The last number's text, as written.
     var numberText: String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[numberStart..<numberEnd]), as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[numberStart ..< numberEnd]), as: UTF8.self)
     }
 
     private static let powersOfTen: [Double] = [
@@ -662,7 +676,7 @@ struct JSONScanner {
             }
         }
         #endif
-        return Self.strtod(UnsafeBufferPointer(rebasing: bytes[numberStart..<numberEnd]), negative: negative)
+        return Self.strtod(UnsafeBufferPointer(rebasing: bytes[numberStart ..< numberEnd]), negative: negative)
     }
 
     /// The C library's conversion of `text`. Static, and given only what it
@@ -676,7 +690,7 @@ struct JSONScanner {
     /// 10^0 ... 10^27, each exact in Float80 (5^27 < 2^64).
     private static let powersOfTen80: [Float80] = {
         var p: [Float80] = [1]
-        for _ in 1...27 { p.append(p[p.count - 1] * 10) }
+        for _ in 1 ... 27 { p.append(p[p.count - 1] * 10) }
         return p
     }()
     #endif
@@ -689,7 +703,10 @@ struct JSONScanner {
         var i = numberStart
         let end = numberEnd
         var negative = false
-        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        if bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
         // Where the digits are (integer part, then fraction part).
         let intStart = i
         while i < end && isDigit(bytes[i]) { i += 1 }
@@ -705,7 +722,12 @@ struct JSONScanner {
         if i < end {
             i += 1
             var expNegative = false
-            if bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if bytes[i] == UInt8(ascii: "+") { i += 1 }
+            if bytes[i] == UInt8(ascii: "-") {
+                expNegative = true
+                i += 1
+            } else if bytes[i] == UInt8(ascii: "+") {
+                i += 1
+            }
             while i < end {
                 if exponent < 1_000_000 { exponent = exponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
                 i += 1
@@ -728,13 +750,13 @@ struct JSONScanner {
         let scale = exponent - (fracEnd - fracStart) + (allDigits - last)
         if scale < 0 { return nil }
         var value: UInt64 = 0
-        for k in first..<last {
+        for k in first ..< last {
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
             let (s, o2) = m.addingReportingOverflow(digit(k))
             if o1 || o2 { return nil }
             value = s
         }
-        for _ in 0..<min(scale, 20) {
+        for _ in 0 ..< min(scale, 20) {
             let (m, o) = value.multipliedReportingOverflow(by: 10)
             if o { return nil }
             value = m

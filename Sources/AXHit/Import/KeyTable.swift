@@ -43,7 +43,7 @@ final class KeyTable<Value: Sendable>: Sendable {
         // serves, with probing.
         var state: UInt64 = 0x5EED
         var multiplier: UInt32 = 1
-        for _ in 0..<1024 {
+        for _ in 0 ..< 1024 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -73,7 +73,8 @@ final class KeyTable<Value: Sendable>: Sendable {
         let n = text.count
         guard n > 0 else { return 0 }
         let a = UInt32(text[0]), b = UInt32(text[n >> 1]), c = UInt32(text[n - 1])
-        return (UInt32(truncatingIfNeeded: n) &* 0x2F0B_3A49) ^ (a &* 0x0100_0193) ^ (b << 8) ^ (c << 16) ^ (c &* 0x9E37)
+        return (UInt32(truncatingIfNeeded: n) &* 0x2F0B_3A49) ^ (a &* 0x0100_0193) ^ (b << 8) ^ (c << 16)
+            ^ (c &* 0x9E37)
     }
 
     private static func key(_ bytes: [UInt8]) -> UInt32 {
@@ -86,7 +87,9 @@ final class KeyTable<Value: Sendable>: Sendable {
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var i = 0
         while i &+ 8 <= count {
-            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+            if ra.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                != rb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            {
                 return false
             }
             i &+= 8
@@ -110,7 +113,9 @@ final class KeyTable<Value: Sendable>: Sendable {
                 let entry = entries[e]
                 if entry.count == text.count {
                     if entry.count == 0 { return entry.value }
-                    if let nb = b.baseAddress, let tb = text.baseAddress, Self.equal(nb + entry.offset, tb, count: entry.count) {
+                    if let nb = b.baseAddress, let tb = text.baseAddress,
+                        Self.equal(nb + entry.offset, tb, count: entry.count)
+                    {
                         return entry.value
                     }
                 }

@@ -24,7 +24,8 @@ public enum TreeFormat: String, Sendable, Hashable, CaseIterable {
         case .axhitJSON: return "an axhit/1 JSON file"
         case .appiumIOS: return "an Appium iOS page source"
         case .idbJSON: return "idb ui describe-all JSON (flat or nested)"
-        case .uiautomator: return "an Android uiautomator dump (also as adb exec-out uiautomator dump /dev/tty prints it)"
+        case .uiautomator:
+            return "an Android uiautomator dump (also as adb exec-out uiautomator dump /dev/tty prints it)"
         case .droidBot: return "a DroidBot state (either schema)"
         case .webDriverAgentJSON: return "an old WebDriverAgent JSON page source"
         }
@@ -108,10 +109,12 @@ public enum TreeFormat: String, Sendable, Hashable, CaseIterable {
         var i = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
         while i < bytes.count && isSpace(bytes[i]) { i += 1 }
-        guard devTTYBanners.contains(where: { banner in
-            let b = Array(banner.utf8)
-            return i + b.count <= bytes.count && bytes[i..<(i + b.count)].elementsEqual(b)
-        }) else { return nil }
+        guard
+            devTTYBanners.contains(where: { banner in
+                let b = Array(banner.utf8)
+                return i + b.count <= bytes.count && bytes[i ..< (i + b.count)].elementsEqual(b)
+            })
+        else { return nil }
         while i < bytes.count && bytes[i] != 0x0A { i += 1 }
         return i
     }
@@ -124,22 +127,28 @@ public enum TreeFormat: String, Sendable, Hashable, CaseIterable {
         var i = start
         while i < b.count {
             guard b[i] == UInt8(ascii: "<") else {
-                if isSpace(b[i]) { i += 1; continue }
+                if isSpace(b[i]) {
+                    i += 1
+                    continue
+                }
                 return .unknown
             }
             let next = i + 1 < b.count ? b[i + 1] : 0
             if next == UInt8(ascii: "?") || next == UInt8(ascii: "!") {
                 // Declaration, comment or doctype: skip to its end.
-                let close: [UInt8] = next == UInt8(ascii: "?") ? Array("?>".utf8)
-                    : (i + 3 < b.count && b[i + 2] == UInt8(ascii: "-") && b[i + 3] == UInt8(ascii: "-")) ? Array("-->".utf8)
-                    : Array(">".utf8)
+                let close: [UInt8] =
+                    next == UInt8(ascii: "?")
+                    ? Array("?>".utf8)
+                    : (i + 3 < b.count && b[i + 2] == UInt8(ascii: "-") && b[i + 3] == UInt8(ascii: "-"))
+                        ? Array("-->".utf8)
+                        : Array(">".utf8)
                 guard let end = find(close, in: b, from: i + 2) else { return .unknown }
                 i = end + close.count
                 continue
             }
             var j = i + 1
             while j < b.count && !isSpace(b[j]) && b[j] != UInt8(ascii: ">") && b[j] != UInt8(ascii: "/") { j += 1 }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self)
+            let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1) ..< j]), as: UTF8.self)
             if name == "AppiumAUT" || name.hasPrefix("XCUIElementType") { return .read(.appiumIOS) }
             if name == "hierarchy" || name == "node" { return .read(.uiautomator) }
             if name == "UI" { return .refused("an Appium universal-xml page source (a <UI> document)") }
@@ -180,7 +189,7 @@ public enum TreeFormat: String, Sendable, Hashable, CaseIterable {
                 while k < b.count && isSpace(b[k]) { k += 1 }
                 let isKey = k < b.count && b[k] == UInt8(ascii: ":")
                 if isKey && (depth == 1 || (depth == 2 && keyAtDepth1 == "value")) {
-                    let key = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]), as: UTF8.self)
+                    let key = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1) ..< end]), as: UTF8.self)
                     if depth == 1 {
                         // Only a top-level `format` or `root` makes axhit/1.
                         if key == "format" || key == "root" { return .read(.axhitJSON) }

@@ -117,11 +117,14 @@ enum UIAutomatorDump {
                         guard let a = attribute(key), a.valueEnd > a.valueStart else { return nil }
                         return scanner.string(a)
                     }
-                    func flag(_ key: Key) -> Bool? { attribute(key).flatMap { a in scanner.withValue(a, SourceValue.bool) } }
+                    func flag(_ key: Key) -> Bool? {
+                        attribute(key).flatMap { a in scanner.withValue(a, SourceValue.bool) }
+                    }
                     if scanner.depth == 1 && scanner.name.elementsEqual("hierarchy".utf8) {
                         if let w = attribute(.width).flatMap({ scanner.withValue($0, SourceValue.number) }),
-                           let h = attribute(.height).flatMap({ scanner.withValue($0, SourceValue.number) }),
-                           w.isFinite, h.isFinite, w >= 0, h >= 0 {
+                            let h = attribute(.height).flatMap({ scanner.withValue($0, SourceValue.number) }),
+                            w.isFinite, h.isFinite, w >= 0, h >= 0
+                        {
                             screen = CGRect(x: 0, y: 0, width: w, height: h)
                         }
                         open.append(-1)
@@ -130,9 +133,10 @@ enum UIAutomatorDump {
                     // The `class` attribute, else the tag: UiAutomator2 names
                     // elements by class, and a classic `<node>` without a
                     // class is `node`.
-                    let (kind, classTraits) = attribute(.class).flatMap { a in
-                        a.valueEnd > a.valueStart ? scanner.withValue(a) { classes.facts(ofClass: $0) } : nil
-                    } ?? classes.facts(ofClass: scanner.name)
+                    let (kind, classTraits) =
+                        attribute(.class).flatMap { a in
+                            a.valueEnd > a.valueStart ? scanner.withValue(a) { classes.facts(ofClass: $0) } : nil
+                        } ?? classes.facts(ofClass: scanner.name)
                     var id = kind
                     id += "#"
                     id += String(hierarchy.nodes.count)
@@ -157,16 +161,18 @@ enum UIAutomatorDump {
                     let zOrder = attribute(.drawingOrder).flatMap { a in scanner.withValue(a, SourceValue.number) }
                     let parent = open.last ?? -1
                     open.append(hierarchy.nodes.count)
-                    hierarchy.add(facts.node(id: id), parent: parent, offset: scanner.tagOffset,
-                                  zOrder: zOrder.flatMap { $0.isFinite && abs($0) < 1e15 ? Int($0) : nil })
+                    hierarchy.add(
+                        facts.node(id: id), parent: parent, offset: scanner.tagOffset,
+                        zOrder: zOrder.flatMap { $0.isFinite && abs($0) < 1e15 ? Int($0) : nil })
                 case .end:
                     open.removeLast()
                 case .finish:
                     break scan
                 }
             }
-            return try hierarchy.makeTree(platform: .android, top: .init(frontFirst: true, areWindows: true, screen: screen),
-                                          options: options, file: file, lines: SourceLines(bytes: bytes))
+            return try hierarchy.makeTree(
+                platform: .android, top: .init(frontFirst: true, areWindows: true, screen: screen),
+                options: options, file: file, lines: SourceLines(bytes: bytes))
         }
     }
 }
@@ -181,7 +187,9 @@ struct AndroidClasses {
     mutating func facts(ofClass name: UnsafeBufferPointer<UInt8>) -> (String, AccessibilityTraits) {
         var start = name.count
         while start > 0 && name[start - 1] != UInt8(ascii: ".") { start -= 1 }
-        let simple = start == name.count ? "node" : String(decoding: UnsafeBufferPointer(rebasing: name[start...]), as: UTF8.self)
+        let simple =
+            start == name.count
+            ? "node" : String(decoding: UnsafeBufferPointer(rebasing: name[start...]), as: UTF8.self)
         if let known = cache[simple] { return known }
         let facts = (simple, AndroidNodeFacts.traits(ofSimpleName: simple))
         cache[simple] = facts
@@ -227,8 +235,10 @@ struct AndroidNodeFacts {
                 continue
             }
             var j = i
-            while j < s.count, s[j] != UInt8(ascii: "["), s[j] != UInt8(ascii: "]"), s[j] != UInt8(ascii: ","), s[j] != 0x20 { j += 1 }
-            guard count < 4, let d = SourceValue.number(UnsafeBufferPointer(rebasing: s[i..<j])) else { return nil }
+            while j < s.count, s[j] != UInt8(ascii: "["), s[j] != UInt8(ascii: "]"), s[j] != UInt8(ascii: ","),
+                s[j] != 0x20
+            { j += 1 }
+            guard count < 4, let d = SourceValue.number(UnsafeBufferPointer(rebasing: s[i ..< j])) else { return nil }
             switch count {
             case 0: v.0 = d
             case 1: v.1 = d
@@ -249,19 +259,24 @@ struct AndroidNodeFacts {
     ///   finite.
     static func bounds(_ a: XMLScanner.Attribute, in scanner: XMLScanner, node: String) throws(TreeError) -> CGRect {
         guard let r = scanner.withValue(a, parseBounds) else {
-            throw TreeError(.input, "\"\(SourceValue.echo(scanner.string(a)))\" is not \"[x1,y1][x2,y2]\"", file: scanner.file,
-                            line: scanner.line(at: a.valueStart), node: node, key: "bounds")
+            throw TreeError(
+                .input, "\"\(SourceValue.echo(scanner.string(a)))\" is not \"[x1,y1][x2,y2]\"", file: scanner.file,
+                line: scanner.line(at: a.valueStart), node: node, key: "bounds")
         }
         if let problem = ValueRules.rectProblem(r) {
-            throw TreeError(.validation, problem, file: scanner.file, line: scanner.line(at: a.valueStart), node: node, key: "bounds")
+            throw TreeError(
+                .validation, problem, file: scanner.file, line: scanner.line(at: a.valueStart), node: node,
+                key: "bounds")
         }
         return r
     }
 
     /// The traits a class implies, by its simple name.
     static func traits(ofSimpleName name: String) -> AccessibilityTraits {
-        let toggles = ["CheckBox", "Switch", "SwitchCompat", "SwitchMaterial", "ToggleButton", "RadioButton",
-                       "CompoundButton", "CheckedTextView"]
+        let toggles = [
+            "CheckBox", "Switch", "SwitchCompat", "SwitchMaterial", "ToggleButton", "RadioButton",
+            "CompoundButton", "CheckedTextView",
+        ]
         if toggles.contains(where: { name.hasSuffix($0) }) { return [.button, .toggleButton] }
         if name.hasSuffix("Button") { return .button }
         if name.hasSuffix("ImageView") { return .image }

@@ -26,8 +26,9 @@ enum WebDriverAgentJSON {
             let lines = SourceLines(bytes: bytes)
             let document = try ForeignJSON.parse(bytes, file: file)
             guard let root = document["value"]?["tree"], root.isObject else {
-                throw TreeError(.input, "expected {\"value\": {\"tree\": {...}}}", file: file,
-                                line: lines.line(at: document.offset), key: "value.tree")
+                throw TreeError(
+                    .input, "expected {\"value\": {\"tree\": {...}}}", file: file,
+                    line: lines.line(at: document.offset), key: "value.tree")
             }
             var hierarchy = ImportedHierarchy()
             var stack: [(node: ForeignJSON, parent: Int)] = [(root, -1)]
@@ -49,13 +50,15 @@ enum WebDriverAgentJSON {
                 hierarchy.add(facts.node(id: id), parent: parent, offset: raw.offset)
                 if let c = raw["children"] {
                     guard let children = c.array else {
-                        throw TreeError(.input, "expected an array", file: file, line: lines.line(at: c.offset),
-                                        node: id, key: "children")
+                        throw TreeError(
+                            .input, "expected an array", file: file, line: lines.line(at: c.offset),
+                            node: id, key: "children")
                     }
                     for child in children.reversed() {
                         guard child.isObject else {
-                            throw TreeError(.input, "a child is not an object", file: file, line: lines.line(at: child.offset),
-                                            node: id, key: "children")
+                            throw TreeError(
+                                .input, "a child is not an object", file: file, line: lines.line(at: child.offset),
+                                node: id, key: "children")
                         }
                         stack.append((child, index))
                     }
@@ -83,15 +86,20 @@ enum WebDriverAgentJSON {
     /// - Throws: `TreeError` naming the node and key `rect`: `.input` when
     ///   the shape is wrong, `.validation` for a number that is not finite
     ///   or a negative size.
-    private static func rect(_ value: ForeignJSON, node: String, file: String?, lines: SourceLines) throws(TreeError) -> CGRect {
+    private static func rect(
+        _ value: ForeignJSON, node: String, file: String?, lines: SourceLines
+    ) throws(TreeError) -> CGRect {
         guard let o = value["origin"], let s = value["size"], let x = o["x"]?.number, let y = o["y"]?.number,
-              let w = s["width"]?.number, let h = s["height"]?.number else {
-            throw TreeError(.input, "expected {origin: {x, y}, size: {width, height}} of numbers", file: file,
-                            line: lines.line(at: value.offset), node: node, key: "rect")
+            let w = s["width"]?.number, let h = s["height"]?.number
+        else {
+            throw TreeError(
+                .input, "expected {origin: {x, y}, size: {width, height}} of numbers", file: file,
+                line: lines.line(at: value.offset), node: node, key: "rect")
         }
         let r = CGRect(x: x, y: y, width: w, height: h)
         if let problem = ValueRules.rectProblem(x: x, y: y, width: w, height: h) {
-            throw TreeError(.validation, problem, file: file, line: lines.line(at: value.offset), node: node, key: "rect")
+            throw TreeError(
+                .validation, problem, file: file, line: lines.line(at: value.offset), node: node, key: "rect")
         }
         return r
     }

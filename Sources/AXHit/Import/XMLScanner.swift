@@ -103,7 +103,7 @@ struct XMLScanner {
     /// The bytes `start..<end` of the input.
     @inline(__always)
     func slice(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[start..<end])
+        UnsafeBufferPointer(rebasing: bytes[start ..< end])
     }
 
     /// The name of attribute `a`.
@@ -171,8 +171,9 @@ struct XMLScanner {
                 position += 1
             } else if open.isEmpty {
                 if sawDocumentElement && endsInEpilogue() { return .finish }
-                throw error(sawDocumentElement ? "content after the document element" : "text before the document element",
-                            at: position)
+                throw error(
+                    sawDocumentElement ? "content after the document element" : "text before the document element",
+                    at: position)
             } else {
                 try skipText()
             }
@@ -203,7 +204,8 @@ struct XMLScanner {
     @inline(__always)
     private static func isNameStart(_ b: UInt8) -> Bool {
         let l = b | 0x20
-        return (l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") || b >= 0x80
+        return (l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":")
+            || b >= 0x80
     }
 
     /// The ASCII bytes a name may continue with, as bit masks over 0..<64
@@ -223,7 +225,8 @@ struct XMLScanner {
     private mutating func scanName() throws(TreeError) -> Int {
         let n = bytes.count
         guard position < n, Self.isNameStart(bytes[position]) else {
-            throw position < n ? error("a name was expected", at: position)
+            throw position < n
+                ? error("a name was expected", at: position)
                 : error("unexpected end of input (truncated?)", at: n)
         }
         let low = Self.nameBytesLow, high = Self.nameBytesHigh
@@ -247,7 +250,8 @@ struct XMLScanner {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         let n = bytes.count
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080,
+            lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         while position &+ 8 <= n {
             let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             // Exact per byte (with the high bit clear, no carry crosses a
@@ -304,20 +308,25 @@ struct XMLScanner {
             let aEnd = try scanName()
             skipSpaces()
             guard position < n, bytes[position] == Self.eq else {
-                throw position < n ? error("broken attribute", at: position) : error("unexpected end of input (truncated?)", at: n)
+                throw position < n
+                    ? error("broken attribute", at: position) : error("unexpected end of input (truncated?)", at: n)
             }
             position += 1
             skipSpaces()
             guard position < n else { throw error("unexpected end of input (truncated?)", at: n) }
             let quote = bytes[position]
-            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw error("broken attribute", at: position) }
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                throw error("broken attribute", at: position)
+            }
             position += 1
             let vStart = position
             let needsDecoding = try scanValue(quote: quote)
-            let attribute = Attribute(nameStart: aStart, nameEnd: aEnd, valueStart: vStart, valueEnd: position,
-                                      needsDecoding: needsDecoding)
+            let attribute = Attribute(
+                nameStart: aStart, nameEnd: aEnd, valueStart: vStart, valueEnd: position,
+                needsDecoding: needsDecoding)
             position += 1  // the closing quote
-            let bit: UInt64 = 1 << ((UInt64(aEnd - aStart) &* 31 &+ UInt64(bytes[aStart]) &+ UInt64(bytes[aEnd - 1]) &* 7) & 63)
+            let bit: UInt64 =
+                1 << ((UInt64(aEnd - aStart) &* 31 &+ UInt64(bytes[aStart]) &+ UInt64(bytes[aEnd - 1]) &* 7) & 63)
             if seen & bit != 0 {
                 let name = slice(aStart, aEnd)
                 if attributes.contains(where: { self.name(of: $0).elementsEqual(name) }) {
@@ -444,8 +453,10 @@ struct XMLScanner {
         var end = p
         while end < n && end - p <= 10 {
             let b = bytes[end] | 0x20
-            guard (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                || bytes[end] == UInt8(ascii: "#") else { break }
+            guard
+                (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    || bytes[end] == UInt8(ascii: "#")
+            else { break }
             end += 1
         }
         guard end < n else { throw error("unexpected end of input (truncated?)", at: n) }
@@ -461,9 +472,9 @@ struct XMLScanner {
                 let b = bytes[p]
                 let d: UInt32
                 switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
+                case UInt8(ascii: "0") ... UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+                case UInt8(ascii: "a") ... UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A") ... UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
                 default: throw error("invalid character reference", at: at)
                 }
                 value = value &* (hex ? 16 : 10) &+ d
@@ -472,7 +483,8 @@ struct XMLScanner {
             }
             // XML's Char production: tab, newline, carriage return, and the
             // rest from U+0020 up, without surrogates, U+FFFE and U+FFFF.
-            let valid = value == 0x09 || value == 0x0A || value == 0x0D || (value >= 0x20 && value <= 0xD7FF)
+            let valid =
+                value == 0x09 || value == 0x0A || value == 0x0D || (value >= 0x20 && value <= 0xD7FF)
                 || (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF)
             guard valid else { throw error("invalid character", at: at) }
             return (value, end + 1)
@@ -518,12 +530,12 @@ struct XMLScanner {
     /// Appends code point `s` (a valid one: checked while scanning) as UTF-8.
     private static func appendUTF8(_ s: UInt32, to out: inout [UInt8]) {
         switch s {
-        case 0..<0x80:
+        case 0 ..< 0x80:
             out.append(UInt8(s))
-        case 0x80..<0x800:
+        case 0x80 ..< 0x800:
             out.append(UInt8(0xC0 | (s >> 6)))
             out.append(UInt8(0x80 | (s & 0x3F)))
-        case 0x800..<0x10000:
+        case 0x800 ..< 0x10000:
             out.append(UInt8(0xE0 | (s >> 12)))
             out.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
             out.append(UInt8(0x80 | (s & 0x3F)))
@@ -544,17 +556,26 @@ struct XMLScanner {
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
         switch c {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xC2 ... 0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1 ... 0xEC, 0xEE ... 0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1 ... 0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: throw TreeError(.input, "not UTF-8 (byte \(position))", file: file, line: line(at: position))
         }
         guard position + length <= n, bytes[position + 1] >= low, bytes[position + 1] <= high,
-              (2..<length).allSatisfy({ bytes[position + $0] & 0xC0 == 0x80 }) else {
+            (2 ..< length).allSatisfy({ bytes[position + $0] & 0xC0 == 0x80 })
+        else {
             throw TreeError(.input, "not UTF-8 (byte \(position))", file: file, line: line(at: position))
         }
         // U+FFFE and U+FFFF are not XML characters.

@@ -46,8 +46,12 @@ struct ContainerIndex: Sendable {
         self.linear = linear
         screen = screenBoxes.isEmpty ? PackedRTree(boxes: []) : PackedRTree(boxes: screenBoxes)
         var increasing = true
-        for k in items.indices.dropFirst() where items[k].rawValue <= items[k - 1].rawValue { increasing = false; break }
-        let fitted = screenBoxes.isEmpty ? CellGrid(boxes: localBoxes, keys: increasing ? items.map(\.rawValue) : nil) : nil
+        for k in items.indices.dropFirst() where items[k].rawValue <= items[k - 1].rawValue {
+            increasing = false
+            break
+        }
+        let fitted =
+            screenBoxes.isEmpty ? CellGrid(boxes: localBoxes, keys: increasing ? items.map(\.rawValue) : nil) : nil
         grid = fitted ?? CellGrid()
         gridKeysAreNodes = fitted != nil && increasing
         local = fitted == nil ? PackedRTree(boxes: localBoxes) : PackedRTree(boxes: [])
@@ -90,8 +94,10 @@ struct ContainerIndex: Sendable {
     /// Calls `body` with the child a tree or grid key names, unless it was
     /// removed; returns whether to go on.
     @inline(__always)
-    private static func visit(_ key: Int32, _ keysAreNodes: Bool, _ items: [NodeID], _ removed: [Int32],
-                              _ body: (NodeID) -> Bool) -> Bool {
+    private static func visit(
+        _ key: Int32, _ keysAreNodes: Bool, _ items: [NodeID], _ removed: [Int32],
+        _ body: (NodeID) -> Bool
+    ) -> Bool {
         if keysAreNodes { return holds(removed, key) || body(NodeID(key)) }
         let c = items[Int(key)]
         return c.isNone || body(c)

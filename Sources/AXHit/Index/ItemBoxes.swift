@@ -46,15 +46,20 @@ extension ItemBoxes {
     ///   - bounds: the item's bounds in effect (views only).
     ///   - isLeaf: whether the item has no children.
     @inline(__always)
-    static func common(record h: HotNode, bounds b: CGRect, isLeaf: Bool, containerToScreen t: CGAffineTransform) -> ItemBoxes? {
-        guard h.transformSlot < 0 && h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]) && t.b == 0 && t.c == 0 else {
+    static func common(
+        record h: HotNode, bounds b: CGRect, isLeaf: Bool, containerToScreen t: CGAffineTransform
+    ) -> ItemBoxes? {
+        guard
+            h.transformSlot < 0 && h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]) && t.b == 0 && t.c == 0
+        else {
             return nil
         }
         if h.isView {
             // Its bounds' quad in the parent: its frame resized about the
             // centre to the bounds' size.
             let f = h.frame
-            return ItemBoxes(local: CGRect(x: f.midX - b.width / 2, y: f.midY - b.height / 2, width: b.width, height: b.height))
+            return ItemBoxes(
+                local: CGRect(x: f.midX - b.width / 2, y: f.midY - b.height / 2, width: b.width, height: b.height))
         }
         // An element leaf: its frame in container space, if any.
         return isLeaf ? ItemBoxes(local: h.flags.contains(.hasFrameInContainerSpace) ? h.frame : .null) : nil
@@ -103,7 +108,10 @@ extension ItemBoxes {
             }
             addPath(tree.accessibilityPath(of: e), toContainer: .identity)
             let child = tree.firstChild(of: e)
-            if !child.isNone { e = child; continue }
+            if !child.isNone {
+                e = child
+                continue
+            }
             while e != item && tree.nextSibling(of: e).isNone { e = tree.parent(of: e) }
             if e == item { return }
             e = tree.nextSibling(of: e)
@@ -137,7 +145,8 @@ extension PackedRTree {
     init(rects count: Int, _ rect: (Int) -> CGRect) {
         self.init(count: count) { k in
             let r = rect(k)
-            return r.isNull ? (.nan, .nan, .nan, .nan) : (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
+            return r.isNull
+                ? (.nan, .nan, .nan, .nan) : (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
         }
     }
 }

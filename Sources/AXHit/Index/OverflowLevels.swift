@@ -35,7 +35,8 @@ struct OverflowLevels: Sendable {
 
         mutating func rebuildScreen() {
             let boxes = self.boxes
-            screen = boxes.contains { !$0.screen.isNull }
+            screen =
+                boxes.contains { !$0.screen.isNull }
                 ? PackedRTree(rects: boxes.count) { boxes[$0].screen } : PackedRTree(boxes: [])
         }
     }

@@ -87,7 +87,8 @@ extension ElementTree {
     /// - Throws: as `append(_:under:)`, and when `sibling` is not a child of
     ///   `parent`.
     @discardableResult
-    public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID) throws(TreeError) -> NodeID {
+    public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID) throws(TreeError) -> NodeID
+    {
         try node.validate()
         var record = NodeRecord(node)
         return try add(&record, named: true, final: true, under: parent, before: sibling)
@@ -135,8 +136,11 @@ extension ElementTree {
             setEntry(&extraSlots[i], in: &extras, to: nil, blank: NodeExtras())
             ids[i] = ""
             flags[i] = []
-            parents[i] = .none; firstChildren[i] = .none; lastChildren[i] = .none
-            nextSiblings[i] = .none; previousSiblings[i] = .none
+            parents[i] = .none
+            firstChildren[i] = .none
+            lastChildren[i] = .none
+            nextSiblings[i] = .none
+            previousSiblings[i] = .none
             freeSlots.append(n)
         }
         identifiersChanged()
@@ -186,8 +190,10 @@ extension ElementTree {
     /// `node` is inout to be passed by address (it is large). When `final`
     /// (no later `complete`), its extras are moved into the tree rather than
     /// copied (no retain per string); else it is not changed.
-    mutating func add(_ node: inout NodeRecord, named: Bool, final: Bool, under parent: NodeID,
-                      before sibling: NodeID = .none) throws(TreeError) -> NodeID {
+    mutating func add(
+        _ node: inout NodeRecord, named: Bool, final: Bool, under parent: NodeID,
+        before sibling: NodeID = .none
+    ) throws(TreeError) -> NodeID {
         let isElement = node.isElement
         var structural: TreeError?
         if parent.isNone {
@@ -275,17 +281,21 @@ extension ElementTree {
             }
             let parent = parents[i]
             if node.isElement {
-                if parent.isNone { throw TreeError(.validation, "the root must be a view", node: node.name, key: "kind") }
+                if parent.isNone {
+                    throw TreeError(.validation, "the root must be a view", node: node.name, key: "kind")
+                }
                 var c = firstChildren[i]
                 while !c.isNone {
                     if kind(of: c) == .view {
-                        throw TreeError(.validation, "an element node cannot have a view child (\"\(ids[c.index])\")",
-                                        node: node.name, key: "kind")
+                        throw TreeError(
+                            .validation, "an element node cannot have a view child (\"\(ids[c.index])\")",
+                            node: node.name, key: "kind")
                     }
                     c = nextSiblings[c.index]
                 }
             } else if !parent.isNone && kind(of: parent) == .element {
-                throw TreeError(.validation, "a view cannot be a child of an element node", node: node.name, key: "kind")
+                throw TreeError(
+                    .validation, "a view cannot be a child of an element node", node: node.name, key: "kind")
             }
         }
         if rename {

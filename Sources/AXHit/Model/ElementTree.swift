@@ -156,10 +156,16 @@ public struct ElementTree: Sendable {
 
     /// Reserves room for `n` nodes, to build large trees without regrowth.
     public mutating func reserveCapacity(_ n: Int) {
-        ids.reserveCapacity(n); flags.reserveCapacity(n); parents.reserveCapacity(n)
-        firstChildren.reserveCapacity(n); lastChildren.reserveCapacity(n)
-        nextSiblings.reserveCapacity(n); previousSiblings.reserveCapacity(n)
-        frames.reserveCapacity(n); boundsSlots.reserveCapacity(n); transformSlots.reserveCapacity(n)
+        ids.reserveCapacity(n)
+        flags.reserveCapacity(n)
+        parents.reserveCapacity(n)
+        firstChildren.reserveCapacity(n)
+        lastChildren.reserveCapacity(n)
+        nextSiblings.reserveCapacity(n)
+        previousSiblings.reserveCapacity(n)
+        frames.reserveCapacity(n)
+        boundsSlots.reserveCapacity(n)
+        transformSlots.reserveCapacity(n)
         extraSlots.reserveCapacity(n)
         nodeIDsByID.reserveCapacity(n)
     }
@@ -223,7 +229,10 @@ public struct ElementTree: Sendable {
     public func children(of id: NodeID) -> [NodeID] {
         var out: [NodeID] = []
         var c = firstChildren[id.index]
-        while !c.isNone { out.append(c); c = nextSiblings[c.index] }
+        while !c.isNone {
+            out.append(c)
+            c = nextSiblings[c.index]
+        }
         return out
     }
 
@@ -254,7 +263,10 @@ public struct ElementTree: Sendable {
         while true {
             try body(n)
             let child = firstChildren[n.index]
-            if !child.isNone { n = child; continue }
+            if !child.isNone {
+                n = child
+                continue
+            }
             // Climb until a node with a next sibling, stopping at `start`.
             while n != start && nextSiblings[n.index].isNone { n = parents[n.index] }
             if n == start { return }
@@ -376,7 +388,8 @@ public struct ElementTree: Sendable {
     @inline(__always) func boundsToParent(_ id: NodeID) -> CGAffineTransform {
         let s = transformSlots[id.index]
         guard s >= 0 else { return ViewGeometry.boundsToParent(frame: frames[id.index], bounds: bounds(of: id)) }
-        return ViewGeometry.boundsToParent(frame: frames[id.index], bounds: bounds(of: id), transform: transformTable[s])
+        return ViewGeometry.boundsToParent(
+            frame: frames[id.index], bounds: bounds(of: id), transform: transformTable[s])
     }
 
     /// The map from a view's bounds space to the screen (for an element
@@ -455,8 +468,10 @@ final class IdentifierIndex: Sendable {
 
     /// The nodes with `identifier` in the tree at `generation`, building the
     /// table with `build` when it describes another generation.
-    func nodes(withIdentifier identifier: String, generation: UInt64,
-               build: () -> [String: [NodeID]]) -> [NodeID] {
+    func nodes(
+        withIdentifier identifier: String, generation: UInt64,
+        build: () -> [String: [NodeID]]
+    ) -> [NodeID] {
         table.withLock { cached in
             if let cached, cached.generation == generation { return cached.nodes[identifier] ?? [] }
             let nodes = build()

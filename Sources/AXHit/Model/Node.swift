@@ -154,10 +154,14 @@ public struct Node: Sendable, Hashable {
             if let problem = ValueRules.transformProblem(transform) { throw fail("transform", problem) }
             if let problem = ValueRules.alphaProblem(Double(alpha)) { throw fail("alpha", problem) }
             if accessibilityFrameInContainerSpace != nil {
-                throw fail("accessibilityFrameInContainerSpace", "view nodes have no accessibilityFrameInContainerSpace (an element property)")
+                throw fail(
+                    "accessibilityFrameInContainerSpace",
+                    "view nodes have no accessibilityFrameInContainerSpace (an element property)")
             }
         }
-        if let r = accessibilityFrame, let problem = ValueRules.rectProblem(r) { throw fail("accessibilityFrame", problem) }
+        if let r = accessibilityFrame, let problem = ValueRules.rectProblem(r) {
+            throw fail("accessibilityFrame", problem)
+        }
         if let r = accessibilityFrameInContainerSpace, let problem = ValueRules.rectProblem(r) {
             throw fail("accessibilityFrameInContainerSpace", problem)
         }

@@ -24,6 +24,6 @@ public enum TerminalText {
     }
 
     private static func needsEscape(_ u: Unicode.Scalar) -> Bool {
-        u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
+        u.value < 0x20 || (0x7F ... 0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
     }
 }

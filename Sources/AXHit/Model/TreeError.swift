@@ -37,8 +37,10 @@ public struct TreeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
 
     /// An error of `kind` with the facts that apply.
-    public init(_ kind: Kind, _ message: String, file: String? = nil, line: Int? = nil, node: String? = nil,
-                key: String? = nil) {
+    public init(
+        _ kind: Kind, _ message: String, file: String? = nil, line: Int? = nil, node: String? = nil,
+        key: String? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.file = file

@@ -26,7 +26,8 @@ enum ValueRules {
     /// See `rectProblem(x:y:width:height:)`.
     @inline(__always)
     static func rectProblem(_ r: CGRect) -> String? {
-        rectProblem(x: Double(r.origin.x), y: Double(r.origin.y), width: Double(r.size.width), height: Double(r.size.height))
+        rectProblem(
+            x: Double(r.origin.x), y: Double(r.origin.y), width: Double(r.size.width), height: Double(r.size.height))
     }
 
     /// Why `p` is not a point of the format (not finite), or nil.
@@ -38,7 +39,8 @@ enum ValueRules {
     static func transformProblem(_ t: CGAffineTransform) -> String? {
         // Test first, name the culprit only on failure: no allocation per node.
         if t.a.isFinite && t.b.isFinite && t.c.isFinite && t.d.isFinite && t.tx.isFinite && t.ty.isFinite { return nil }
-        for (name, v) in [("a", t.a), ("b", t.b), ("c", t.c), ("d", t.d), ("tx", t.tx), ("ty", t.ty)] where !v.isFinite {
+        for (name, v) in [("a", t.a), ("b", t.b), ("c", t.c), ("d", t.d), ("tx", t.tx), ("ty", t.ty)] where !v.isFinite
+        {
             return "\(name) is not a finite number"
         }
         return nil
@@ -62,10 +64,13 @@ enum ValueRules {
     static func pathProblem(_ path: BezierPath) -> String? {
         let points = path.flattenedPointCount(tolerance: BezierPath.defaultFlatteningTolerance)
         guard points > BezierPath.maximumFlattenedPoints else { return nil }
-        return "the path flattens to \(points) points, more than the \(BezierPath.maximumFlattenedPoints) AXHit takes (BezierPath.maximumFlattenedPoints)"
+        return
+            "the path flattens to \(points) points, more than the \(BezierPath.maximumFlattenedPoints) AXHit takes (BezierPath.maximumFlattenedPoints)"
     }
 
     /// The keys of view properties, which element nodes do not have.
-    static let viewOnlyKeys = ["frame", "bounds", "transform", "clipsToBounds", "isHidden", "alpha",
-                               "isUserInteractionEnabled", "isWindow", "accessibilityElements"]
+    static let viewOnlyKeys = [
+        "frame", "bounds", "transform", "clipsToBounds", "isHidden", "alpha",
+        "isUserInteractionEnabled", "isWindow", "accessibilityElements",
+    ]
 }

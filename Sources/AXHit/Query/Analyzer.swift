@@ -56,13 +56,16 @@ struct Analyzer {
             region = try region.intersecting(quad, builder)
             frameRegion = try frameRegion.intersecting(quad, builder)
         }
-        return ElementBasics(element: e, view: view, chain: chain, activationPoint: activation, receiver: receiver,
-                             status: status, outside: outside, shape: shape, region: region, frameRegion: frameRegion)
+        return ElementBasics(
+            element: e, view: view, chain: chain, activationPoint: activation, receiver: receiver,
+            status: status, outside: outside, shape: shape, region: region, frameRegion: frameRegion)
     }
 
     /// Everything `ElementAnalysis` holds for the element of `b`: where a tap
     /// activates it, a better point, and what of it is visible.
-    func complete(_ b: ElementBasics, taps: TapOwnership?, occluders: Occluders?, screen: Region?) throws(GeometryError)
+    func complete(
+        _ b: ElementBasics, taps: TapOwnership?, occluders: Occluders?, screen: Region?
+    ) throws(GeometryError)
         -> ElementAnalysis
     {
         let e = b.element
@@ -118,7 +121,8 @@ struct Analyzer {
             guard resolved.contains(.touchable) && resolved.contains(.invertible) else { return .empty }
             var deliverable = b.region
             if tree.isView(e) {
-                deliverable = try deliverable.intersecting(Region.quad(tree.bounds(of: e), space.toScreen[e.index]), builder)
+                deliverable = try deliverable.intersecting(
+                    Region.quad(tree.bounds(of: e), space.toScreen[e.index]), builder)
             }
             guard !deliverable.isEmpty else { return .empty }
             let path = tree.isView(e) ? b.chain + [e] : b.chain
@@ -163,7 +167,7 @@ struct Analyzer {
     func frontTakers(along path: [NodeID], near box: CGRect) -> [Region] {
         var out: [Region] = []
         guard path.count > 1 else { return out }
-        for j in 0..<(path.count - 1) {
+        for j in 0 ..< (path.count - 1) {
             let parent = path[j], child = path[j + 1]
             func consider(_ s: NodeID) {
                 guard tester.touchableItself(s), space.resolved[s.index].contains(.invertible) else { return }
@@ -184,7 +188,10 @@ struct Analyzer {
                 }
             } else {
                 var s = tree.nextSibling(of: child)
-                while !s.isNone { consider(s); s = tree.nextSibling(of: s) }
+                while !s.isNone {
+                    consider(s)
+                    s = tree.nextSibling(of: s)
+                }
             }
         }
         return out

@@ -71,7 +71,9 @@ struct ElementShapes: Sendable {
             let end = min(jobs.count, start + round)
             let records = parallelMap(end - start, minimumChunk: 16, makeWorker: {}) { _, i in
                 let job = jobs[start + i]
-                let rings = (try? job.path.flattened(tolerance: job.tolerance, maximumPoints: BezierPath.maximumFlattenedPoints)) ?? []
+                let rings =
+                    (try? job.path.flattened(tolerance: job.tolerance, maximumPoints: BezierPath.maximumFlattenedPoints))
+                    ?? []
                 return WindingRecord.make(rings: rings, rule: job.path.fillRule, tag: job.inScreenSpace)
             }
             store.set(jobs[start ..< end].map(\.node.index), records)

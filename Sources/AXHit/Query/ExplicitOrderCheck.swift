@@ -35,7 +35,9 @@ extension ElementTree {
             guard seen.insert(name).inserted else { return problem("lists \"\(name)\" twice") }
             guard let n = node(withID: name) else { return problem("lists \"\(name)\", which no node has") }
             if n == view { return problem("lists the view itself: its group would contain itself (a cycle)") }
-            guard isDescendant(n, of: view) else { return problem("lists \"\(name)\", which is not in this view's subtree") }
+            guard isDescendant(n, of: view) else {
+                return problem("lists \"\(name)\", which is not in this view's subtree")
+            }
         }
         return nil
     }

@@ -90,4 +90,3 @@ struct SearchStack: Sendable {
         return buffer.base[count]
     }
 }
-

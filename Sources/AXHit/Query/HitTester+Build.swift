@@ -52,11 +52,15 @@ extension HitTester {
                         // calling through an existential per node (any other
                         // conformance takes the generic walk).
                         switch rules {
-                        case let r as UIKitRules: Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                        case let r as UIKitRules:
+                            Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
                         case let r as IOSSnapshotRules:
                             Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
-                        case let r as AndroidRules: Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
-                        default: Self.derive(top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
+                        case let r as AndroidRules:
+                            Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                        default:
+                            Self.derive(
+                                top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
                         }
                     }
                 }
@@ -81,10 +85,12 @@ extension HitTester {
     /// The walk of `deriveSubtree`, in pre-order without recursion: each
     /// node's record on the way down (its exposure from the rules' one step,
     /// `PlatformRules.exposureStep`), exposed counts on the way up.
-    static func derive<Rules: PlatformRules>(_ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree, _ rules: Rules,
-                       _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: UnsafeMutableBufferPointer<Int32>,
-                       _ ranks: UnsafeMutableBufferPointer<Int64>, _ boxHits: UnsafeMutableBufferPointer<UInt64>,
-                       _ work: inout DeriveWork) {
+    static func derive<Rules: PlatformRules>(
+        _ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree, _ rules: Rules,
+        _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: UnsafeMutableBufferPointer<Int32>,
+        _ ranks: UnsafeMutableBufferPointer<Int64>, _ boxHits: UnsafeMutableBufferPointer<UInt64>,
+        _ work: inout DeriveWork
+    ) {
         let exposedHidesSubtree = rules.exposedHidesSubtree, needsWindows = rules.needsWindows
         /// Children are done: the node's count is final, and goes to its parent.
         func finish(_ n: NodeID) {
@@ -104,7 +110,8 @@ extension HitTester {
             // The children's slot and the modal bit are the engine's own and
             // stay, but a new node (with `structure`) looks for a modal child.
             let kept = hot[i]
-            let modal = structure ? !child.isNone && ViewRules.hasModalChild(n, in: tree) : kept.state.contains(.hasModalChild)
+            let modal =
+                structure ? !child.isNone && ViewRules.hasModalChild(n, in: tree) : kept.state.contains(.hasModalChild)
             let step = rules.exposureStep(n, in: tree, scope: up.exposure, hasModalChild: modal) {
                 isView ? tree.bounds(of: n).applying(tree.boundsToParent(n).concatenating(up.toScreen)) : .null
             }
@@ -114,9 +121,12 @@ extension HitTester {
             if modal { state.insert(.hasModalChild) }
             if needsWindows && rules.isFinalWindow(n, in: tree) { state.insert(.finalWindow) }
             if rules.refusesTouch(n, in: tree) { state.insert(.refusesTouch) }
-            hot[i] = HotNode(frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
-                             childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
-            NodeBits.set(boxHits, i, isBoxHit(hot[i], hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree))
+            hot[i] = HotNode(
+                frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
+                childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
+            NodeBits.set(
+                boxHits, i,
+                isBoxHit(hot[i], hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree))
             counts[i] = 0
             if structure && n != top {
                 ranks[i] = frames[frames.count - 1].nextRank
@@ -127,7 +137,8 @@ extension HitTester {
                 let toScreen = isView ? tree.boundsToParent(n).concatenating(up.toScreen) : up.toScreen
                 let down = Inherited(toScreen: toScreen, exposure: step.children)
                 if structure {
-                    let linear = CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0)
+                    let linear = CGAffineTransform(
+                        a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0)
                     if flags.contains(.hasPath), let path = tree.accessibilityPath(of: n) {
                         work.jobs.append(shapeJob(n, path, viewToScreen: linear))
                     }
@@ -136,7 +147,11 @@ extension HitTester {
                         work.pending.append((n, Int32(work.linears.count - 1)))
                     }
                 }
-                if !child.isNone { frames.append(down); n = child; continue }
+                if !child.isNone {
+                    frames.append(down)
+                    n = child
+                    continue
+                }
             }
             finish(n)
             while n != top && tree.nextSibling(of: n).isNone {
@@ -166,7 +181,11 @@ extension HitTester {
         while !a.isNone {
             let i = a.index
             exposedCounts[i] += delta
-            if exposedCounts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
+            if exposedCounts[i] > 0 {
+                hot[i].state.insert(.subtreeExposed)
+            } else {
+                hot[i].state.remove(.subtreeExposed)
+            }
             a = tree.parent(of: a)
         }
     }
@@ -174,7 +193,8 @@ extension HitTester {
     /// The job that fills `path` of node `n`: a screen path stays in screen
     /// space; a view-space path stays in its view's space and is flattened
     /// finely enough for the view's largest stretch to the screen.
-    static func shapeJob(_ n: NodeID, _ path: AccessibilityPath, viewToScreen t: CGAffineTransform) -> ElementShapes.Job {
+    static func shapeJob(_ n: NodeID, _ path: AccessibilityPath, viewToScreen t: CGAffineTransform) -> ElementShapes.Job
+    {
         switch path.coordinateSpace {
         case .screen:
             return .init(node: n, path: path.path, inScreenSpace: true, tolerance: pathTolerance)
@@ -195,7 +215,10 @@ extension HitTester {
         dropBlock(of: v)
         var count = 0
         var c = tree.firstChild(of: v)
-        while !c.isNone && count < Self.indexThreshold { count += 1; c = tree.nextSibling(of: c) }
+        while !c.isNone && count < Self.indexThreshold {
+            count += 1
+            c = tree.nextSibling(of: c)
+        }
         guard count >= Self.indexThreshold else {
             dropIndex(of: v)
             buildBlock(v, toScreen: toScreen)
@@ -203,7 +226,10 @@ extension HitTester {
         }
         var items: [NodeID] = []
         c = tree.firstChild(of: v)
-        while !c.isNone { items.append(c); c = tree.nextSibling(of: c) }
+        while !c.isNone {
+            items.append(c)
+            c = tree.nextSibling(of: c)
+        }
         let old = hot[v.index].indexSlot
         var localBoxes: [CGRect] = []
         localBoxes.reserveCapacity(items.count)
@@ -218,8 +244,9 @@ extension HitTester {
                 screenBoxes[k] = boxes.screen
             }
         }
-        let index = ContainerIndex(items: items, local: localBoxes, screen: screenBoxes,
-                                   linear: CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0))
+        let index = ContainerIndex(
+            items: items, local: localBoxes, screen: screenBoxes,
+            linear: CGAffineTransform(a: toScreen.a, b: toScreen.b, c: toScreen.c, d: toScreen.d, tx: 0, ty: 0))
         if old >= 0 {
             indexes[Int(old)] = index
         } else if let free = freeIndexSlots.popLast() {
@@ -242,7 +269,10 @@ extension HitTester {
             guard boxes.screen.isNull else {
                 blocks.truncate(to: start)
                 var c = tree.firstChild(of: v)
-                while !c.isNone { ordinals[c.index] = -1; c = tree.nextSibling(of: c) }
+                while !c.isNone {
+                    ordinals[c.index] = -1
+                    c = tree.nextSibling(of: c)
+                }
                 return
             }
             ordinals[c.index] = Int32(count)

@@ -105,8 +105,10 @@ extension HitTester {
 
     /// Calls `emit(answer, t0, t1)` for the stretches of segment `a → b`, in
     /// order, covering `0 ... 1` (consecutive ones may repeat an answer).
-    func exploreSegment(_ a: CGPoint, _ b: CGPoint, scratch: inout ExploreScratch,
-                        _ emit: (NodeID?, Double, Double) -> Void) {
+    func exploreSegment(
+        _ a: CGPoint, _ b: CGPoint, scratch: inout ExploreScratch,
+        _ emit: (NodeID?, Double, Double) -> Void
+    ) {
         collectCandidates(a, b, scratch: &scratch)
         // Breakpoints, and the candidates by where they start (a candidate
         // of no length holds a single point: no stretch).
@@ -165,9 +167,12 @@ extension HitTester {
             let exposed = h.state.contains(.exposed)
             if !h.isView {
                 if exposed {
-                    let frame = h.flags.contains(.hasFrameInContainerSpace)
+                    let frame =
+                        h.flags.contains(.hasFrameInContainerSpace)
                         ? h.frame.applying(e.toScreen) : (tree.explicitAccessibilityFrame(of: n) ?? .zero)
-                    if let (lo, hi) = Self.clip(a, b, frame, e.lo, e.hi) { scratch.candidates.append(.init(node: n, lo: lo, hi: hi)) }
+                    if let (lo, hi) = Self.clip(a, b, frame, e.lo, e.hi) {
+                        scratch.candidates.append(.init(node: n, lo: lo, hi: hi))
+                    }
                     if exposedHidesSubtree { continue }
                 }
                 pushChildren(of: n, e, scratch: &scratch)
@@ -178,12 +183,15 @@ extension HitTester {
             if exposed && exposedHidesSubtree {
                 // Its frame on the screen, cut by its ancestors only.
                 let frame = tree.explicitAccessibilityFrame(of: n) ?? bounds(h).applying(toScreen)
-                if let (lo, hi) = Self.clip(a, b, frame, e.lo, e.hi) { scratch.candidates.append(.init(node: n, lo: lo, hi: hi)) }
+                if let (lo, hi) = Self.clip(a, b, frame, e.lo, e.hi) {
+                    scratch.candidates.append(.init(node: n, lo: lo, hi: hi))
+                }
                 continue
             }
             // A view scaled to nothing holds no point.
             guard let qa = Self.inverseApply(toParent, e.a), let qb = Self.inverseApply(toParent, e.b),
-                  let (lo, hi) = Self.clip(qa, qb, bounds(h), e.lo, e.hi) else { continue }
+                let (lo, hi) = Self.clip(qa, qb, bounds(h), e.lo, e.hi)
+            else { continue }
             if h.state.contains(.finalWindow) { scratch.candidates.append(.init(node: .none, lo: lo, hi: hi)) }
             if exposed { scratch.candidates.append(.init(node: n, lo: lo, hi: hi)) }
             let inner = ExploreScratch.Entry(node: n, a: qa, b: qb, lo: lo, hi: hi, toScreen: toScreen)
@@ -200,11 +208,14 @@ extension HitTester {
         let local = CGRect(x: min(pa.x, pb.x), y: min(pa.y, pb.y), width: abs(pb.x - pa.x), height: abs(pb.y - pa.y))
         if h.isView && h.blockStart >= 0 {
             // A narrow view's block: the children whose boxes meet the part's box.
-            let query = SIMD4(Float(local.maxX).nextUp, Float(local.maxY).nextUp, -Float(local.minX).nextDown, -Float(local.minY).nextDown)
+            let query = SIMD4(
+                Float(local.maxX).nextUp, Float(local.maxY).nextUp, -Float(local.minX).nextDown,
+                -Float(local.minY).nextDown)
             var k = Int(h.blockStart) + Int(h.blockCount) - 1
             while k >= Int(h.blockStart) {
                 if PackedRTree.matches(blocks.boxes[k], query) {
-                    scratch.stack.append(.init(node: blocks.nodes[k], a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
+                    scratch.stack.append(
+                        .init(node: blocks.nodes[k], a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
                 }
                 k -= 1
             }
@@ -232,7 +243,8 @@ extension HitTester {
             }
             if index.pointee.screen.count > 0 {
                 let sa = pa.applying(e.toScreen), sb = pb.applying(e.toScreen)
-                let screen = CGRect(x: min(sa.x, sb.x), y: min(sa.y, sb.y), width: abs(sb.x - sa.x), height: abs(sb.y - sa.y))
+                let screen = CGRect(
+                    x: min(sa.x, sb.x), y: min(sa.y, sb.y), width: abs(sb.x - sa.x), height: abs(sb.y - sa.y))
                 let items = index.pointee.items
                 index.pointee.screen.forEach(intersecting: screen) { k in
                     if !items[Int(k)].isNone { scratch.children.append(items[Int(k)]) }
@@ -267,7 +279,8 @@ extension HitTester {
             return true
         }
         guard axis(Double(a.x), Double(b.x - a.x), Double(rect.minX), Double(rect.maxX)),
-              axis(Double(a.y), Double(b.y - a.y), Double(rect.minY), Double(rect.maxY)), lo <= hi else { return nil }
+            axis(Double(a.y), Double(b.y - a.y), Double(rect.minY), Double(rect.maxY)), lo <= hi
+        else { return nil }
         return (lo, hi)
     }
 

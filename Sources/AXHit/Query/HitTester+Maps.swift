@@ -83,12 +83,15 @@ extension HitTester {
         let ownership = try mapOwnership(touch: touch && rules.touchModel != .hittableElement, space: space)
         let entries = ownership.entries.filter { !$0.node.isNone }
         let results = parallelMap(entries.count, minimumChunk: 32, makeWorker: { RegionBuilder?.none }) { builder, k in
-            Result { () throws(GeometryError) -> [[[CGPoint]]] in try ownership.exactOwnedPolygons(of: entries[k].node, in: tree, &builder) }
+            Result { () throws(GeometryError) -> [[[CGPoint]]] in
+                try ownership.exactOwnedPolygons(of: entries[k].node, in: tree, &builder)
+            }
         }
         var out: [MapRegion] = []
         for (entry, result) in zip(entries, results) {
             switch result {
-            case let .success(polygons): if !polygons.isEmpty { out.append(MapRegion(node: entry.node, polygons: polygons)) }
+            case let .success(polygons):
+                if !polygons.isEmpty { out.append(MapRegion(node: entry.node, polygons: polygons)) }
             case let .failure(error): throw TreeError(.geometry, "\(error)", node: tree.id(of: entry.node))
             }
         }
@@ -118,7 +121,9 @@ extension HitTester {
             let above = parent.isNone ? nil : reach[parent.index]
             do {
                 if tree.isView(n) {
-                    let quad = space.resolved[i].contains(.invertible) ? Region.quad(tree.bounds(of: n), space.toScreen[i]) : .empty
+                    let quad =
+                        space.resolved[i].contains(.invertible)
+                        ? Region.quad(tree.bounds(of: n), space.toScreen[i]) : .empty
                     reach[i] = try above.map { try cut(quad, $0) } ?? quad
                     refused[i] = rules.refusesTouch(n, in: tree) || (!parent.isNone && refused[parent.index])
                 } else {
@@ -143,7 +148,9 @@ extension HitTester {
                 // (it answers before the search stops): it sorts just before
                 // the window. `hit` skips a subtree with nothing exposed,
                 // final window or not.
-                if !touch && hot[i].state.contains(.finalWindow) && hot[i].state.contains(.subtreeExposed) && !reach[i].isEmpty {
+                if !touch && hot[i].state.contains(.finalWindow) && hot[i].state.contains(.subtreeExposed)
+                    && !reach[i].isEmpty
+                {
                     entries.append(.init(node: .none, region: reach[i], position: 2 * position))
                 }
                 if let region, !region.isEmpty {

@@ -91,7 +91,10 @@ extension HitTester {
         for u in navigation.dirty where navigation.isLive(u) {
             var depth = 0
             var p = navigation.units[Int(u)].parent
-            while p >= 0 { depth += 1; p = navigation.units[Int(p)].parent }
+            while p >= 0 {
+                depth += 1
+                p = navigation.units[Int(p)].parent
+            }
             while byDepth.count <= depth { byDepth.append([]) }
             byDepth[depth].append(u)
         }
@@ -103,7 +106,8 @@ extension HitTester {
                 let parent = navigation.units[Int(u)].parent
                 // The parent sorted by the old key: sort it again.
                 if parent >= 0, !navigation.units[Int(parent)].needsSort,
-                   unitKey(u) != navigation.units[Int(u)].key {
+                    unitKey(u) != navigation.units[Int(u)].key
+                {
                     navigation.units[Int(parent)].needsSort = true
                     byDepth[depth - 1].append(parent)
                 }
@@ -132,7 +136,10 @@ extension HitTester {
             starts = (tree.extrasOf(unit.owner)?.accessibilityElements ?? []).compactMap { tree.node(withID: $0) }
         } else {
             var c = tree.lastChild(of: unit.owner)
-            while !c.isNone { starts.append(c); c = tree.previousSibling(of: c) }
+            while !c.isNone {
+                starts.append(c)
+                c = tree.previousSibling(of: c)
+            }
             starts.reverse()
         }
         var visited = Set<NodeID>()
@@ -163,7 +170,10 @@ extension HitTester {
                     continue
                 }
                 var c = tree.lastChild(of: n)
-                while !c.isNone { stack.append(c); c = tree.previousSibling(of: c) }
+                while !c.isNone {
+                    stack.append(c)
+                    c = tree.previousSibling(of: c)
+                }
             }
         }
         if explicit && !navigation.irregular {
@@ -171,7 +181,10 @@ extension HitTester {
             for start in starts {
                 var a = tree.parent(of: start)
                 while !a.isNone && a != unit.owner {
-                    if visited.contains(a) { navigation.irregular = true; break }
+                    if visited.contains(a) {
+                        navigation.irregular = true
+                        break
+                    }
                     a = tree.parent(of: a)
                 }
             }
@@ -325,7 +338,9 @@ extension HitTester {
         var u = navigation.region[element.index]
         guard navigation.isLive(u), navigation.unitOwned[element.index] < 0 else { return nil }
         var i = Int(navigation.place[element.index])
-        guard i >= 0, i < navigation.units[Int(u)].sorted.count, navigation.units[Int(u)].sorted[i] == element else { return nil }
+        guard i >= 0, i < navigation.units[Int(u)].sorted.count, navigation.units[Int(u)].sorted[i] == element else {
+            return nil
+        }
         // Move one item along; enter a group at its near end, leave it at its far end.
         i += forward ? 1 : -1
         while true {
@@ -351,20 +366,30 @@ extension HitTester {
     /// but fixed ones. O(depth), plus O(depth) per unit with a fixed key.
     mutating func navigationAfterScroll(_ view: NodeID) {
         guard navigation.isBuilt else { return }
-        if navigation.documentOrder || navigation.irregular { navigation.drop(); return }
+        if navigation.documentOrder || navigation.irregular {
+            navigation.drop()
+            return
+        }
         let state = hot[view.index].state
-        guard !state.contains(.blocked) && !state.contains(.exposed), let outer = navigation.unit(containing: view, inner: false)
+        guard !state.contains(.blocked) && !state.contains(.exposed),
+            let outer = navigation.unit(containing: view, inner: false)
         else { return }
         // Units with a fixed key below the view: their items moved apart.
         for w in navigation.fixedUnits {
             let owner = navigation.units[Int(w)].owner
             guard !owner.isNone, tree.isDescendant(owner, of: view) else { continue }
             var v = w
-            while v >= 0 && v != outer { navigation.needsSort(v); v = navigation.units[Int(v)].parent }
+            while v >= 0 && v != outer {
+                navigation.needsSort(v)
+                v = navigation.units[Int(v)].parent
+            }
         }
         let items = navigation.units[Int(outer)].items
         let ownsUnit = navigation.unitOwned[view.index] >= 0
-        let wholeList = !ownsUnit && (items.isEmpty || (tree.isDescendant(items[0], of: view) && tree.isDescendant(items[items.count - 1], of: view)))
+        let wholeList =
+            !ownsUnit
+            && (items.isEmpty
+                || (tree.isDescendant(items[0], of: view) && tree.isDescendant(items[items.count - 1], of: view)))
         if navigation.units[Int(outer)].kind == .sorted && (!wholeList || navigation.fixedUnits.contains(outer)) {
             navigation.needsSort(outer)
         } else {
@@ -381,9 +406,15 @@ extension HitTester {
         guard navigation.isBuilt else { return }
         let new = tree[id]
         guard Self.orderReads(old) != Self.orderReads(new) else { return }
-        if navigation.documentOrder || navigation.irregular { navigation.drop(); return }
+        if navigation.documentOrder || navigation.irregular {
+            navigation.drop()
+            return
+        }
         // A new list, or a new id that an ancestor's list names, is checked now.
-        if tree.accessibilityElementsProblem(of: id) != nil { navigation.drop(); return }
+        if tree.accessibilityElementsProblem(of: id) != nil {
+            navigation.drop()
+            return
+        }
         if old.id != new.id {
             for a in tree.ancestors(of: id) where tree.extrasOf(a)?.accessibilityElements?.contains(old.id) == true {
                 navigation.drop()
@@ -400,7 +431,8 @@ extension HitTester {
                 c = tree.nextSibling(of: c)
             }
         }
-        let geometry = old.frame != new.frame || old.bounds != new.bounds || old.transform != new.transform
+        let geometry =
+            old.frame != new.frame || old.bounds != new.bounds || old.transform != new.transform
             || old.accessibilityFrame != new.accessibilityFrame
             || old.accessibilityFrameInContainerSpace != new.accessibilityFrameInContainerSpace
         if geometry {
@@ -414,7 +446,10 @@ extension HitTester {
     /// collected again. O(depth).
     mutating func navigationAfterInsert(_ top: NodeID) {
         guard navigation.isBuilt else { return }
-        if navigation.documentOrder || navigation.irregular { navigation.drop(); return }
+        if navigation.documentOrder || navigation.irregular {
+            navigation.drop()
+            return
+        }
         navigation.grow(to: tree.capacity)
         let parent = tree.parent(of: top)
         guard !parent.isNone, let u = navigation.unit(containing: parent, inner: true) else {
@@ -429,11 +464,17 @@ extension HitTester {
     /// makes the next query rebuild (and fail). O(subtree + depth × lists).
     mutating func navigationBeforeRemove(_ id: NodeID) {
         guard navigation.isBuilt else { return }
-        if navigation.documentOrder || navigation.irregular || tree.parent(of: id).isNone { navigation.drop(); return }
+        if navigation.documentOrder || navigation.irregular || tree.parent(of: id).isNone {
+            navigation.drop()
+            return
+        }
         for a in tree.ancestors(of: id) {
             guard let list = tree.extrasOf(a)?.accessibilityElements else { continue }
             for name in list {
-                if let n = tree.node(withID: name), tree.isDescendant(n, of: id) { navigation.drop(); return }
+                if let n = tree.node(withID: name), tree.isDescendant(n, of: id) {
+                    navigation.drop()
+                    return
+                }
             }
         }
         if let u = navigation.unit(containing: id, inner: false) { navigation.needsCollect(u) }

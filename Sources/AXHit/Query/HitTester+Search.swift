@@ -11,7 +11,10 @@ extension HitTester {
     ///   no GEOS call, no lock, and no allocation once `scratch` has grown.
     public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
         var found: NodeID?
-        search(p, policy: policy, scratch: &scratch) { found = $0; return false }
+        search(p, policy: policy, scratch: &scratch) {
+            found = $0
+            return false
+        }
         return found
     }
 
@@ -27,7 +30,10 @@ extension HitTester {
     public func hitAll(_ p: CGPoint, policy: HitPolicy = .frame) -> [NodeID] {
         var scratch = HitScratch()
         var all: [NodeID] = []
-        search(p, policy: policy, scratch: &scratch) { all.append($0); return true }
+        search(p, policy: policy, scratch: &scratch) {
+            all.append($0)
+            return true
+        }
         return all
     }
 
@@ -76,14 +82,17 @@ extension HitTester {
 
     /// The search, with `Shape` fixed at compile time.
     @inline(__always)
-    func search<Shape: SearchShape>(_: Shape.Type, _ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch,
-                                    _ visit: (NodeID) -> Bool) {
+    func search<Shape: SearchShape>(
+        _: Shape.Type, _ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch,
+        _ visit: (NodeID) -> Bool
+    ) {
         let root = tree.root
         guard !root.isNone, hot[root.index].state.contains(.subtreeExposed) else { return }
         scratch.stack.reset()
         // Box hits serve the frame policy only, at a moderate point (checked
         // once here; each view on the way down checks its own values).
-        scratch.stack.push(.init(node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity))
+        scratch.stack.push(
+            .init(node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity))
         while let entry = scratch.stack.pop() {
             let n = entry.node
             if entry.step != .visit {
@@ -93,8 +102,12 @@ extension HitTester {
                 }
                 // Only TalkBack's search pushes the other steps.
                 if Shape.exposedHidesSubtree || entry.step == .stop { return }
-                if elementRegionContains(n, hot[n.index], policy, container: entry.point, screen: p,
-                                         containerToScreen: entry.toScreen), !visit(n) { return }
+                if elementRegionContains(
+                    n, hot[n.index], policy, container: entry.point, screen: p,
+                    containerToScreen: entry.toScreen), !visit(n)
+                {
+                    return
+                }
                 continue
             }
             let h = hot[n.index]
@@ -102,8 +115,10 @@ extension HitTester {
             let exposed = h.state.contains(.exposed)
             if h.isView {
                 let b = bounds(h)
-                let toParent = h.transformSlot >= 0
-                    ? ViewGeometry.boundsToParent(frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
+                let toParent =
+                    h.transformSlot >= 0
+                    ? ViewGeometry.boundsToParent(
+                        frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
                     : ViewGeometry.boundsToParent(frame: h.frame, bounds: b)
                 // Nil for a view scaled to nothing: its bounds have no area and
                 // hold no point (though its screen-aligned frame may).
@@ -116,17 +131,27 @@ extension HitTester {
                 guard let q, b.containsClosedOpen(q) else { continue }
                 if !Shape.exposedHidesSubtree {
                     if h.state.contains(.finalWindow) {
-                        scratch.stack.push(.init(node: n, step: .stop, moderatePath: false, point: q, toScreen: toScreen))
+                        scratch.stack.push(
+                            .init(node: n, step: .stop, moderatePath: false, point: q, toScreen: toScreen))
                     }
-                    if exposed { scratch.stack.push(.init(node: n, step: .answer, moderatePath: false, point: q, toScreen: toScreen)) }
+                    if exposed {
+                        scratch.stack.push(
+                            .init(node: n, step: .answer, moderatePath: false, point: q, toScreen: toScreen))
+                    }
                 }
-                let moderatePath = entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
-                pushChildren(of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath, scratch: &scratch)
+                let moderatePath =
+                    entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
+                pushChildren(
+                    of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath, scratch: &scratch)
             } else {
                 if exposed {
                     if Shape.exposedHidesSubtree {
-                        if elementRegionContains(n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
-                           !visit(n) { return }
+                        if elementRegionContains(
+                            n, h, policy, container: entry.point, screen: p, containerToScreen: entry.toScreen),
+                            !visit(n)
+                        {
+                            return
+                        }
                         continue
                     }
                     var itself = entry
@@ -135,7 +160,8 @@ extension HitTester {
                 }
                 var c = tree.firstChild(of: n)
                 while !c.isNone {
-                    scratch.stack.push(.init(node: c, moderatePath: entry.moderatePath, point: entry.point, toScreen: entry.toScreen))
+                    scratch.stack.push(
+                        .init(node: c, moderatePath: entry.moderatePath, point: entry.point, toScreen: entry.toScreen))
                     c = tree.nextSibling(of: c)
                 }
             }
@@ -145,8 +171,10 @@ extension HitTester {
     /// Pushes the children of view `h` that may hold the point, backmost
     /// first so that the frontmost is searched first.
     @inline(__always)
-    func pushChildren(of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
-                      moderatePath: Bool, scratch: inout HitScratch) {
+    func pushChildren(
+        of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
+        moderatePath: Bool, scratch: inout HitScratch
+    ) {
         // Children are pushed without reading their records (a cache miss
         // each): the search checks the exposed count when it pops them,
         // unless the child is a box hit with the point well inside its box
@@ -159,9 +187,13 @@ extension HitTester {
                     boxHits.withUnsafeWords { boxHits in
                         for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
                             let c = nodes[k]
-                            let isHit = moderatePath && NodeBits.test(boxHits, c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
-                            scratch.stack.push(.init(node: c, step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
-                                                     toScreen: toScreen))
+                            let isHit =
+                                moderatePath && NodeBits.test(boxHits, c.index)
+                                && ChildBlocks.holdsWithRoom(boxes[k], q)
+                            scratch.stack.push(
+                                .init(
+                                    node: c, step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
+                                    toScreen: toScreen))
                         }
                     }
                 }
@@ -197,14 +229,17 @@ extension HitTester {
                 boxHits.withUnsafeWords { boxHits in
                     cells.forEach(containing: q) { key, withRoom in
                         let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
-                        scratch.stack.push(.init(node: NodeID(key), step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
-                                                 toScreen: toScreen))
+                        scratch.stack.push(
+                            .init(
+                                node: NodeID(key), step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
+                                toScreen: toScreen))
                         return true
                     }
                 }
             } else {
                 index.pointee.grid.forEach(containing: q) { key in
-                    scratch.stack.push(.init(node: NodeID(key), moderatePath: moderatePath, point: q, toScreen: toScreen))
+                    scratch.stack.push(
+                        .init(node: NodeID(key), moderatePath: moderatePath, point: q, toScreen: toScreen))
                     return true
                 }
             }
@@ -231,8 +266,10 @@ extension HitTester {
     /// nodes' memory. Takes the index by pointer: a copy would retain each
     /// of its arrays.
     @inline(__always)
-    static func collectCandidates(_ index: UnsafePointer<ContainerIndex>, local q: CGPoint, screen p: CGPoint,
-                                  into candidates: inout [NodeID]) -> Bool {
+    static func collectCandidates(
+        _ index: UnsafePointer<ContainerIndex>, local q: CGPoint, screen p: CGPoint,
+        into candidates: inout [NodeID]
+    ) -> Bool {
         let start = candidates.count
         if index.pointee.grid.count > 0 {
             // Already in z-order, each once (a grid implies no screen boxes).
@@ -258,7 +295,9 @@ extension HitTester {
     /// in `candidates[start...]`, then sorts them, drops duplicates and maps
     /// them to nodes.
     @inline(__always)
-    static func mapToNodes(_ index: UnsafePointer<ContainerIndex>, screen p: CGPoint, _ candidates: inout [NodeID], from start: Int) {
+    static func mapToNodes(
+        _ index: UnsafePointer<ContainerIndex>, screen p: CGPoint, _ candidates: inout [NodeID], from start: Int
+    ) {
         if index.pointee.screen.count > 0 {
             index.pointee.screen.forEach(containing: p) { k in
                 candidates.append(NodeID(k))
@@ -287,12 +326,18 @@ extension HitTester {
     /// rarely lies in more than a few children's boxes.
     @inline(__always)
     func sortByRank(_ nodes: inout [NodeID]) {
-        if nodes.count > 32 { nodes.sort { ranks[$0.index] < ranks[$1.index] }; return }
+        if nodes.count > 32 {
+            nodes.sort { ranks[$0.index] < ranks[$1.index] }
+            return
+        }
         var i = 1
         while i < nodes.count {
             let x = nodes[i], rx = ranks[x.index]
             var j = i - 1
-            while j >= 0 && ranks[nodes[j].index] > rx { nodes[j + 1] = nodes[j]; j -= 1 }
+            while j >= 0 && ranks[nodes[j].index] > rx {
+                nodes[j + 1] = nodes[j]
+                j -= 1
+            }
             nodes[j + 1] = x
             i += 1
         }
@@ -315,8 +360,10 @@ extension HitTester {
     /// view's own bounds space (nil when that space is singular) and `p` on
     /// the screen.
     @inline(__always)
-    func viewRegionContains(_ n: NodeID, _ h: HotNode, _ policy: HitPolicy, own q: CGPoint?, screen p: CGPoint,
-                            toScreen: CGAffineTransform) -> Bool {
+    func viewRegionContains(
+        _ n: NodeID, _ h: HotNode, _ policy: HitPolicy, own q: CGPoint?, screen p: CGPoint,
+        toScreen: CGAffineTransform
+    ) -> Bool {
         switch policy {
         case .frame:
             if h.flags.contains(.hasAccessibilityFrame), let f = tree.explicitAccessibilityFrame(of: n) {
@@ -335,11 +382,15 @@ extension HitTester {
     /// Whether the region of element node `n` holds the point, given as `pc`
     /// in its container's bounds space and `p` on the screen.
     @inline(__always)
-    func elementRegionContains(_ n: NodeID, _ h: HotNode, _ policy: HitPolicy, container pc: CGPoint, screen p: CGPoint,
-                               containerToScreen: CGAffineTransform) -> Bool {
+    func elementRegionContains(
+        _ n: NodeID, _ h: HotNode, _ policy: HitPolicy, container pc: CGPoint, screen p: CGPoint,
+        containerToScreen: CGAffineTransform
+    ) -> Bool {
         switch policy {
         case .frame:
-            if h.flags.contains(.hasFrameInContainerSpace) { return h.frame.applying(containerToScreen).containsClosedOpen(p) }
+            if h.flags.contains(.hasFrameInContainerSpace) {
+                return h.frame.applying(containerToScreen).containsClosedOpen(p)
+            }
             return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
         case .shape:
             if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {

@@ -86,7 +86,8 @@ extension HitTester {
     @inline(__always)
     func takesTouch(_ v: NodeID, _ parentPoint: CGPoint) -> CGPoint? {
         guard touchableItself(v), let q = Self.inverseApply(tree.boundsToParent(v), parentPoint),
-              tree.bounds(of: v).containsClosedOpen(q) else { return nil }
+            tree.bounds(of: v).containsClosedOpen(q)
+        else { return nil }
         return q
     }
 
@@ -112,7 +113,8 @@ extension HitTester {
         func consider(_ c: NodeID) {
             // Skip items of removed children (their slots may be reused).
             guard tree.contains(c), tree.parent(of: c) == v, ranks[c.index] > bestRank,
-                  let cq = takesTouch(c, q) else { return }
+                let cq = takesTouch(c, q)
+            else { return }
             best = c
             bestRank = ranks[c.index]
             bestPoint = cq
@@ -131,7 +133,10 @@ extension HitTester {
         let slot = hot[v.index].indexSlot
         guard slot >= 0 else {
             var c = tree.firstChild(of: v)
-            while !c.isNone { body(c); c = tree.nextSibling(of: c) }
+            while !c.isNone {
+                body(c)
+                c = tree.nextSibling(of: c)
+            }
             return
         }
         let index = indexes[Int(slot)]
@@ -172,7 +177,8 @@ extension HitTester {
             let toParent = tree.boundsToParent(e)
             // Nil for a view scaled to nothing: a screen-space path still counts.
             let own = Self.inverseApply(toParent, q)
-            return viewRegionContains(e, hot[e.index], .shape, own: own, screen: p, toScreen: toParent.concatenating(toScreen))
+            return viewRegionContains(
+                e, hot[e.index], .shape, own: own, screen: p, toScreen: toParent.concatenating(toScreen))
         }
         return elementRegionContains(e, hot[e.index], .shape, container: q, screen: p, containerToScreen: toScreen)
     }

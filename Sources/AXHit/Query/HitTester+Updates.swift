@@ -47,10 +47,12 @@ extension HitTester {
         let isHidden = rules.hidesFromAccessibility(id, in: tree)
 
         let geometryChanged = old.frame != node.frame || old.bounds != node.bounds || old.transform != node.transform
-        let regionChanged = geometryChanged || old.accessibilityFrame != node.accessibilityFrame
+        let regionChanged =
+            geometryChanged || old.accessibilityFrame != node.accessibilityFrame
             || old.accessibilityFrameInContainerSpace != node.accessibilityFrameInContainerSpace
             || old.accessibilityPath != node.accessibilityPath
-        let modalChanged = old.accessibilityViewIsModal != node.accessibilityViewIsModal
+        let modalChanged =
+            old.accessibilityViewIsModal != node.accessibilityViewIsModal
             || ((old.accessibilityViewIsModal || node.accessibilityViewIsModal) && wasHidden != isHidden)
         var changes: ExposureInputs = []
         if wasHidden != isHidden { changes.insert(.hidden) }
@@ -62,10 +64,13 @@ extension HitTester {
         if old.isWindow != node.isWindow { changes.insert(.window) }
         if geometryChanged { changes.insert(.geometry) }
         let exposureChanged = modalChanged || !changes.isDisjoint(with: rules.exposureInputs)
-        let linearChanged = old.transform.a != node.transform.a || old.transform.b != node.transform.b
+        let linearChanged =
+            old.transform.a != node.transform.a || old.transform.b != node.transform.b
             || old.transform.c != node.transform.c || old.transform.d != node.transform.d
 
-        if old.accessibilityPath != node.accessibilityPath || (linearChanged && node.accessibilityPath?.coordinateSpace == .view) {
+        if old.accessibilityPath != node.accessibilityPath
+            || (linearChanged && node.accessibilityPath?.coordinateSpace == .view)
+        {
             try refillShape(id)
         }
         if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.parent(of: id).isNone {
@@ -76,7 +81,10 @@ extension HitTester {
             if modalChanged && !parent.isNone {
                 // A modal sibling suppresses or releases all the others.
                 var c = tree.firstChild(of: parent)
-                while !c.isNone { deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
+                while !c.isNone {
+                    deriveSubtree(c, structure: false)
+                    c = tree.nextSibling(of: c)
+                }
             } else {
                 deriveSubtree(id, structure: false)
             }
@@ -97,7 +105,9 @@ extension HitTester {
     ///   visible modal view.
     /// - Throws: `TreeError` as `ElementTree.insert(_:under:before:)`.
     @discardableResult
-    public mutating func insert(_ node: Node, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
+    public mutating func insert(
+        _ node: Node, under parent: NodeID, before sibling: NodeID = .none
+    ) throws(TreeError) -> NodeID {
         let id = try tree.insert(node, under: parent, before: sibling)
         attach(id)
         return id
@@ -110,13 +120,19 @@ extension HitTester {
     /// - Throws: `TreeError` when a node's id is taken or a view would go
     ///   under an element node; the tree is unchanged then.
     @discardableResult
-    public mutating func insert(_ subtree: ElementTree, under parent: NodeID, before sibling: NodeID = .none) throws(TreeError) -> NodeID {
+    public mutating func insert(
+        _ subtree: ElementTree, under parent: NodeID, before sibling: NodeID = .none
+    ) throws(TreeError) -> NodeID {
         guard !subtree.root.isNone else { throw TreeError(.validation, "the subtree to insert is empty") }
         for id in subtree.preOrder where tree.node(withID: subtree.id(of: id)) != nil {
             throw TreeError(.validation, "duplicate id", node: subtree.id(of: id), key: "id")
         }
-        if subtree.kind(of: subtree.root) == .view && !parent.isNone && tree.contains(parent) && tree.kind(of: parent) == .element {
-            throw TreeError(.validation, "a view cannot be a child of an element node", node: subtree.id(of: subtree.root), key: "kind")
+        if subtree.kind(of: subtree.root) == .view && !parent.isNone && tree.contains(parent)
+            && tree.kind(of: parent) == .element
+        {
+            throw TreeError(
+                .validation, "a view cannot be a child of an element node", node: subtree.id(of: subtree.root),
+                key: "kind")
         }
         let top = try tree.insert(subtree[subtree.root], under: parent, before: sibling)
         // Copy the rest in pre-order: a node's parent is always copied first.
@@ -152,7 +168,10 @@ extension HitTester {
         if tree.has(.modal, top) && !rules.hidesFromAccessibility(top, in: tree) {
             // The newcomer may be the frontmost modal: re-derive its siblings.
             var c = tree.firstChild(of: parent)
-            while !c.isNone { if c != top { deriveSubtree(c, structure: false) }; c = tree.nextSibling(of: c) }
+            while !c.isNone {
+                if c != top { deriveSubtree(c, structure: false) }
+                c = tree.nextSibling(of: c)
+            }
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
@@ -213,7 +232,10 @@ extension HitTester {
         if hadModalFlag { countModalChildren(of: parent) }
         if wasModal {
             var c = tree.firstChild(of: parent)
-            while !c.isNone { deriveSubtree(c, structure: false); c = tree.nextSibling(of: c) }
+            while !c.isNone {
+                deriveSubtree(c, structure: false)
+                c = tree.nextSibling(of: c)
+            }
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
@@ -241,7 +263,11 @@ extension HitTester {
             } else {
                 var rank = Self.rankGap
                 var c = tree.firstChild(of: tree.parent(of: id))
-                while !c.isNone { ranks[c.index] = rank; rank += Self.rankGap; c = tree.nextSibling(of: c) }
+                while !c.isNone {
+                    ranks[c.index] = rank
+                    rank += Self.rankGap
+                    c = tree.nextSibling(of: c)
+                }
             }
         }
     }
@@ -253,7 +279,10 @@ extension HitTester {
     mutating func refitItem(containing id: NodeID) {
         var item = id
         var parent = tree.parent(of: item)
-        while !parent.isNone && !tree.isView(parent) { item = parent; parent = tree.parent(of: parent) }
+        while !parent.isNone && !tree.isView(parent) {
+            item = parent
+            parent = tree.parent(of: parent)
+        }
         guard !parent.isNone else { return }
         if hot[parent.index].blockStart >= 0 {
             let boxes = itemBoxes(item, containerToScreen: tree.toScreen(of: parent))

@@ -173,8 +173,9 @@ public struct HitTester: Sendable {
     @inline(__always)
     static func isBoxHit(_ h: HotNode, hasChildren: Bool, exposedHidesSubtree: Bool, in tree: ElementTree) -> Bool {
         guard h.state.contains(.exposed), exposedHidesSubtree || !hasChildren,
-              h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]),
-              isModerate(h.frame), h.boundsSlot < 0 || isModerate(tree.boundsTable[h.boundsSlot]) else { return false }
+            h.flags.isDisjoint(with: [.hasAccessibilityFrame, .hasPath]),
+            isModerate(h.frame), h.boundsSlot < 0 || isModerate(tree.boundsTable[h.boundsSlot])
+        else { return false }
         return h.isView ? h.transformSlot < 0 : h.flags.contains(.hasFrameInContainerSpace) && !hasChildren
     }
 
@@ -188,9 +189,14 @@ public struct HitTester: Sendable {
         hot[i].boundsSlot = tree.boundsSlots[i]
         hot[i].transformSlot = tree.transformSlots[i]
         hot[i].flags = tree.flags[i]
-        if rules.refusesTouch(id, in: tree) { hot[i].state.insert(.refusesTouch) } else { hot[i].state.remove(.refusesTouch) }
-        boxHits[i] = Self.isBoxHit(hot[i], hasChildren: !tree.firstChild(of: id).isNone,
-                                   exposedHidesSubtree: exposedHidesSubtree, in: tree)
+        if rules.refusesTouch(id, in: tree) {
+            hot[i].state.insert(.refusesTouch)
+        } else {
+            hot[i].state.remove(.refusesTouch)
+        }
+        boxHits[i] = Self.isBoxHit(
+            hot[i], hasChildren: !tree.firstChild(of: id).isNone,
+            exposedHidesSubtree: exposedHidesSubtree, in: tree)
     }
 
     /// What `HotNode.frame` holds for `id`.
@@ -204,7 +210,8 @@ public struct HitTester: Sendable {
     @inline(__always)
     func boundsToParent(_ h: HotNode) -> CGAffineTransform {
         guard h.transformSlot >= 0 else { return ViewGeometry.boundsToParent(frame: h.frame, bounds: bounds(h)) }
-        return ViewGeometry.boundsToParent(frame: h.frame, bounds: bounds(h), transform: tree.transformTable[h.transformSlot])
+        return ViewGeometry.boundsToParent(
+            frame: h.frame, bounds: bounds(h), transform: tree.transformTable[h.transformSlot])
     }
 
     /// Box hits (`boxHits`) answer only where rounding can't matter: every
@@ -254,7 +261,9 @@ public struct HitTester: Sendable {
     @inline(__always)
     func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform) -> ItemBoxes {
         let h = hot[item.index]
-        if let boxes = ItemBoxes.common(record: h, bounds: bounds(h), isLeaf: tree.firstChild(of: item).isNone, containerToScreen: t) {
+        if let boxes = ItemBoxes.common(
+            record: h, bounds: bounds(h), isLeaf: tree.firstChild(of: item).isNone, containerToScreen: t)
+        {
             return boxes
         }
         return Self.itemBoxes(item, containerToScreen: t, in: tree)
@@ -263,7 +272,9 @@ public struct HitTester: Sendable {
     /// The general case of `itemBoxes(_:containerToScreen:)`. Static, so that
     /// a call from a mutating method borrows the tree rather than copying
     /// the engine.
-    static func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform, in tree: borrowing ElementTree) -> ItemBoxes {
+    static func itemBoxes(
+        _ item: NodeID, containerToScreen t: CGAffineTransform, in tree: borrowing ElementTree
+    ) -> ItemBoxes {
         ItemBoxes(item: item, containerToScreen: t, in: tree)
     }
 

@@ -133,7 +133,8 @@ struct NavigationCache: Sendable {
             }
             if !unit.owner.isNone && unitOwned[unit.owner.index] == v { unitOwned[unit.owner.index] = -1 }
             fixedUnits.remove(v)
-            units[Int(v)] = Unit(owner: .none, kind: .sorted, parent: -1, alive: false, needsCollect: false, needsSort: false)
+            units[Int(v)] = Unit(
+                owner: .none, kind: .sorted, parent: -1, alive: false, needsCollect: false, needsSort: false)
             freeUnits.append(v)
         }
     }

@@ -103,7 +103,9 @@ extension Ownership {
     ///   make (at most `Region.rectilinearCellLimit`), or one GEOS union and
     ///   difference.
     /// - Throws: `GeometryError` when GEOS fails.
-    func exactOwnedPolygons(of node: NodeID, in tree: ElementTree, _ builder: inout RegionBuilder?) throws(GeometryError)
+    func exactOwnedPolygons(
+        of node: NodeID, in tree: ElementTree, _ builder: inout RegionBuilder?
+    ) throws(GeometryError)
         -> [[[CGPoint]]]
     {
         guard let k = entryIndex(of: node) else { return [] }

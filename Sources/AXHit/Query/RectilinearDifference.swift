@@ -21,8 +21,10 @@ extension Region {
         let cuts = covers.compactMap { Region.rect(of: $0.intersection(r)).asRect }
         if cuts.isEmpty { return Region.rect(r).polygons }
         if cuts.contains(where: { $0.contains(r) }) { return [] }
-        let xs = Array(Set(cuts.flatMap { [Double($0.minX), Double($0.maxX)] } + [Double(r.minX), Double(r.maxX)])).sorted()
-        let ys = Array(Set(cuts.flatMap { [Double($0.minY), Double($0.maxY)] } + [Double(r.minY), Double(r.maxY)])).sorted()
+        let xs = Array(Set(cuts.flatMap { [Double($0.minX), Double($0.maxX)] } + [Double(r.minX), Double(r.maxX)]))
+            .sorted()
+        let ys = Array(Set(cuts.flatMap { [Double($0.minY), Double($0.maxY)] } + [Double(r.minY), Double(r.maxY)]))
+            .sorted()
         let nx = xs.count - 1, ny = ys.count - 1
         guard nx * ny <= rectilinearCellLimit else { return nil }
         // Cell (i, j) spans xs[i] ..< xs[i + 1], ys[j] ..< ys[j + 1].
@@ -46,7 +48,10 @@ extension Region {
         // Boundary edges between grid vertices (i, j), each with a filled
         // cell on its left (x right, y up): exteriors wind one way, holes
         // the other.
-        struct Edge { var from: (Int, Int); var to: (Int, Int) }
+        struct Edge {
+            var from: (Int, Int)
+            var to: (Int, Int)
+        }
         var edges: [Edge] = []
         var outgoing: [Int: [Int]] = [:]
         func add(_ a: (Int, Int), _ b: (Int, Int)) {
@@ -75,7 +80,9 @@ extension Region {
                 // Two ways on at a corner where filled cells meet diagonally:
                 // turn left, towards the filled side.
                 let left = (-d.1, d.0)
-                e = candidates.first { (edges[$0].to.0 - edges[$0].from.0, edges[$0].to.1 - edges[$0].from.1) == left } ?? first
+                e =
+                    candidates.first { (edges[$0].to.0 - edges[$0].from.0, edges[$0].to.1 - edges[$0].from.1) == left }
+                    ?? first
             }
             // Drop the vertices in the middle of straight runs.
             var corners: [CGPoint] = []
@@ -100,7 +107,9 @@ extension Region {
         }
         for (k, hole) in rings.enumerated() where areas[k] < 0 {
             let m = CGPoint(x: (hole[0].x + hole[1].x) / 2, y: (hole[0].y + hole[1].y) / 2)
-            let around = rings.indices.filter { areas[$0] > 0 && Self.ring(rings[$0], holds: m) }.min { areas[$0] < areas[$1] }
+            let around = rings.indices.filter { areas[$0] > 0 && Self.ring(rings[$0], holds: m) }.min {
+                areas[$0] < areas[$1]
+            }
             if let around, let p = slot[around] { polygons[p].append(hole) }
         }
         return polygons
@@ -112,8 +121,14 @@ extension Region {
         switch self {
         case let .rect(r):
             guard !isEmpty else { return [] }
-            return [[[CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY),
-                      CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.minX, y: r.minY)]]]
+            return [
+                [
+                    [
+                        CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY),
+                        CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.minX, y: r.minY),
+                    ]
+                ]
+            ]
         case let .polygons(set):
             return set.polygons
         }

@@ -128,13 +128,16 @@ enum Region: Sendable {
     static func uncoveredArea(of r: CGRect, by covers: [CGRect]) -> Double {
         var xs = [r.minX, r.maxX], ys = [r.minY, r.maxY]
         let clipped = covers.map { $0.intersection(r) }.filter { !$0.isNull && $0.width > 0 && $0.height > 0 }
-        for c in clipped { xs += [c.minX, c.maxX]; ys += [c.minY, c.maxY] }
+        for c in clipped {
+            xs += [c.minX, c.maxX]
+            ys += [c.minY, c.maxY]
+        }
         xs = Array(Set(xs)).sorted()
         ys = Array(Set(ys)).sorted()
         var area = 0.0
-        for i in 0..<(xs.count - 1) {
+        for i in 0 ..< (xs.count - 1) {
             let mx = (xs[i] + xs[i + 1]) / 2
-            for j in 0..<(ys.count - 1) {
+            for j in 0 ..< (ys.count - 1) {
                 let my = (ys[j] + ys[j + 1]) / 2
                 let covered = clipped.contains { mx > $0.minX && mx < $0.maxX && my > $0.minY && my < $0.maxY }
                 if !covered { area += Double((xs[i + 1] - xs[i]) * (ys[j + 1] - ys[j])) }

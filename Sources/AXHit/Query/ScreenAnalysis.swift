@@ -100,7 +100,9 @@ public struct ScreenAnalysis: Sendable {
         let occluders = visibility ? Occluders(tester: tester, space: space, order: order) : nil
         let screenRect = tree.screenBounds.map(Region.rect(of:))
         // Phase 2: what a tap reaches, and what an eye sees.
-        let elements = try Self.parallel(Array(basics.indices), context: context, { error, k in failure(error, basics[k].element) }) {
+        let elements = try Self.parallel(
+            Array(basics.indices), context: context, { error, k in failure(error, basics[k].element) }
+        ) {
             analyzer, k throws(GeometryError) in
             try analyzer.complete(basics[k], taps: taps, occluders: occluders, screen: screenRect)
         }
@@ -113,9 +115,14 @@ public struct ScreenAnalysis: Sendable {
         _ items: [Item], context: AnalysisContext, _ failure: @escaping @Sendable (GeometryError, Item) -> TreeError,
         _ body: @escaping @Sendable (Analyzer, Item) throws(GeometryError) -> Out
     ) throws(TreeError) -> [Out] {
-        let results = parallelMap(items.count, minimumChunk: 64, makeWorker: {
-            Result { () throws(GeometryError) -> Analyzer in Analyzer(context: context, builder: try RegionBuilder()) }
-        }) { analyzer, i -> Result<Out, TreeError> in
+        let results = parallelMap(
+            items.count, minimumChunk: 64,
+            makeWorker: {
+                Result { () throws(GeometryError) -> Analyzer in
+                    Analyzer(context: context, builder: try RegionBuilder())
+                }
+            }
+        ) { analyzer, i -> Result<Out, TreeError> in
             analyzer.flatMap { analyzer in Result { () throws(GeometryError) -> Out in try body(analyzer, items[i]) } }
                 .mapError { failure($0, items[i]) }
         }
@@ -160,7 +167,10 @@ struct TapOwnership: Sendable {
     /// The owned region of each entry of `ownership`.
     let owned: [Region]
 
-    init?(context: AnalysisContext, exposed: [ElementBasics], failure: @escaping @Sendable (GeometryError, NodeID) -> TreeError)
+    init?(
+        context: AnalysisContext, exposed: [ElementBasics],
+        failure: @escaping @Sendable (GeometryError, NodeID) -> TreeError
+    )
         throws(TreeError)
     {
         let tree = context.tree, space = context.space, order = context.order
@@ -182,7 +192,8 @@ struct TapOwnership: Sendable {
             for n in order.nodes where tree.isView(n) {
                 let p = tree.parent(of: n)
                 refused[n.index] = context.rules.refusesTouch(n, in: tree) || (!p.isNone && refused[p.index])
-                let quad = space.resolved[n.index].contains(.invertible)
+                let quad =
+                    space.resolved[n.index].contains(.invertible)
                     ? Region.quad(tree.bounds(of: n), space.toScreen[n.index]) : Region.empty
                 let cut = p.isNone ? quad : Occluders.cut(quad, by: reach[p.index], &builder)
                 reach[n.index] = cut
@@ -262,10 +273,14 @@ struct Occluders: Sendable {
             }
             clips[v.index] = own
             guard tester.rules.viewsCoverWhatIsBehind, drawn[v.index], opacity[v.index] >= 1,
-                  space.resolved[v.index].contains(.invertible) else { continue }
+                space.resolved[v.index].contains(.invertible)
+            else { continue }
             var hasSubview = false
             var c = tree.firstChild(of: v)
-            while !c.isNone && !hasSubview { hasSubview = tree.isView(c); c = tree.nextSibling(of: c) }
+            while !c.isNone && !hasSubview {
+                hasSubview = tree.isView(c)
+                c = tree.nextSibling(of: c)
+            }
             guard !hasSubview || tree.has(.accessibilityElement, v) else { continue }
             let region = Self.cut(quad, by: parentClip, &builder)
             guard !region.isEmpty else { continue }

@@ -21,7 +21,9 @@ public enum SVGRenderer {
     /// - Throws: `TreeError` (`.validation`, key `screen.bounds`) when the
     ///   picture would be larger than `maximumExtent` units across, where
     ///   its numbers would stop being exact (or exist).
-    public static func svg(_ analysis: ScreenAnalysis, findings: [AuditFinding], title: String? = nil) throws(TreeError) -> String {
+    public static func svg(
+        _ analysis: ScreenAnalysis, findings: [AuditFinding], title: String? = nil
+    ) throws(TreeError) -> String {
         var r = Renderer(analysis: analysis, findings: findings)
         return try r.draw(title: title)
     }
@@ -48,7 +50,9 @@ private struct Renderer {
     mutating func draw(title: String?) throws(TreeError) -> String {
         let root = tree.root
         var screen = tree.screenBounds ?? (root.isNone ? .null : analysis.space.accessibilityFrame(of: root))
-        if screen.isNull || !(screen.width > 0 && screen.height > 0) { screen = CGRect(x: 0, y: 0, width: 390, height: 844) }
+        if screen.isNull || !(screen.width > 0 && screen.height > 0) {
+            screen = CGRect(x: 0, y: 0, width: 390, height: 844)
+        }
         // Strokes and text scale with the screen so every size reads alike.
         let unit = max(Double(max(screen.width, screen.height)) / 844, 0.25)
         let legendWidth = 300 * unit
@@ -58,13 +62,18 @@ private struct Renderer {
         let width = Double(screen.width) + 2 * pitch + legendWidth, height = max(Double(screen.height), 360 * unit)
         let extent = [abs(minX), abs(minY), width, height].max() ?? 0
         guard extent < SVGRenderer.maximumExtent else {
-            throw TreeError(.validation, "the screen \(Auditor.text(screen)) is too large to draw: the picture would be "
-                            + "more than \(Auditor.text(SVGRenderer.maximumExtent)) units across", key: "screen.bounds")
+            throw TreeError(
+                .validation,
+                "the screen \(Auditor.text(screen)) is too large to draw: the picture would be "
+                    + "more than \(Auditor.text(SVGRenderer.maximumExtent)) units across", key: "screen.bounds")
         }
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(n(minX)) \(n(minY)) \(n(width)) \(n(height))\" "
-        out += "width=\"\(n(width / unit))\" height=\"\(n(height / unit))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
-        out += "<rect x=\"\(n(minX))\" y=\"\(n(minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
-        out += "<rect x=\"\(n(screen.minX))\" y=\"\(n(screen.minY))\" width=\"\(n(screen.width))\" height=\"\(n(screen.height))\" fill=\"#f4f4f6\" stroke=\"#222\" stroke-width=\"\(n(unit))\"/>\n"
+        out +=
+            "width=\"\(n(width / unit))\" height=\"\(n(height / unit))\" font-family=\"Helvetica, Arial, sans-serif\">\n"
+        out +=
+            "<rect x=\"\(n(minX))\" y=\"\(n(minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
+        out +=
+            "<rect x=\"\(n(screen.minX))\" y=\"\(n(screen.minY))\" width=\"\(n(screen.width))\" height=\"\(n(screen.height))\" fill=\"#f4f4f6\" stroke=\"#222\" stroke-width=\"\(n(unit))\"/>\n"
 
         // Layout: every drawn view's bounds, faint.
         out += "<g fill=\"none\" stroke=\"#b9bcc6\" stroke-width=\"\(n(0.5 * unit))\">\n"
@@ -89,7 +98,8 @@ private struct Renderer {
             let c = colour(a.element)
             path(a.shape, attributes: "fill=\"\(c)\" stroke=\"\(c)\"")
         }
-        out += "</g>\n<g fill=\"none\" stroke-dasharray=\"\(n(4 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(0.8 * unit))\">\n"
+        out +=
+            "</g>\n<g fill=\"none\" stroke-dasharray=\"\(n(4 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(0.8 * unit))\">\n"
         for a in analysis.elements {
             let f = analysis.space.accessibilityFrame(of: a.element)
             if f.width > 0 && f.height > 0 { path(.rect(of: f), attributes: "stroke=\"\(colour(a.element))\"") }
@@ -99,7 +109,9 @@ private struct Renderer {
         // Regions behind findings: overlaps, stray paths, off-screen parts.
         out += "<g fill-opacity=\"0.35\" stroke=\"none\">\n"
         for f in findings where [.overlappingElements, .pathOutsideFrame, .partlyOffScreen].contains(f.rule) {
-            if let g = f.geometry { path(g, attributes: "fill=\"\(f.severity == .error ? Self.errorColour : Self.warningColour)\"") }
+            if let g = f.geometry {
+                path(g, attributes: "fill=\"\(f.severity == .error ? Self.errorColour : Self.warningColour)\"")
+            }
         }
         out += "</g>\n"
 
@@ -109,8 +121,9 @@ private struct Renderer {
         for a in analysis.elements where a.status == .obstructed {
             guard let r = a.receiver else { continue }
             if outlined.insert(r).inserted {
-                path(Region.quad(tree.bounds(of: r), analysis.space.toScreen[r.index]),
-                     attributes: "stroke-dasharray=\"\(n(2 * unit)) \(n(2 * unit))\"")
+                path(
+                    Region.quad(tree.bounds(of: r), analysis.space.toScreen[r.index]),
+                    attributes: "stroke-dasharray=\"\(n(2 * unit)) \(n(2 * unit))\"")
             }
         }
         out += "</g>\n"
@@ -120,7 +133,8 @@ private struct Renderer {
         for a in analysis.elements {
             guard let s = a.suggested else { continue }
             if a.status != .ok || a.outside {
-                out += "<line x1=\"\(n(a.activationPoint.x))\" y1=\"\(n(a.activationPoint.y))\" x2=\"\(n(s.x))\" y2=\"\(n(s.y))\" stroke-dasharray=\"\(n(2 * unit)) \(n(1.5 * unit))\"/>\n"
+                out +=
+                    "<line x1=\"\(n(a.activationPoint.x))\" y1=\"\(n(a.activationPoint.y))\" x2=\"\(n(s.x))\" y2=\"\(n(s.y))\" stroke-dasharray=\"\(n(2 * unit)) \(n(1.5 * unit))\"/>\n"
             }
             diamond(s, 3.5 * unit)
         }
@@ -134,18 +148,22 @@ private struct Renderer {
             case .obstructed: c = Self.errorColour
             case .lost: c = Self.lostColour
             }
-            out += "<circle cx=\"\(n(a.activationPoint.x))\" cy=\"\(n(a.activationPoint.y))\" r=\"\(n(2.8 * unit))\" fill=\"\(c)\" stroke=\"#fff\" stroke-width=\"\(n(0.6 * unit))\"/>\n"
+            out +=
+                "<circle cx=\"\(n(a.activationPoint.x))\" cy=\"\(n(a.activationPoint.y))\" r=\"\(n(2.8 * unit))\" fill=\"\(c)\" stroke=\"#fff\" stroke-width=\"\(n(0.6 * unit))\"/>\n"
             if a.outside {
-                out += "<circle cx=\"\(n(a.activationPoint.x))\" cy=\"\(n(a.activationPoint.y))\" r=\"\(n(5 * unit))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
+                out +=
+                    "<circle cx=\"\(n(a.activationPoint.x))\" cy=\"\(n(a.activationPoint.y))\" r=\"\(n(5 * unit))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
             }
         }
 
         // Ids of the flagged elements, so the text report can be matched up.
-        out += "<g font-size=\"\(n(7 * unit))\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"\(n(0.25 * unit))\" paint-order=\"stroke\">\n"
+        out +=
+            "<g font-size=\"\(n(7 * unit))\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"\(n(0.25 * unit))\" paint-order=\"stroke\">\n"
         for a in analysis.elements where worst[a.element] != nil {
             let f = analysis.space.accessibilityFrame(of: a.element)
             guard f.width > 0 && f.height > 0 else { continue }
-            out += "<text x=\"\(n(f.minX + unit))\" y=\"\(n(f.minY + 7.5 * unit))\">\(escape(tree.id(of: a.element)))</text>\n"
+            out +=
+                "<text x=\"\(n(f.minX + unit))\" y=\"\(n(f.minY + 7.5 * unit))\">\(escape(tree.id(of: a.element)))</text>\n"
         }
         out += "</g>\n"
 
@@ -157,7 +175,8 @@ private struct Renderer {
             // Smaller for a long name, so that it stays in the legend's column
             // (about 0.6 em a character).
             let size = min(12, 280 / (0.6 * Double(max(title.count, 1)))) * unit
-            out += "<text x=\"\(n(legendX))\" y=\"\(n(legendTop + 10 * unit))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(title))</text>\n"
+            out +=
+                "<text x=\"\(n(legendX))\" y=\"\(n(legendTop + 10 * unit))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(title))</text>\n"
             legendTop += 24 * unit
         }
         legend(x: legendX, y: legendTop, unit: unit)
@@ -171,7 +190,10 @@ private struct Renderer {
     mutating func mapPanels(screen: CGRect, pitch: Double, unit: Double) {
         var tester = analysis.tester
         let panels: [(title: String, map: Result<[MapRegion], TreeError>)] = [
-            ("Focus map: where a finger lands (numbers: swipe order)", Result { () throws(TreeError) in try tester.focusMap() }),
+            (
+                "Focus map: where a finger lands (numbers: swipe order)",
+                Result { () throws(TreeError) in try tester.focusMap() }
+            ),
             ("Touch map: which node a tap reaches", Result { () throws(TreeError) in try tester.touchMap() }),
         ]
         let order = (try? tester.navigationOrder()) ?? []
@@ -180,7 +202,8 @@ private struct Renderer {
         for (k, panel) in panels.enumerated() {
             let dx = pitch * Double(k + 1)
             out += "<g id=\"\(k == 0 ? "focus-map" : "touch-map")\" transform=\"translate(\(n(dx)) 0)\">\n"
-            out += "<rect x=\"\(n(screen.minX))\" y=\"\(n(screen.minY))\" width=\"\(n(screen.width))\" height=\"\(n(screen.height))\" fill=\"#f4f4f6\" stroke=\"#222\" stroke-width=\"\(n(unit))\"/>\n"
+            out +=
+                "<rect x=\"\(n(screen.minX))\" y=\"\(n(screen.minY))\" width=\"\(n(screen.width))\" height=\"\(n(screen.height))\" fill=\"#f4f4f6\" stroke=\"#222\" stroke-width=\"\(n(unit))\"/>\n"
             switch panel.map {
             case let .success(map):
                 out += "<g fill-opacity=\"0.6\" stroke=\"#fff\" stroke-width=\"\(n(0.6 * unit))\">\n"
@@ -188,17 +211,22 @@ private struct Renderer {
                 out += "</g>\n"
                 if k == 0 {
                     // Each element's place in the swipe order, at the top left of its region.
-                    out += "<g font-size=\"\(n(8 * unit))\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"\(n(0.3 * unit))\" paint-order=\"stroke\">\n"
+                    out +=
+                        "<g font-size=\"\(n(8 * unit))\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"\(n(0.3 * unit))\" paint-order=\"stroke\">\n"
                     for r in map {
-                        guard let i = rank[r.node], let corner = r.polygons.first?.first?.min(by: { ($0.y, $0.x) < ($1.y, $1.x) }) else { continue }
+                        guard let i = rank[r.node],
+                            let corner = r.polygons.first?.first?.min(by: { ($0.y, $0.x) < ($1.y, $1.x) })
+                        else { continue }
                         out += "<text x=\"\(n(corner.x + unit))\" y=\"\(n(corner.y + 8 * unit))\">\(i + 1)</text>\n"
                     }
                     out += "</g>\n"
                 }
             case let .failure(error):
-                out += "<text x=\"\(n(screen.minX + 4 * unit))\" y=\"\(n(screen.midY))\" font-size=\"\(n(9 * unit))\" fill=\"\(Self.errorColour)\">\(escape("no map: \(error)"))</text>\n"
+                out +=
+                    "<text x=\"\(n(screen.minX + 4 * unit))\" y=\"\(n(screen.midY))\" font-size=\"\(n(9 * unit))\" fill=\"\(Self.errorColour)\">\(escape("no map: \(error)"))</text>\n"
             }
-            out += "<text x=\"\(n(screen.minX + 4 * unit))\" y=\"\(n(screen.minY + 12 * unit))\" font-size=\"\(n(10 * unit))\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"\(n(2 * unit))\" paint-order=\"stroke\">\(escape(panel.title))</text>\n"
+            out +=
+                "<text x=\"\(n(screen.minX + 4 * unit))\" y=\"\(n(screen.minY + 12 * unit))\" font-size=\"\(n(10 * unit))\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"\(n(2 * unit))\" paint-order=\"stroke\">\(escape(panel.title))</text>\n"
             out += "</g>\n"
         }
     }
@@ -225,25 +253,35 @@ private struct Renderer {
     mutating func legend(x: Double, y: Double, unit: Double) {
         var y = y
         let size = 11 * unit
-        func line(_ text: String) -> String { "<text x=\"\(n(x + 18 * unit))\" y=\"\(n(y + 4 * unit))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(text))</text>\n" }
-        out += "<text x=\"\(n(x))\" y=\"\(n(y + 6 * unit))\" font-size=\"\(n(13 * unit))\" font-weight=\"bold\" fill=\"#222\">Legend</text>\n"
+        func line(_ text: String) -> String {
+            "<text x=\"\(n(x + 18 * unit))\" y=\"\(n(y + 4 * unit))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(text))</text>\n"
+        }
+        out +=
+            "<text x=\"\(n(x))\" y=\"\(n(y + 6 * unit))\" font-size=\"\(n(13 * unit))\" font-weight=\"bold\" fill=\"#222\">Legend</text>\n"
         y += 24 * unit
-        for (c, text) in [(Self.okColour, "element without findings"), (Self.warningColour, "element with a warning"),
-                          (Self.errorColour, "element with an error")] {
-            out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"\(c)\" fill-opacity=\"0.16\" stroke=\"\(c)\" stroke-width=\"\(n(unit))\"/>\n"
+        for (c, text) in [
+            (Self.okColour, "element without findings"), (Self.warningColour, "element with a warning"),
+            (Self.errorColour, "element with an error"),
+        ] {
+            out +=
+                "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"\(c)\" fill-opacity=\"0.16\" stroke=\"\(c)\" stroke-width=\"\(n(unit))\"/>\n"
             out += line(text + ": shape")
             y += 17 * unit
         }
-        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"\(n(4 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
+        out +=
+            "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"#555\" stroke-dasharray=\"\(n(4 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
         out += line("accessibility frame (dashed)")
         y += 17 * unit
-        for (c, text) in [(Self.okColour, "activation point: tap reaches it"), (Self.errorColour, "activation point: obstructed"),
-                          (Self.lostColour, "activation point: lost")] {
+        for (c, text) in [
+            (Self.okColour, "activation point: tap reaches it"), (Self.errorColour, "activation point: obstructed"),
+            (Self.lostColour, "activation point: lost"),
+        ] {
             out += "<circle cx=\"\(n(x + 6 * unit))\" cy=\"\(n(y))\" r=\"\(n(2.8 * unit))\" fill=\"\(c)\"/>\n"
             out += line(text)
             y += 17 * unit
         }
-        out += "<circle cx=\"\(n(x + 6 * unit))\" cy=\"\(n(y))\" r=\"\(n(5 * unit))\" fill=\"none\" stroke=\"#555\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
+        out +=
+            "<circle cx=\"\(n(x + 6 * unit))\" cy=\"\(n(y))\" r=\"\(n(5 * unit))\" fill=\"none\" stroke=\"#555\" stroke-width=\"\(n(0.8 * unit))\"/>\n"
         out += line("ring: point outside the shape")
         y += 17 * unit
         out += "<g stroke=\"\(Self.suggestedColour)\" stroke-width=\"\(n(unit))\">"
@@ -252,21 +290,26 @@ private struct Renderer {
         y += 13 * unit
         out += line("reachable circle), dashed from the old point")
         y += 17 * unit
-        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"\(Self.receiverColour)\" stroke-dasharray=\"\(n(2 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(1.6 * unit))\"/>\n"
+        out +=
+            "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"\(Self.receiverColour)\" stroke-dasharray=\"\(n(2 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(1.6 * unit))\"/>\n"
         out += line("view that takes an obstructed tap")
         y += 17 * unit
-        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"\(Self.warningColour)\" fill-opacity=\"0.35\"/>\n"
+        out +=
+            "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"\(Self.warningColour)\" fill-opacity=\"0.35\"/>\n"
         out += line("overlap / stray path / off screen")
         y += 17 * unit
-        out += "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"#b9bcc6\" stroke-width=\"\(n(0.5 * unit))\"/>\n"
+        out +=
+            "<rect x=\"\(n(x))\" y=\"\(n(y - 5 * unit))\" width=\"\(n(12 * unit))\" height=\"\(n(10 * unit))\" fill=\"none\" stroke=\"#b9bcc6\" stroke-width=\"\(n(0.5 * unit))\"/>\n"
         out += line("view bounds")
         y += 24 * unit
         let errors = findings.filter { $0.severity == .error }.count
         let obstructed = analysis.elements.filter { $0.status == .obstructed }.count
         let lost = analysis.elements.filter { $0.status == .lost }.count
-        for text in ["\(analysis.elements.count) exposed elements",
-                     "\(obstructed) obstructed, \(lost) lost activations",
-                     "\(findings.count) findings (\(errors) errors)"] {
+        for text in [
+            "\(analysis.elements.count) exposed elements",
+            "\(obstructed) obstructed, \(lost) lost activations",
+            "\(findings.count) findings (\(errors) errors)",
+        ] {
             out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" fill=\"#222\">\(escape(text))</text>\n"
             y += 14 * unit
         }
@@ -274,14 +317,16 @@ private struct Renderer {
 
     mutating func diamond(_ p: CGPoint, _ r: Double) {
         let x = Double(p.x), y = Double(p.y)
-        out += "<path d=\"M\(n(x)) \(n(y - r))L\(n(x + r)) \(n(y))L\(n(x)) \(n(y + r))L\(n(x - r)) \(n(y))Z\" fill=\"\(Self.suggestedColour)\"/>\n"
+        out +=
+            "<path d=\"M\(n(x)) \(n(y - r))L\(n(x + r)) \(n(y))L\(n(x)) \(n(y + r))L\(n(x - r)) \(n(y))Z\" fill=\"\(Self.suggestedColour)\"/>\n"
     }
 
     mutating func path(_ region: Region, attributes: String) {
         switch region {
         case let .rect(r):
             guard !region.isEmpty else { return }
-            out += "<rect x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" \(attributes)/>\n"
+            out +=
+                "<rect x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" \(attributes)/>\n"
         case let .polygons(set):
             polygons(set.polygons, attributes: attributes)
         }

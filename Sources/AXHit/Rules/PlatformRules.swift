@@ -186,8 +186,10 @@ extension PlatformRules {
     ///     rules that `needsWindows`.
     /// - Complexity: O(1), plus O(children) for a node with a modal child.
     @inline(__always)
-    func exposureStep(_ n: NodeID, in tree: ElementTree, scope: ExposureScope, hasModalChild: Bool,
-                      screenBox: () -> CGRect) -> ExposureStep {
+    func exposureStep(
+        _ n: NodeID, in tree: ElementTree, scope: ExposureScope, hasModalChild: Bool,
+        screenBox: () -> CGRect
+    ) -> ExposureStep {
         var next = scope
         if needsWindows && (tree.parent(of: n).isNone || tree.has(.window, n)) { next.window = screenBox() }
         let blocked = scope.blocked || hidesFromAccessibility(n, in: tree) || (!scope.modal.isNone && scope.modal != n)
@@ -204,9 +206,10 @@ extension PlatformRules {
     func exposureScope(above top: NodeID, in tree: ElementTree, hasModalChild: (NodeID) -> Bool) -> ExposureScope {
         var scope = ExposureScope()
         for a in tree.ancestors(of: top) {
-            scope = exposureStep(a, in: tree, scope: scope, hasModalChild: hasModalChild(a)) {
-                tree.screenBox(of: a)
-            }.children
+            scope =
+                exposureStep(a, in: tree, scope: scope, hasModalChild: hasModalChild(a)) {
+                    tree.screenBox(of: a)
+                }.children
         }
         return scope
     }

@@ -74,7 +74,9 @@ public struct ScreenSpace: Sendable {
             }
 
             let inherited = parent.isNone ? ExposureScope() : scopes[parent.index]
-            let step = rules.exposureStep(id, in: tree, scope: inherited, hasModalChild: ViewRules.hasModalChild(id, in: tree)) {
+            let step = rules.exposureStep(
+                id, in: tree, scope: inherited, hasModalChild: ViewRules.hasModalChild(id, in: tree)
+            ) {
                 tree.bounds(of: isElementNode ? tree.container(of: id) : id).applying(toScreen[i])
             }
             scopes[i] = step.children
@@ -112,15 +114,18 @@ extension ScreenSpace {
     ///   whose numbers overflow on the way to the screen.
     public func checkFinite(_ id: NodeID) throws(TreeError) {
         let f = frames[id.index]
-        let frameOK = f.origin.x.isFinite && f.origin.y.isFinite && f.size.width.isFinite && f.size.height.isFinite
+        let frameOK =
+            f.origin.x.isFinite && f.origin.y.isFinite && f.size.width.isFinite && f.size.height.isFinite
             && (f.origin.x + f.size.width).isFinite && (f.origin.y + f.size.height).isFinite
         let a = activationPoint(of: id)
         guard !frameOK || !(a.x.isFinite && a.y.isFinite) else { return }
-        let (key, what) = !frameOK
+        let (key, what) =
+            !frameOK
             ? (tree.explicitAccessibilityFrame(of: id) != nil ? "accessibilityFrame" : "frame", "accessibility frame")
             : ("accessibilityActivationPoint", "activation point")
-        throw TreeError(.validation, "its \(what) on the screen is not a finite number: the geometry overflows",
-                        node: tree.id(of: id), key: key)
+        throw TreeError(
+            .validation, "its \(what) on the screen is not a finite number: the geometry overflows",
+            node: tree.id(of: id), key: key)
     }
 
     /// The map from the bounds space of `view` to the screen (for an element
