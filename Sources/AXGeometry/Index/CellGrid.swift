@@ -270,6 +270,46 @@ public struct CellGrid: Sendable {
     }
 
     /// Calls `body` with every item whose box meets `rect` (both closed),
+    /// in no particular order and possibly more than once (an item is listed
+    /// in every cell it covers), until it returns false: for callers that
+    /// order and deduplicate what they gather anyway.
+    ///
+    /// - Complexity: O(entries of the cells the rect meets + loose items).
+    ///   Allocates nothing.
+    public func forEachUnordered(intersecting rect: CGRect, _ body: (Int32) -> Bool) {
+        guard !rect.isNull, count > 0 else { return }
+        let (originX, originY, side, inverseSide) = (cells.originX, cells.originY, cells.side, cells.inverseSide)
+        let (columns, rows, cellStarts, entries) = (cells.columns, cells.rows, cells.cellStarts, cells.entries)
+        let q = SIMD4(Float(rect.maxX), Float(rect.maxY), -Float(rect.minX), -Float(rect.minY))
+        for (j, k) in loose.enumerated() where PackedRTree.matches(looseBoxes[j], q) {
+            if !body(k) { return }
+        }
+        func cell(_ v: Double, _ origin: Double, _ n: Int) -> Int {
+            let c = (v - origin) * inverseSide
+            return c.isNaN ? 0 : Int(Swift.min(Swift.max(c, 0), Double(n - 1)))
+        }
+        guard columns > 0 && Double(rect.maxX) >= originX && Double(rect.maxY) >= originY else { return }
+        let x0 = cell(Double(rect.minX), originX, columns), x1 = cell(Double(rect.maxX), originX, columns)
+        let y0 = cell(Double(rect.minY), originY, rows), y1 = cell(Double(rect.maxY), originY, rows)
+        for y in y0 ... y1 {
+            let cellY = originY + Double(y) * side
+            let lowY = Self.quantizedDown(Double(rect.minY), cellY, inverseSide)
+            let highY = Self.quantizedUp(Double(rect.maxY), cellY, inverseSide)
+            for x in x0 ... x1 {
+                let cellX = originX + Double(x) * side
+                let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseSide)
+                let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseSide)
+                let c = y * columns + x
+                for e in UnsafeBufferPointer(
+                    start: entries + Int(cellStarts[c]), count: Int(cellStarts[c + 1] - cellStarts[c]))
+                where e.minX <= highX && lowX <= e.maxX && e.minY <= highY && lowY <= e.maxY {
+                    if !body(e.item) { return }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with every item whose box meets `rect` (both closed),
     /// each once, in increasing item number, until it returns false.
     ///
     /// - Complexity: O(entries of the cells the rect meets, log of them to

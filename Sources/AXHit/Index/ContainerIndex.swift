@@ -91,6 +91,19 @@ struct ContainerIndex: Sendable {
         if grid.count > 0 { grid.forEach(intersecting: rect, visit) } else { local.forEach(intersecting: rect, visit) }
     }
 
+    /// Calls `body` with the indexed children whose local box meets `rect`,
+    /// in no particular order and possibly more than once, with no
+    /// allocation: for callers that order and deduplicate anyway.
+    func forEachChildUnordered(intersecting rect: CGRect, _ body: (NodeID) -> Bool) {
+        let items = self.items, removed = removedNodes, keysAreNodes = gridKeysAreNodes
+        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, body) }
+        if grid.count > 0 {
+            grid.forEachUnordered(intersecting: rect, visit)
+        } else {
+            local.forEach(intersecting: rect, visit)
+        }
+    }
+
     /// Calls `body` with the child a tree or grid key names, unless it was
     /// removed; returns whether to go on.
     @inline(__always)

@@ -237,7 +237,8 @@ extension HitTester {
         // Through a pointer: a copy of the index would retain each of its arrays.
         indexes.withUnsafeBufferPointer { indexes in
             let index = indexes.baseAddress! + Int(slot)
-            index.pointee.forEachChild(intersecting: local) { c in
+            // Unordered, with repeats: sorted by rank and deduplicated below.
+            index.pointee.forEachChildUnordered(intersecting: local) { c in
                 scratch.children.append(c)
                 return true
             }
