@@ -27,6 +27,9 @@ enum ActivateCommand {
                        an id no node has is an error)
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
+        \(Limits.inscribedCircle)
         """
 
     static func run(_ argv: [String]) throws {

@@ -20,6 +20,10 @@ enum AuditCommand {
            "wkt":"..." (optional),"points":[[x,y],...],"related":"ID" (optional)}
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
+        \(Limits.inscribedCircle)
+        \(Limits.overlaps)
         """
 
     static func run(_ argv: [String]) throws {

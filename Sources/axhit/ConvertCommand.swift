@@ -15,6 +15,8 @@ enum ConvertCommand {
         converts exactly. For an element node, its container's space is used.
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
         """
 
     static func run(_ argv: [String]) throws {

@@ -15,6 +15,8 @@ enum ExploreCommand {
         (no sampling): `from` and `to` are where the path enters and leaves them.
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
         """
 
     static func run(_ argv: [String]) throws {

@@ -14,7 +14,9 @@ enum ExportCommand {
         curated by hand and fed back with the same answers. `-o -` writes to
         standard output; the input is never overwritten.
 
-        \\(TreeOptions.help)
+        \(TreeOptions.help)
+
+        \(Limits.geometry)
         """
 
     static func run(_ argv: [String]) throws {

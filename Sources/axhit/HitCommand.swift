@@ -17,6 +17,9 @@ enum HitCommand {
         --policy shape   the exact shape: accessibilityPath, or the converted bounds
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
+        \(Limits.pointsFile)
         """
 
     static func run(_ argv: [String]) throws {

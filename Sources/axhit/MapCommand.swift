@@ -17,6 +17,8 @@ enum MapCommand {
         Regions do not overlap; where none holds a point, nothing answers there.
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
         """
 
     static func run(_ argv: [String]) throws {

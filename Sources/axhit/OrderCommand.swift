@@ -22,6 +22,8 @@ enum OrderCommand {
         itself, or an id twice is invalid input.
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
         """
 
     static func run(_ argv: [String]) throws {

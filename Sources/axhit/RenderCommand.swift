@@ -14,6 +14,9 @@ enum RenderCommand {
         `-o -` writes the picture to standard output; the input is never overwritten.
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
+        \(Limits.picture)
         """
 
     static func run(_ argv: [String]) throws {

@@ -11,6 +11,8 @@ enum ShapeCommand {
         a POLYGON or MULTIPOLYGON, or POLYGON EMPTY. Curves are flattened to within
         T points of the true curve (default 0.05); the fill rule is non-zero unless
         --even-odd is given. An open subpath is filled as if closed.
+
+        \(Limits.geometry)
         """
 
     static func run(_ argv: [String]) throws {

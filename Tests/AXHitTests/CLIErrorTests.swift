@@ -294,6 +294,32 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         expectOneErrorLine(run, file: points, line: nil, node: nil, key: nil)
     }
 
+    /// Every verb `axhit --help` lists has its own help: its usage line, no
+    /// unfilled interpolation, and the budgets its work is bounded by, as
+    /// Docs/cli.md states them.
+    @Test func everyVerbStatesItsLimits() throws {
+        let scratch = try CLIScratch()
+        guard let top = try scratch.run(["--help"]) else { return }
+        let verbs = top.stdout.split(separator: "\n").drop { $0 != "verbs:" }.dropFirst()
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(verbs.count == 10, "\(verbs)")
+        for verb in verbs {
+            guard let run = try scratch.run([verb, "--help"]) else { return }
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(verb)")
+            #expect(run.stdout.hasPrefix("usage: axhit \(verb)"), "\(verb)")
+            #expect(!run.stdout.contains("\\("), "\(verb): an unfilled interpolation")
+            #expect(run.stdout.contains("more than 4,194,304 points is refused"), "\(verb)")
+        }
+        let budgets = [
+            ("activate", "in at most 16,384 cells"), ("audit", "for at most 64 other shapes"),
+            ("render", "more than 1e12 units across"), ("hit", "at most 1,024 bytes"),
+        ]
+        for (verb, line) in budgets {
+            guard let run = try scratch.run([verb, "--help"]) else { return }
+            #expect(run.stdout.contains(line), "\(verb)")
+        }
+    }
+
     /// Errors that come after the tree is read: a path GEOS cannot fill
     /// (`shape --d` names the option as its file), a view scaled to nothing
     /// asked for an inverse, an unknown view.
