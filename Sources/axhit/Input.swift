@@ -2,6 +2,14 @@ import AXHit
 import CommandLineSupport
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+#endif
+
 /// The options of every verb that reads a TREE (cli.md): whose rules answer,
 /// the density, and whether a snapshot's visibility flags hide nodes.
 struct TreeOptions {
@@ -54,17 +62,38 @@ struct TreeOptions {
 
 /// Reading what the user names on the command line: files or `-`.
 enum Input {
-    /// The bytes of `path`, or standard input for `-`.
-    /// - Throws: `TreeError` naming the file when it cannot be read.
+    /// The bytes of `path`, or standard input for `-`: a regular file, a
+    /// pipe, a FIFO or a terminal alike (`--points <(...)`), read with the
+    /// system's `read` so that a closed or unreadable descriptor is an error
+    /// that names the file, never a trap (as `FileHandle`'s reads trap).
+    /// - Throws: `TreeError` naming the file when it cannot be opened or read,
+    ///   or is a directory.
     static func read(_ path: String) throws(TreeError) -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let why = !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot be read"
-            throw TreeError(.io, why, file: path)
+        let name = displayName(path)
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            let why = code == ENOENT ? "no such file" : "cannot be read: \(StandardOutput.describe(code))"
+            throw TreeError(.io, why, file: name)
+        }
+        defer { if path != "-" { close(fd) } }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw TreeError(.io, "cannot be read: \(StandardOutput.describe(errno))", file: name)
+        }
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFDIR else { throw TreeError(.io, "is a directory", file: name) }
+        var data = Data()
+        if type == S_IFREG { data.reserveCapacity(Int(info.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if n == 0 { return data }
+            guard n > 0 else {
+                if errno == EINTR { continue }
+                throw TreeError(.io, "cannot be read: \(StandardOutput.describe(errno))", file: name)
+            }
+            data.append(contentsOf: chunk[0 ..< n])
         }
     }
 

@@ -79,6 +79,23 @@ import Testing
         #expect(try Self.shell("\"$AXHIT\" activate big.json >&- 2>&-", in: scratch).status == 1)
     }
 
+    /// Input from a pipe, a FIFO or a closed or unreadable standard input:
+    /// read, or one line naming the stream, never a trap.
+    @Test func inputFromAnyKindOfStream() throws {
+        let scratch = try CLIScratch()
+        _ = try Self.bigScreen(scratch)
+        try scratch.write("points.txt", "1 1\n")
+        let piped = try Self.shell("cat big.json | \"$AXHIT\" hit - --points points.txt", in: scratch)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped)")
+        let fifo = try Self.shell(
+            "mkfifo p.fifo && (echo '1 1' > p.fifo &) && \"$AXHIT\" hit big.json --points p.fifo", in: scratch)
+        #expect(fifo.status == 0 && fifo.stderr.isEmpty, "\(fifo)")
+        let closed = try Self.shell("\"$AXHIT\" hit - --points points.txt <&-", in: scratch)
+        #expect(closed == (1, "axhit: <stdin>: cannot be read: Bad file descriptor\n"), "\(closed)")
+        let directory = try Self.shell("\"$AXHIT\" hit - --points points.txt < .", in: scratch)
+        #expect(directory == (1, "axhit: <stdin>: is a directory\n"), "\(directory)")
+    }
+
     @Test func theInputIsNeverOverwritten() throws {
         let scratch = try CLIScratch()
         let path = try Self.bigScreen(scratch)
