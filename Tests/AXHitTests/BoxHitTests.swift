@@ -197,10 +197,11 @@ import Testing
     }
 
     @Test func aGridChildMovedOutOfRangeIsNotAnsweredWhereItWas() throws {
-        // 300 exposed tiles of 10 × 10 on a 20-point pitch (a grid). A frame
-        // this far out overflows a tile's box midpoint to infinity: the grid
-        // empties the item, whose old cell entries stay, and the cells may
-        // no longer answer for it without its record.
+        // 300 exposed tiles of 10 × 10 on a 20-point pitch (a grid). A tile
+        // moved this far out leaves the grid's range: its old cell entries
+        // stay, and the cells may no longer answer for it without its record.
+        // (It was a frame whose x + width overflows; ValueRules now refuses
+        // such a frame at the door.)
         var tree = ElementTree()
         let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
         for k in 0 ..< 300 {
@@ -214,7 +215,7 @@ import Testing
         let tile = try #require(engine.tree.node(withID: "t21"))
         #expect(engine.hit(CGPoint(x: 25, y: 25)) == tile)
         var node = engine.tree[tile]
-        node.frame = CGRect(x: 1.7e308, y: 60, width: 1.7e308, height: 20)
+        node.frame = CGRect(x: 1e300, y: 60, width: 10, height: 20)
         try engine.update(tile, to: node)
         let points = (0 ..< 25).map { k in CGPoint(x: 21 + Double(k % 5) * 2, y: 21 + Double(k / 5) * 2) }
         Self.expectAgreement(engine, at: points, "after the move")
