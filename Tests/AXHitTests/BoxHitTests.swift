@@ -222,6 +222,25 @@ import Testing
         #expect(points.allSatisfy { engine.hit($0) == nil })
     }
 
+    @Test func aSecondScrollToAHugeOffsetEndsTheBoxHit() throws {
+        // The first scroll gives the tile a bounds slot; the second moves its
+        // origin to 1e15, which is not moderate: it is no box hit any more,
+        // as in an engine built afresh, and still answered by the exact test.
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 100, height: 100)), under: .none)
+        var tile = Node.view("tile", frame: CGRect(x: 10, y: 10, width: 20, height: 20))
+        tile.isAccessibilityElement = true
+        let id = try tree.append(tile, under: root)
+        var engine = HitTester(tree)
+        #expect(engine.boxHits[id.index])
+        try engine.scroll(id, to: CGPoint(x: 0, y: 5))
+        #expect(engine.boxHits[id.index])
+        try engine.scroll(id, to: CGPoint(x: 0, y: 1e15))
+        #expect(!engine.boxHits[id.index])
+        #expect(!HitTester(engine.tree).boxHits[id.index])
+        #expect(engine.hit(CGPoint(x: 20, y: 20)) == id)
+    }
+
     @Test func hugeBoundsOriginsTakeTheExactTest() throws {
         // Bounds origins of 1e15 round the exact test's coordinates by about
         // 0.1: such views (and what lies under them) get no box hits, so the

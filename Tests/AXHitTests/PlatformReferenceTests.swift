@@ -110,11 +110,13 @@ struct PlatformReference {
 }
 
 /// Random trees in the shapes real dumps have (nested clickable rows with
-/// clickable children, labelled texts, invisible pages, overlapping windows),
-/// plus transforms, scrolls and UIKit's hiding keys.
+/// clickable children, labelled texts, invisible pages, overlapping windows,
+/// a front window with nothing exposed), plus transforms, scrolls, UIKit's
+/// hiding keys and element nodes (labelled groups over element children).
 enum RandomPlatformTrees {
     static func make(seed: UInt64, nodes count: Int, windows: Int) throws -> ElementTree {
         var rng = SeededRandom(seed: seed)
+        var extras = SeededRandom(seed: seed &+ 0x9E37)
         var tree = ElementTree()
         tree.platform = .android
         tree.source = .snapshot
@@ -158,6 +160,28 @@ enum RandomPlatformTrees {
             if rng.chance(0.02) { v.isUserInteractionEnabled = false }
             if rng.chance(0.01) { v.accessibilityViewIsModal = true }
             views.append(try tree.append(v, under: parent))
+            // (From their own generator, so the views are as they were.)
+            if extras.chance(0.04) {
+                // An element node as big as its view, with an element child.
+                var group = Node.element("g\(k)")
+                group.accessibilityFrameInContainerSpace = CGRect(origin: .zero, size: v.frame.size)
+                if extras.chance(0.7) { group.accessibilityLabel = "group \(k)" }
+                let g = try tree.append(group, under: views[views.count - 1])
+                var item = Node.element("e\(k)")
+                item.accessibilityFrameInContainerSpace = CGRect(
+                    x: extras.number(0 ... v.frame.width * 0.5), y: extras.number(0 ... v.frame.height * 0.5),
+                    width: v.frame.width * 0.4, height: v.frame.height * 0.4)
+                item.accessibilityLabel = "item \(k)"
+                try tree.append(item, under: g)
+            }
+        }
+        if windows > 1 {
+            // The frontmost window holds nothing exposed: where it holds the
+            // point, `hit` answers none (the topmost window decides).
+            var overlay = Node.view("overlay", frame: CGRect(x: 20, y: 120, width: 90, height: 60))
+            overlay.isWindow = true
+            let o = try tree.append(overlay, under: root)
+            try tree.append(.view("overlayContent", frame: CGRect(x: 0, y: 0, width: 60, height: 40)), under: o)
         }
         return tree
     }
@@ -174,6 +198,9 @@ enum RandomPlatformTrees {
         let expected = order.indices.filter { reference.androidExposed($0) }.map { reference.nodes[$0].id }
         #expect(Array(engine.exposedElements).map(tree.id(of:)) == expected)
         #expect(expected.count > 20)
+        // The screen-space pass (activate, audit, render, maps) agrees.
+        let space = ScreenSpace(tree)
+        #expect(order.filter { space.isExposed($0) }.map(tree.id(of:)) == expected)
         // Hit and touch, point by point.
         var rng = SeededRandom(seed: seed &* 31)
         var hits = 0, touches = 0, mismatches = 0
@@ -195,6 +222,120 @@ enum RandomPlatformTrees {
         }
         #expect(mismatches == 0)
         #expect(hits > 300 && touches > 300)  // not vacuous
+    }
+
+    /// The engine kept current through updates answers as one built afresh
+    /// on the updated tree, and as the spec: children inserted under leaves
+    /// and removed down to none (TalkBack's whole-window rule reads whether
+    /// a node has children), labels and actions changed.
+    @Test(arguments: [2, 5, 6] as [UInt64])
+    func androidUpdatesAgreeWithTheSpec(seed: UInt64) throws {
+        var engine = HitTester(try RandomPlatformTrees.make(seed: seed, nodes: 200, windows: 2))
+        var rng = SeededRandom(seed: seed &* 7)
+        var serial = 0, mismatches = 0, answered = 0
+        for round in 0 ..< 30 {
+            for _ in 0 ..< 5 {
+                let nodes = engine.tree.preOrder.filter { engine.tree.isView($0) }
+                let n = nodes[Int.random(in: 1 ..< nodes.count, using: &rng)]
+                switch Int.random(in: 0 ..< 4, using: &rng) {
+                case 0:
+                    // A child as big as its parent: the parent may now have
+                    // children and cover its window.
+                    let size = engine.tree[n].frame.size
+                    serial += 1
+                    try engine.insert(.view("new\(serial)", frame: CGRect(origin: .zero, size: size)), under: n)
+                case 1:
+                    let child = engine.tree.firstChild(of: n)
+                    if !child.isNone { try engine.removeSubtree(child) }
+                case 2:
+                    var node = engine.tree[n]
+                    node.accessibilityLabel = node.accessibilityLabel == nil ? "label" : nil
+                    try engine.update(n, to: node)
+                default:
+                    var node = engine.tree[n]
+                    node.actions = node.actions.isEmpty ? .click : []
+                    try engine.update(n, to: node)
+                }
+            }
+            let tree = engine.tree
+            let reference = PlatformReference(tree)
+            let expected = tree.preOrder.indices.filter { reference.androidExposed($0) }.map { reference.nodes[$0].id }
+            #expect(Array(engine.exposedElements).map(tree.id(of:)) == expected, "seed \(seed), round \(round)")
+            for _ in 0 ..< 100 {
+                let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
+                let want = reference.androidHit(p).map { reference.nodes[$0].id }
+                if want != nil { answered += 1 }
+                if engine.hit(p).map(tree.id(of:)) != want { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(answered > 500)  // not vacuous
+    }
+
+    /// An Android screen of `children` (axhit/1) under a 100 × 100 root.
+    static func androidScreen(_ children: String) throws -> ElementTree {
+        let text = """
+            {"format": "axhit/1", "platform": "android", "source": "snapshot",
+             "root": {"id": "screen", "frame": [0, 0, 100, 100], "children": [\(children)]}}
+            """
+        return try ElementTree(contentsOf: Data(text.utf8))
+    }
+
+    /// The topmost window that holds the point decides, even when nothing
+    /// in it is exposed: hit, explore and the focus map all answer none
+    /// there, and the button behind only where the overlay is not.
+    @Test func aFrontWindowWithNothingExposedDecides() throws {
+        let engine = HitTester(
+            try Self.androidScreen(
+                """
+                {"id": "app", "isWindow": true, "frame": [0, 0, 100, 100], "children": [
+                   {"id": "button", "frame": [10, 10, 50, 50], "actions": ["click"], "accessibilityLabel": "OK"}]},
+                {"id": "overlay", "isWindow": true, "frame": [0, 0, 100, 40], "children": [
+                   {"id": "empty", "frame": [0, 0, 80, 30]}]}
+                """))
+        let button = try #require(engine.tree.node(withID: "button"))
+        #expect(engine.hit(CGPoint(x: 20, y: 20)) == nil)
+        #expect(engine.hit(CGPoint(x: 20, y: 50)) == button)
+        let stretches = try engine.explore([CGPoint(x: 20, y: 20), CGPoint(x: 20, y: 50)])
+        #expect(stretches.map(\.element) == [nil, button])
+        #expect(stretches.first?.to.y == 40)
+        let map = try engine.focusMap()
+        #expect(map.map(\.node) == [button])
+        // [10, 40, 50, 20]: the button below the overlay.
+        #expect(abs((map.first?.area ?? 0) - 50 * 20) < 1e-9, "\(map.first?.area ?? 0)")
+    }
+
+    /// TalkBack's whole-window rule reads whether a node has children: an
+    /// update that gives a labelled page its first child, or takes its last,
+    /// changes its exposure as a fresh build would.
+    @Test func aPageThatGainsOrLosesItsChildren() throws {
+        var engine = HitTester(
+            try Self.androidScreen(#"{"id": "page", "frame": [0, 0, 100, 100], "accessibilityLabel": "Page"}"#))
+        let page = try #require(engine.tree.node(withID: "page"))
+        let p = CGPoint(x: 50, y: 50)
+        #expect(engine.isExposed(page) && engine.hit(p) == page)  // a leaf may cover its window
+        let child = try engine.insert(.view("child", frame: CGRect(x: 0, y: 0, width: 10, height: 10)), under: page)
+        #expect(!engine.isExposed(page) && engine.hit(p) == nil)
+        #expect(!HitTester(engine.tree).isExposed(page))
+        try engine.removeSubtree(child)
+        #expect(engine.isExposed(page) && engine.hit(p) == page)
+    }
+
+    /// An element node has no bounds: it never "covers its window", so a
+    /// labelled group of the window's size is exposed to the engine and to
+    /// the screen-space pass (activate, audit, maps) alike.
+    @Test func anElementNodeNeverCoversItsWindow() throws {
+        let tree = try Self.androidScreen(
+            """
+            {"id": "group", "kind": "element", "accessibilityLabel": "G", "accessibilityFrame": [0, 0, 100, 100],
+             "children": [{"id": "leaf", "kind": "element", "accessibilityFrame": [10, 10, 20, 20]}]}
+            """)
+        let group = try #require(tree.node(withID: "group"))
+        let engine = HitTester(tree)
+        #expect(engine.isExposed(group) && ScreenSpace(tree).isExposed(group))
+        #expect(engine.hit(CGPoint(x: 50, y: 50)) == group)
+        #expect(try ScreenAnalysis(engine, visibility: false).elements.map(\.element) == [group])
+        #expect(try engine.focusMap().map(\.node) == [group])
     }
 
     /// The same trees read as iOS snapshots: VoiceOver's exposure and hit

@@ -31,12 +31,13 @@ extension HitTester {
     /// state is current): exposure and exposed counts, which it then adds to
     /// the ancestors; with `structure`, also ranks below `top`, container
     /// indexes and shapes (for a new subtree); without, exposure only (after
-    /// a change of hidden, alpha, modal or element flags).
+    /// a change of what the rules' exposure reads, `PlatformRules.exposureInputs`,
+    /// or of a modal flag).
     ///
     /// Iterative: a chain of any depth is fine. Memory O(depth) plus the
     /// views whose index waits for the walk to end. O(subtree).
     mutating func deriveSubtree(_ top: NodeID, structure: Bool) {
-        let before = exposedCounts[top.index]
+        let before = (exposedCounts[top.index], windowCounts[top.index])
         let start = inheritedFromAncestors(of: top)
         var work = DeriveWork()
         // The walk writes the columns through pointers (no uniqueness check
@@ -44,29 +45,37 @@ extension HitTester {
         let tree = self.tree
         let rules = self.rules
         hot.withUnsafeMutableBufferPointer { hot in
-            exposedCounts.withUnsafeMutableBufferPointer { counts in
-                ranks.withUnsafeMutableBufferPointer { ranks in
-                    boxHits.withUnsafeMutableWords { boxHits in
-                        // The walk specialised for the platform's own rules
-                        // type, so that the exposure step inlines instead of
-                        // calling through an existential per node (any other
-                        // conformance takes the generic walk).
-                        switch rules {
-                        case let r as UIKitRules:
-                            Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
-                        case let r as IOSSnapshotRules:
-                            Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
-                        case let r as AndroidRules:
-                            Self.derive(top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
-                        default:
-                            Self.derive(
-                                top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
+            exposedCounts.withUnsafeMutableBufferPointer { exposedCounts in
+                windowCounts.withUnsafeMutableBufferPointer { windowCounts in
+                    let counts = SubtreeCounts(exposed: exposedCounts, windows: windowCounts)
+                    ranks.withUnsafeMutableBufferPointer { ranks in
+                        boxHits.withUnsafeMutableWords { boxHits in
+                            // The walk specialised for the platform's own rules
+                            // type, so that the exposure step inlines instead of
+                            // calling through an existential per node (any other
+                            // conformance takes the generic walk).
+                            switch rules {
+                            case let r as UIKitRules:
+                                Self.derive(
+                                    top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                            case let r as IOSSnapshotRules:
+                                Self.derive(
+                                    top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                            case let r as AndroidRules:
+                                Self.derive(
+                                    top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                            default:
+                                Self.derive(
+                                    top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
+                            }
                         }
                     }
                 }
             }
         }
-        addExposedCount(exposedCounts[top.index] - before, aboveAndExcluding: top)
+        addCounts(
+            exposed: exposedCounts[top.index] - before.0, windows: windowCounts[top.index] - before.1,
+            aboveAndExcluding: top)
         for (view, linear) in work.pending { buildIndex(view, toScreen: work.linears[Int(linear)]) }
         shapes.fill(work.jobs)
     }
@@ -87,17 +96,23 @@ extension HitTester {
     /// `PlatformRules.exposureStep`), exposed counts on the way up.
     static func derive<Rules: PlatformRules>(
         _ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree, _ rules: Rules,
-        _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: UnsafeMutableBufferPointer<Int32>,
+        _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: SubtreeCounts,
         _ ranks: UnsafeMutableBufferPointer<Int64>, _ boxHits: UnsafeMutableBufferPointer<UInt64>,
         _ work: inout DeriveWork
     ) {
         let exposedHidesSubtree = rules.exposedHidesSubtree, needsWindows = rules.needsWindows
-        /// Children are done: the node's count is final, and goes to its parent.
+        /// Children are done: the node's counts are final, and go to its parent.
         func finish(_ n: NodeID) {
             let i = n.index
-            if hot[i].state.contains(.exposed) { counts[i] += 1 }
-            if counts[i] > 0 { hot[i].state.insert(.subtreeExposed) } else { hot[i].state.remove(.subtreeExposed) }
-            if n != top { counts[tree.parent(of: n).index] += counts[i] }
+            let state = hot[i].state
+            if state.contains(.exposed) { counts.exposed[i] += 1 }
+            if state.contains(.finalWindow) && !state.contains(.blocked) { counts.windows[i] += 1 }
+            hot[i].state.setSubtreeBits(exposed: counts.exposed[i], windows: counts.windows[i])
+            if n != top {
+                let p = tree.parent(of: n).index
+                counts.exposed[p] += counts.exposed[i]
+                counts.windows[p] += counts.windows[i]
+            }
         }
         var frames = [start]
         var n = top
@@ -113,7 +128,7 @@ extension HitTester {
             let modal =
                 structure ? !child.isNone && ViewRules.hasModalChild(n, in: tree) : kept.state.contains(.hasModalChild)
             let step = rules.exposureStep(n, in: tree, scope: up.exposure, hasModalChild: modal) {
-                isView ? tree.bounds(of: n).applying(tree.boundsToParent(n).concatenating(up.toScreen)) : .null
+                tree.exposureBox(of: n, toScreen: tree.boundsToParent(n).concatenating(up.toScreen))
             }
             var state: EngineState = []
             if step.blocked { state.insert(.blocked) }
@@ -127,7 +142,8 @@ extension HitTester {
             NodeBits.set(
                 boxHits, i,
                 isBoxHit(hot[i], hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree))
-            counts[i] = 0
+            counts.exposed[i] = 0
+            counts.windows[i] = 0
             if structure && n != top {
                 ranks[i] = frames[frames.count - 1].nextRank
                 frames[frames.count - 1].nextRank += rankGap
@@ -174,18 +190,22 @@ extension HitTester {
         return Inherited(toScreen: tree.toScreen(of: parent), exposure: scope)
     }
 
-    /// Adds `delta` to the exposed counts of the ancestors of `id`. O(depth).
-    mutating func addExposedCount(_ delta: Int32, aboveAndExcluding id: NodeID) {
-        guard delta != 0 else { return }
+    /// The two count columns `derive` writes, by pointer.
+    struct SubtreeCounts {
+        var exposed: UnsafeMutableBufferPointer<Int32>
+        var windows: UnsafeMutableBufferPointer<Int32>
+    }
+
+    /// Adds the deltas to the exposed and window counts of the ancestors of
+    /// `id`. O(depth).
+    mutating func addCounts(exposed: Int32, windows: Int32, aboveAndExcluding id: NodeID) {
+        guard exposed != 0 || windows != 0 else { return }
         var a = tree.parent(of: id)
         while !a.isNone {
             let i = a.index
-            exposedCounts[i] += delta
-            if exposedCounts[i] > 0 {
-                hot[i].state.insert(.subtreeExposed)
-            } else {
-                hot[i].state.remove(.subtreeExposed)
-            }
+            exposedCounts[i] += exposed
+            windowCounts[i] += windows
+            hot[i].state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCounts[i])
             a = tree.parent(of: a)
         }
     }

@@ -162,8 +162,8 @@ extension HitTester {
         while let e = scratch.stack.popLast() {
             let n = e.node
             let h = hot[n.index]
-            // As `hit`: a subtree with nothing exposed is skipped, final window or not.
-            guard h.state.contains(.subtreeExposed) else { continue }
+            // As `hit`: a subtree with nothing exposed and no final window is skipped.
+            guard h.state.contains(.subtreeSearched) else { continue }
             let exposed = h.state.contains(.exposed)
             if !h.isView {
                 if exposed {

@@ -146,9 +146,8 @@ extension HitTester {
                 }
                 // A final window shadows what is behind it, but not itself
                 // (it answers before the search stops): it sorts just before
-                // the window. `hit` skips a subtree with nothing exposed,
-                // final window or not.
-                if !touch && hot[i].state.contains(.finalWindow) && hot[i].state.contains(.subtreeExposed)
+                // the window. A window accessibility blocks is no barrier.
+                if !touch && hot[i].state.contains(.finalWindow) && !hot[i].state.contains(.blocked)
                     && !reach[i].isEmpty
                 {
                     entries.append(.init(node: .none, region: reach[i], position: 2 * position))

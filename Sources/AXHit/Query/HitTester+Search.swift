@@ -87,7 +87,7 @@ extension HitTester {
         _ visit: (NodeID) -> Bool
     ) {
         let root = tree.root
-        guard !root.isNone, hot[root.index].state.contains(.subtreeExposed) else { return }
+        guard !root.isNone, hot[root.index].state.contains(.subtreeSearched) else { return }
         scratch.stack.reset()
         // Box hits serve the frame policy only, at a moderate point (checked
         // once here; each view on the way down checks its own values).
@@ -111,7 +111,7 @@ extension HitTester {
                 continue
             }
             let h = hot[n.index]
-            guard h.state.contains(.subtreeExposed) else { continue }
+            guard h.state.contains(.subtreeSearched) else { continue }
             let exposed = h.state.contains(.exposed)
             if h.isView {
                 let b = bounds(h)

@@ -16,8 +16,9 @@ extension HitTester {
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
-        // Only a view scrolled for the first time gets a new bounds slot.
-        if hot[view.index].boundsSlot != tree.boundsSlots[view.index] { syncHot(view) }
+        // A new bounds slot (its first scroll) and whether it may still be a
+        // box hit (a huge offset is not moderate) are in its record.
+        syncHot(view)
         if hot[view.index].flags.contains(.hasPath), tree.accessibilityPath(of: view)?.coordinateSpace == .view {
             refitItem(containing: view)
         }
@@ -79,12 +80,10 @@ extension HitTester {
         if exposureChanged {
             let parent = tree.parent(of: id)
             if modalChanged && !parent.isNone {
-                // A modal sibling suppresses or releases all the others.
-                var c = tree.firstChild(of: parent)
-                while !c.isNone {
-                    deriveSubtree(c, structure: false)
-                    c = tree.nextSibling(of: c)
-                }
+                // A modal sibling suppresses or releases all the others: one
+                // walk of the parent's subtree (a walk per sibling would
+                // look for the frontmost modal once per sibling).
+                deriveSubtree(parent, structure: false)
             } else {
                 deriveSubtree(id, structure: false)
             }
@@ -164,14 +163,14 @@ extension HitTester {
         navigationAfterInsert(top)
         guard !parent.isNone else { return }
         syncHot(parent)
-        syncHot(tree.previousSibling(of: top))
         if tree.has(.modal, top) && !rules.hidesFromAccessibility(top, in: tree) {
             // The newcomer may be the frontmost modal: re-derive its siblings.
-            var c = tree.firstChild(of: parent)
-            while !c.isNone {
-                if c != top { deriveSubtree(c, structure: false) }
-                c = tree.nextSibling(of: c)
-            }
+            deriveSubtree(parent, structure: false)
+        } else if rules.exposureInputs.contains(.children) && tree.firstChild(of: parent) == tree.lastChild(of: parent)
+        {
+            // The parent's first child: its exposure may read that it has
+            // children (its subtree is the newcomer's, just derived).
+            deriveSubtree(parent, structure: false)
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
@@ -202,7 +201,7 @@ extension HitTester {
         let parent = tree.parent(of: id)
         let hadModalFlag = tree.has(.modal, id)
         let wasModal = hadModalFlag && !rules.hidesFromAccessibility(id, in: tree)
-        addExposedCount(-exposedCounts[id.index], aboveAndExcluding: id)
+        addCounts(exposed: -exposedCounts[id.index], windows: -windowCounts[id.index], aboveAndExcluding: id)
         if !parent.isNone && tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
             if slot >= 0 {
@@ -222,20 +221,17 @@ extension HitTester {
             hot[i] = HotNode()
             boxHits[i] = false
             exposedCounts[i] = 0
+            windowCounts[i] = 0
             ordinals[i] = -1
         }
-        let previous = tree.previousSibling(of: id)
         try tree.removeSubtree(id)
         guard !parent.isNone else { return }
         syncHot(parent)
-        syncHot(previous)
         if hadModalFlag { countModalChildren(of: parent) }
-        if wasModal {
-            var c = tree.firstChild(of: parent)
-            while !c.isNone {
-                deriveSubtree(c, structure: false)
-                c = tree.nextSibling(of: c)
-            }
+        if wasModal || (rules.exposureInputs.contains(.children) && tree.firstChild(of: parent).isNone) {
+            // Its siblings are released; or the parent lost its last child,
+            // which its exposure may read (then its subtree is itself).
+            deriveSubtree(parent, structure: false)
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot

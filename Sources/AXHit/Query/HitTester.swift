@@ -21,6 +21,18 @@ struct EngineState: OptionSet, Sendable {
     /// (`PlatformRules.refusesTouch`), derived with the rest so that touch
     /// reads a bit rather than asking the rules per view.
     static let refusesTouch = EngineState(rawValue: 1 << 5)
+    /// A search must enter the subtree: some node of it, itself included,
+    /// is exposed, or is a final window accessibility does not block (which
+    /// ends a search where it holds the point, answered or not). Queries
+    /// skip the others; for rules without windows it is `subtreeExposed`.
+    static let subtreeSearched = EngineState(rawValue: 1 << 6)
+
+    /// Sets `subtreeExposed` and `subtreeSearched` from a node's counts.
+    @inline(__always)
+    mutating func setSubtreeBits(exposed: Int32, windows: Int32) {
+        if exposed > 0 { insert(.subtreeExposed) } else { remove(.subtreeExposed) }
+        if exposed > 0 || windows > 0 { insert(.subtreeSearched) } else { remove(.subtreeSearched) }
+    }
 }
 
 /// What a query reads of one node, packed in one 48-byte record so that
@@ -102,6 +114,10 @@ public struct HitTester: Sendable {
     /// Per node: the exposed nodes in its subtree, itself included (queries
     /// read only whether it is positive: `EngineState.subtreeExposed`).
     var exposedCounts: [Int32] = []
+    /// Per node: the final windows accessibility does not block in its
+    /// subtree, itself included (with `exposedCounts`, for
+    /// `EngineState.subtreeSearched`); all zero for rules without windows.
+    var windowCounts: [Int32] = []
     /// Z-order among siblings (larger is in front), with gaps for inserts.
     var ranks: [Int64] = []
     /// A child's item number in its parent's `ContainerIndex`, or its
@@ -159,6 +175,7 @@ public struct HitTester: Sendable {
         let extra = n - hot.count
         hot.append(contentsOf: repeatElement(HotNode(), count: extra))
         exposedCounts.append(contentsOf: repeatElement(0, count: extra))
+        windowCounts.append(contentsOf: repeatElement(0, count: extra))
         ranks.append(contentsOf: repeatElement(0, count: extra))
         ordinals.append(contentsOf: repeatElement(-1, count: extra))
         boxHits.grow(to: n)
@@ -179,8 +196,9 @@ public struct HitTester: Sendable {
         return h.isView ? h.transformSlot < 0 : h.flags.contains(.hasFrameInContainerSpace) && !hasChildren
     }
 
-    /// Copies into `hot` the tree's fields of `id` that queries read. O(1);
-    /// called after every change of the tree's node or links.
+    /// Copies into `hot` the tree's fields of `id` that queries read, and
+    /// its box-hit bit (which reads whether it has children). O(1); called
+    /// after every change of the node, its bounds or whether it has children.
     @inline(__always)
     mutating func syncHot(_ id: NodeID) {
         guard !id.isNone else { return }

@@ -43,7 +43,7 @@ struct AndroidRules: PlatformRules {
     }
 
     var exposedHidesSubtree: Bool { false }
-    var exposureInputs: ExposureInputs { [.hidden, .labelOrValue, .actions, .window, .geometry] }
+    var exposureInputs: ExposureInputs { [.hidden, .labelOrValue, .actions, .window, .geometry, .children] }
     var needsWindows: Bool { true }
 
     func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool {

@@ -106,6 +106,8 @@ struct ExposureInputs: OptionSet, Sendable {
     static let window = ExposureInputs(rawValue: 1 << 4)
     /// Frame, bounds, transform (and scroll offsets).
     static let geometry = ExposureInputs(rawValue: 1 << 5)
+    /// Whether the node has children (TalkBack's whole-window rule).
+    static let children = ExposureInputs(rawValue: 1 << 6)
 }
 
 /// How a platform delivers a sighted tap (`HitTester.touch`).
@@ -195,7 +197,9 @@ extension PlatformRules {
         let blocked = scope.blocked || hidesFromAccessibility(n, in: tree) || (!scope.modal.isNone && scope.modal != n)
         let exposed = !blocked && isExposed(n, in: tree, scope: next, screenBox: screenBox)
         next.blocked = blocked || (exposed && exposedHidesSubtree)
-        next.modal = hasModalChild ? ViewRules.frontmostModalChild(of: n, in: tree, rules: self) : .none
+        // Under a blocked node nothing is exposed, modal or not.
+        next.modal =
+            hasModalChild && !next.blocked ? ViewRules.frontmostModalChild(of: n, in: tree, rules: self) : .none
         next.actionableAbove = scope.actionableAbove || !tree.actions(of: n).isEmpty
         return ExposureStep(blocked: blocked, exposed: exposed, children: next)
     }
@@ -205,10 +209,15 @@ extension PlatformRules {
     /// `hasModalChild` says have a modal child.
     func exposureScope(above top: NodeID, in tree: ElementTree, hasModalChild: (NodeID) -> Bool) -> ExposureScope {
         var scope = ExposureScope()
+        // The ancestor's map to the screen, composed on the way down (an
+        // element node keeps its container's).
+        var toScreen = CGAffineTransform.identity
         for a in tree.ancestors(of: top) {
+            if tree.isView(a) { toScreen = tree.boundsToParent(a).concatenating(toScreen) }
+            let map = toScreen
             scope =
                 exposureStep(a, in: tree, scope: scope, hasModalChild: hasModalChild(a)) {
-                    tree.screenBox(of: a)
+                    tree.exposureBox(of: a, toScreen: map)
                 }.children
         }
         return scope
@@ -232,11 +241,15 @@ extension ElementTree {
         }
     }
 
-    /// A view's bounds on the screen (an element node's: its container's),
-    /// the bounding box of the converted quad. O(depth).
-    func screenBox(of n: NodeID) -> CGRect {
-        let view = isView(n) ? n : container(of: n)
-        return view.isNone ? .null : bounds(of: view).applying(toScreen(of: view))
+    /// The box of `n` that the exposure step compares with its window's
+    /// (`PlatformRules.exposureStep`'s `screenBox`): a view's bounds on the
+    /// screen, the bounding box of the quad `toScreen` (its bounds space to
+    /// the screen) makes of them; `.null` for an element node, which has no
+    /// bounds. The one definition the engine's walk, `ScreenSpace` and
+    /// `exposureScope(above:)` share.
+    @inline(__always)
+    func exposureBox(of n: NodeID, toScreen: @autoclosure () -> CGAffineTransform) -> CGRect {
+        isView(n) ? bounds(of: n).applying(toScreen()) : .null
     }
 
     /// The proper ancestors of `n`, root first. O(depth).

@@ -30,7 +30,9 @@ enum ViewRules {
     /// that `rules` does not hide from accessibility: it suppresses all its
     /// siblings (and their subtrees). `.none` when there is none.
     /// O(children).
-    static func frontmostModalChild(of node: NodeID, in tree: ElementTree, rules: any PlatformRules) -> NodeID {
+    static func frontmostModalChild<Rules: PlatformRules>(
+        of node: NodeID, in tree: ElementTree, rules: Rules
+    ) -> NodeID {
         var s = tree.lastChild(of: node)
         while !s.isNone {
             if tree.has(.modal, s) && !rules.hidesFromAccessibility(s, in: tree) { return s }

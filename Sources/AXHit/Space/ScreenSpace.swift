@@ -77,7 +77,7 @@ public struct ScreenSpace: Sendable {
             let step = rules.exposureStep(
                 id, in: tree, scope: inherited, hasModalChild: ViewRules.hasModalChild(id, in: tree)
             ) {
-                tree.bounds(of: isElementNode ? tree.container(of: id) : id).applying(toScreen[i])
+                tree.exposureBox(of: id, toScreen: toScreen[i])
             }
             scopes[i] = step.children
             if step.exposed { resolved[i].insert(.exposed) }
