@@ -38,6 +38,9 @@ struct BenchmarkOperation: Sendable {
             name: "move", summary: "update(id, to:) moving one view's frame",
             run: UpdateBenchmarks.runMove),
         BenchmarkOperation(
+            name: "modal", summary: "update(id, to:) setting or clearing one child's modal flag (widest view)",
+            run: UpdateBenchmarks.runModal),
+        BenchmarkOperation(
             name: "insert", summary: "insert a row of 10 cells (a subtree) into the widest view",
             run: UpdateBenchmarks.runInsert),
         BenchmarkOperation(

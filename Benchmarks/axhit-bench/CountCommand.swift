@@ -409,6 +409,14 @@ struct CountedOperation: Sendable {
                 try log.count(c, "move", operations: plan.cycle) { for k in 0 ..< plan.cycle { try plan.step(&e, k) } }
             }
         },
+        CountedOperation(name: "modal", summary: "update(id, to:): a modal flag set and cleared, 8 times") { c, log in
+            guard let plan = UpdateBenchmarks.ModalPlan(c) else { return }
+            try c.withEngine { e in
+                try plan.step(&e, 0)
+                try plan.step(&e, 1)
+                try log.count(c, "modal", operations: 16) { for k in 0 ..< 16 { try plan.step(&e, k) } }
+            }
+        },
         CountedOperation(
             name: "insert", summary: "insert(subtree, under:, before:) of 256 insert rows, after 256 untimed"
         ) { c, log in

@@ -170,6 +170,57 @@ enum UpdateBenchmarks {
         }
     }
 
+    // MARK: modal
+
+    /// What `modal` toggles: the backmost child view of the widest view,
+    /// as it is and with `accessibilityViewIsModal`.
+    struct ModalPlan {
+        var target: NodeID
+        var plain: Node
+        var modal: Node
+
+        /// Nil (and a log line) when no view is wide enough.
+        init?(_ c: BenchContext) {
+            let tree = c.screen.tree
+            guard let container = UpdateBenchmarks.widestView(tree),
+                let target = tree.children(of: container).first(where: { tree.kind(of: $0) == .view })
+            else {
+                c.log.log("  no view with \(UpdateBenchmarks.wideChildren)+ subviews in \(c.workload.name): skipped")
+                return nil
+            }
+            self.target = target
+            plain = tree[target]
+            modal = plain
+            modal.accessibilityViewIsModal = true
+        }
+
+        /// Update `k`: even ones make the target modal, odd ones take it back.
+        @inline(__always)
+        func step(_ e: inout HitTester, _ k: Int) throws {
+            try e.update(target, to: k % 2 == 0 ? modal : plain)
+        }
+    }
+
+    /// `update(id, to:)` that gives the backmost child of the widest view
+    /// `accessibilityViewIsModal`, or takes it back, ns each: the modal view
+    /// suppresses or releases all its siblings, one walk of the parent's
+    /// subtree, O(that subtree) whatever the number of siblings.
+    static func runModal(_ c: BenchContext) throws {
+        let name = c.name("modal")
+        guard let plan = ModalPlan(c) else { return }
+        try c.withEngine { e in
+            var failure: (any Error)?
+            let m = c.sampler.measure(cycle: 2) { k in
+                do { try plan.step(&e, k) } catch { failure = error }
+                return k
+            }
+            if let failure { throw failure }
+            try plan.step(&e, 1)
+            c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
+        }
+        try checkRestored(c, name)
+    }
+
     // MARK: insert, remove
 
     /// The widest view (most child views), if wide enough to be indexed.
