@@ -214,6 +214,112 @@ import Testing
                 + "(PolygonSet.maximumFillEdges)")
     }
 
+    // MARK: GEOS's noder's worst case: nodes in order along one line
+
+    /// A zigzag from (0, 0) through (i, ±1) for i = 1...n to (n + 1, 0),
+    /// closed along y = 0: its closing edge crosses every tooth. The region
+    /// is a row of triangles between the crossings at x = 1.5, 2.5, ...:
+    /// 0.75 at each end and 0.5 for each of the n − 2 between, 0.5n + 0.5.
+    static func comb(_ n: Int) -> [CGPoint] {
+        [pt(0, 0)] + (1 ... n).map { pt(Double($0), $0 % 2 == 1 ? 1 : -1) } + [pt(Double(n + 1), 0)]
+    }
+
+    @Test func aCombAlongItsClosingEdgeFills() throws {
+        // 3,000 crossings, all on one line, found in order: the linework
+        // goes to GEOS in scrambled pieces (PolygonSet.scrambledPieces).
+        let n = 3_000
+        let chains = EdgeChains(closedRings: try Self.closedRings([Self.comb(n)]))
+        #expect(chains.countCrossings(crossingLimit: .max, workLimit: .max) == .complete(crossings: n - 1))
+        for rule in [FillRule.nonZero, .evenOdd] {
+            let set = try PolygonSet.filling(rings: [Self.comb(n)], rule: rule)
+            #expect(abs(set.area - (0.5 * Double(n) + 0.5)) < 1e-6, "\(rule)")
+            #expect(set.polygonCount == n, "\(rule): one triangle per tooth")
+        }
+    }
+
+    @Test func scrambledPiecesHoldEveryEdgeOnceInAFixedOrder() throws {
+        let rings = try Self.closedRings([Self.comb(1_000), Shapes.square(x: 0, y: 5, size: 3)])
+        let pieces = PolygonSet.scrambledPieces(of: rings)
+        struct Edge: Hashable { var ax, ay, bx, by: Double }
+        func edges(_ points: some Collection<CGPoint>) -> [Edge] {
+            zip(points, points.dropFirst()).map { Edge(ax: $0.x, ay: $0.y, bx: $1.x, by: $1.y) }
+        }
+        let expected = rings.flatMap { edges($0) }
+        let got = pieces.flatMap { edges($0) }
+        #expect(got.count == expected.count && Set(got) == Set(expected))
+        #expect(pieces.allSatisfy { $0.count >= 2 && $0.count <= PolygonSet.linePieceEdges + 1 })
+        // Scrambled: not the rings' order; fixed: the same every call.
+        #expect(pieces.map(\.startIndex) != pieces.map(\.startIndex).sorted())
+        #expect(PolygonSet.scrambledPieces(of: rings) == pieces)
+    }
+
+    @Test func straightRunsCollapse() throws {
+        // Collinear vertices between two corners go; the corners stay.
+        let square = try Self.closedRings([[pt(0, 0), pt(1, 0), pt(2, 0), pt(3, 0), pt(3, 3), pt(0, 3), pt(0, 1)]])[0]
+        #expect(PolygonSet.straightened(square, tolerance: 1e-9) == [pt(0, 0), pt(3, 0), pt(3, 3), pt(0, 3), pt(0, 0)])
+        // A run that turns back keeps its turn: out to (10, 0) and back is
+        // a spike of no area, but its tip is not between its neighbours.
+        let spike = try Self.closedRings([[pt(0, 0), pt(5, 0), pt(10, 0), pt(5, 0.5), pt(0, 1)]])[0]
+        #expect(PolygonSet.straightened(spike, tolerance: 1e-9) == [pt(0, 0), pt(10, 0), pt(0, 1), pt(0, 0)])
+        // A vertex off the line by more than the tolerance stays.
+        let bent = try Self.closedRings([[pt(0, 0), pt(1, 1e-6), pt(2, 0), pt(2, 2)]])[0]
+        #expect(PolygonSet.straightened(bent, tolerance: 1e-9) == bent)
+        #expect(PolygonSet.straightened(bent, tolerance: 1e-5) == [pt(0, 0), pt(2, 0), pt(2, 2), pt(0, 0)])
+        // All on one line: no area.
+        let line = try Self.closedRings([[pt(0, 0), pt(1, 1), pt(2, 2), pt(3, 3), pt(1, 1)]])[0]
+        #expect(PolygonSet.straightened(line, tolerance: 1e-9) == nil)
+    }
+
+    @Test func straightenedRingsStayWithinTheTolerance() throws {
+        // Random walks along jittered lines: every vertex dropped lies within
+        // the tolerance of the straightened ring's edges, and each kept one
+        // is a vertex of the original, in order.
+        var rng = SplitMix64(seed: 77)
+        var dropped = 0
+        for _ in 0 ..< 200 {
+            let tolerance = 0.01
+            var ring: [CGPoint] = []
+            var p = pt(0, 0)
+            for _ in 0 ..< Int.random(in: 3 ... 12, using: &rng) {
+                let angle = Double.random(in: 0 ..< 2 * .pi, using: &rng)
+                for _ in 0 ..< Int.random(in: 1 ... 20, using: &rng) {
+                    let step = Double.random(in: -0.2 ... 1, using: &rng)  // sometimes back
+                    let jitter = Double.random(in: -0.02 ... 0.02, using: &rng)
+                    p = pt(p.x + step * cos(angle) - jitter * sin(angle), p.y + step * sin(angle) + jitter * cos(angle))
+                    ring.append(p)
+                }
+            }
+            guard let closed = try Self.closedRings([ring]).first else { continue }
+            guard let out = PolygonSet.straightened(closed, tolerance: tolerance) else {
+                // Nothing left means every vertex lies within the tolerance of one segment.
+                continue
+            }
+            dropped += closed.count - out.count
+            for v in closed {
+                #expect(Shapes.distanceToEdges(v, rings: [out]) <= tolerance * (1 + 1e-9))
+            }
+            var k = 0
+            for v in out {
+                while k < closed.count && closed[k] != v { k += 1 }
+                #expect(k < closed.count, "a kept vertex that is not the original's, in order")
+            }
+        }
+        #expect(dropped > 1_000, "the walks must have straight runs to drop")
+    }
+
+    @Test func aStraightCurveWithAFarControlPointFillsNothingAtOnce() throws {
+        // Found by the CI fuzz run (Fuzz/Regressions/svg-path): a smooth
+        // quadratic whose control point is its start is a straight line,
+        // flattened to 2,249 points that each touch the closing edge; GEOS
+        // noded them in order, 69 s under ASan. They collapse to one edge.
+        let path = try BezierPath(svgPathData: "M101e4.5 T81 00")
+        let rings = path.flattened()
+        #expect(rings.map(\.count) == [2_249])
+        let closed = try Self.closedRings(rings)
+        #expect(PolygonSet.straightened(closed[0], tolerance: PolygonSet.gridSize(forMagnitude: 1_010_000) / 2) == nil)
+        #expect(try PolygonSet.filling(path: path) == .empty)
+    }
+
     // MARK: Paths, end to end
 
     @Test func fillingAPathMatchesFillingItsRings() throws {
