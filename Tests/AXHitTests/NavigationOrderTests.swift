@@ -294,6 +294,10 @@ enum RandomOrderTrees {
                 #expect(error.kind == .validation && error.node == "group" && error.key == "accessibilityElements")
                 #expect(error.message.contains(words), "\(error)")
             }
+            // The picture still has its maps, and says why the focus map is not numbered.
+            let svg = try SVGRenderer.svg(try ScreenAnalysis(tree), findings: [])
+            #expect(svg.contains("id=\"focus-map\"") && svg.contains("no swipe order:"), "\(list)")
+            #expect(svg.contains("accessibilityElements"), "\(list)")
         }
     }
 

@@ -106,7 +106,9 @@ extension HitTester {
     }
 
     /// The nodes whose `accessibilityIdentifier` is `identifier`, as
-    /// elements, in pre-order: what Appium calls an element `loginBtn`.
+    /// elements, in slot order (pre-order for a tree read from a file; a
+    /// node inserted later comes after): what Appium calls an element
+    /// `loginBtn`.
     ///
     /// - Complexity: O(depth) per answer, after the identifier lookup
     ///   (`ElementTree.nodes(withAccessibilityIdentifier:)`).

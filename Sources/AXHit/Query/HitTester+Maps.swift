@@ -108,13 +108,6 @@ extension HitTester {
         var refused = [Bool](repeating: false, count: tree.capacity)
         var builder: RegionBuilder?
         var position: Int32 = 0
-        func cut(_ a: Region, _ b: Region) throws(GeometryError) -> Region {
-            if let r = a.asRect, let s = b.asRect { return .rect(of: r.intersection(s)) }
-            if a.isEmpty || b.isEmpty { return .empty }
-            if builder == nil { builder = try RegionBuilder() }
-            guard let builder else { return .empty }
-            return try a.intersecting(b, builder)
-        }
         for n in tree.preOrder {
             defer { position += 1 }
             let i = n.index, parent = tree.parent(of: n)
@@ -124,7 +117,7 @@ extension HitTester {
                     let quad =
                         space.resolved[i].contains(.invertible)
                         ? Region.quad(tree.bounds(of: n), space.toScreen[i]) : .empty
-                    reach[i] = try above.map { try cut(quad, $0) } ?? quad
+                    reach[i] = try quad.cut(by: above, &builder)
                     refused[i] = rules.refusesTouch(n, in: tree) || (!parent.isNone && refused[parent.index])
                 } else {
                     reach[i] = above ?? .empty
@@ -139,7 +132,7 @@ extension HitTester {
                     } else {
                         // A frame, cut by the ancestors' bounds only.
                         let frame = Region.rect(of: space.frames[i])
-                        region = try above.map { try cut(frame, $0) } ?? frame
+                        region = try frame.cut(by: above, &builder)
                     }
                 } else {
                     region = nil

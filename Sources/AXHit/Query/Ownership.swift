@@ -50,9 +50,6 @@ struct Ownership: Sendable {
         index = PackedRTree(rects: sorted.count) { sorted[$0].region.bounds }
     }
 
-    /// Whether `node` is a candidate.
-    func isCandidate(_ node: NodeID) -> Bool { entryIndex(of: node) != nil }
-
     /// The index in `entries` of candidate `node`, or nil. O(1).
     func entryIndex(of node: NodeID) -> Int? {
         node.rawValue >= 0 && node.index < slots.count && slots[node.index] >= 0 ? Int(slots[node.index]) : nil

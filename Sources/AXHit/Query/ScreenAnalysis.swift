@@ -97,7 +97,7 @@ public struct ScreenAnalysis: Sendable {
         }
         // Where taps land, for the touch models that "last wins" answers.
         let taps = try TapOwnership(context: context, exposed: basics, failure: failure)
-        let occluders = visibility ? Occluders(tester: tester, space: space, order: order) : nil
+        let occluders = visibility ? try Occluders(tester: tester, space: space, order: order, failure: failure) : nil
         let screenRect = tree.screenBounds.map(Region.rect(of:))
         // Phase 2: what a tap reaches, and what an eye sees.
         let elements = try Self.parallel(
@@ -195,7 +195,10 @@ struct TapOwnership: Sendable {
                 let quad =
                     space.resolved[n.index].contains(.invertible)
                     ? Region.quad(tree.bounds(of: n), space.toScreen[n.index]) : Region.empty
-                let cut = p.isNone ? quad : Occluders.cut(quad, by: reach[p.index], &builder)
+                let cut: Region
+                do { cut = try quad.cut(by: p.isNone ? nil : reach[p.index], &builder) } catch {
+                    throw failure(error, n)
+                }
                 reach[n.index] = cut
                 if !refused[n.index] && context.rules.consumesTap(n, in: tree) && !cut.isEmpty {
                     entries.append(.init(node: n, region: cut, position: order.position[n.index]))
@@ -208,11 +211,6 @@ struct TapOwnership: Sendable {
             analyzer, entry throws(GeometryError) in
             try ownership.ownedRegion(of: entry.node, analyzer.builder)
         }
-    }
-
-    /// The owned region of candidate `node` (empty for any other node).
-    func ownedRegion(of node: NodeID) -> Region {
-        ownership.entryIndex(of: node).map { owned[$0] } ?? .empty
     }
 }
 
@@ -252,7 +250,11 @@ struct Occluders: Sendable {
     /// nothing clips.
     var clips: [Region?]
 
-    init(tester: HitTester, space: ScreenSpace, order: PaintOrder) {
+    /// - Throws: a GEOS failure of a cut, as `failure` makes it of the view.
+    init(
+        tester: HitTester, space: ScreenSpace, order: PaintOrder,
+        failure: (GeometryError, NodeID) -> TreeError
+    ) throws(TreeError) {
         let tree = tester.tree
         let n = tree.capacity
         var drawn = [Bool](repeating: false, count: n)
@@ -269,7 +271,7 @@ struct Occluders: Sendable {
             let quad = Region.quad(tree.bounds(of: v), space.toScreen[v.index])
             var own: Region? = parentClip
             if tree.has(.clipsToBounds, v) {
-                own = Self.cut(quad, by: parentClip, &builder)
+                do { own = try quad.cut(by: parentClip, &builder) } catch { throw failure(error, v) }
             }
             clips[v.index] = own
             guard tester.rules.viewsCoverWhatIsBehind, drawn[v.index], opacity[v.index] >= 1,
@@ -282,7 +284,8 @@ struct Occluders: Sendable {
                 c = tree.nextSibling(of: c)
             }
             guard !hasSubview || tree.has(.accessibilityElement, v) else { continue }
-            let region = Self.cut(quad, by: parentClip, &builder)
+            let region: Region
+            do { region = try quad.cut(by: parentClip, &builder) } catch { throw failure(error, v) }
             guard !region.isEmpty else { continue }
             regions.append(region)
             positions.append(order.position[v.index])
@@ -292,13 +295,19 @@ struct Occluders: Sendable {
         self.clips = clips
     }
 
-    /// `r ∩ clip`; on a GEOS failure the uncut region (a cover or clip a
-    /// little too large beats none).
-    static func cut(_ r: Region, by clip: Region?, _ builder: inout RegionBuilder?) -> Region {
-        guard let clip else { return r }
-        if let a = r.asRect, let b = clip.asRect { return .rect(of: a.intersection(b)) }
-        if builder == nil { builder = try? RegionBuilder() }
-        guard let builder, let cut = try? r.intersecting(clip, builder) else { return r }
-        return cut
+}
+
+extension Region {
+    /// `self ∩ clip` (`self` when there is no clip): rectangles by
+    /// arithmetic, anything else through GEOS with `builder`, made on first
+    /// use. A GEOS failure is thrown: a region cut wrongly would make a map
+    /// or an audit answer wrongly without saying so.
+    func cut(by clip: Region?, _ builder: inout RegionBuilder?) throws(GeometryError) -> Region {
+        guard let clip else { return self }
+        if let a = asRect, let b = clip.asRect { return .rect(of: a.intersection(b)) }
+        if isEmpty || clip.isEmpty { return .empty }
+        if builder == nil { builder = try RegionBuilder() }
+        guard let builder else { return .empty }
+        return try intersecting(clip, builder)
     }
 }

@@ -196,9 +196,13 @@ private struct Renderer {
             ),
             ("Touch map: which node a tap reaches", Result { () throws(TreeError) in try tester.touchMap() }),
         ]
-        let order = (try? tester.navigationOrder()) ?? []
+        // Without an order the focus map is still right; the panel says why
+        // its regions are not numbered.
+        let order = Result { () throws(TreeError) in try tester.navigationOrder() }
         var rank: [NodeID: Int] = [:]
-        for (i, e) in order.enumerated() where rank[e] == nil { rank[e] = i }
+        if case let .success(order) = order {
+            for (i, e) in order.enumerated() where rank[e] == nil { rank[e] = i }
+        }
         for (k, panel) in panels.enumerated() {
             let dx = pitch * Double(k + 1)
             out += "<g id=\"\(k == 0 ? "focus-map" : "touch-map")\" transform=\"translate(\(n(dx)) 0)\">\n"
@@ -220,6 +224,10 @@ private struct Renderer {
                         out += "<text x=\"\(n(corner.x + unit))\" y=\"\(n(corner.y + 8 * unit))\">\(i + 1)</text>\n"
                     }
                     out += "</g>\n"
+                    if case let .failure(error) = order {
+                        out +=
+                            "<text x=\"\(n(screen.minX + 4 * unit))\" y=\"\(n(screen.minY + 24 * unit))\" font-size=\"\(n(9 * unit))\" fill=\"\(Self.errorColour)\">\(escape("no swipe order: \(error)"))</text>\n"
+                    }
                 }
             case let .failure(error):
                 out +=
