@@ -27,7 +27,7 @@ enum CountCommand {
                            (slower)
 
         Counts, per operation, at the quick sizes (1k, 10k) of every workload:
-        \(CountedOperation.all.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+        \(RunCommand.table(CountedOperation.all.map { ($0.name, $0.summary) }).dropLast())
 
         Needs valgrind (apt-get install valgrind) and taskset. A binary's counts repeat:
         queries exactly, the rest within 0.1% (0.75% at worst); `axhit-bench compare`

@@ -123,13 +123,15 @@ enum RunCommand {
     }
 
     static var catalogue: String {
-        var s = "operations:\n"
-        for op in BenchmarkOperation.all {
-            s += "  \(op.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(op.summary)\n"
-        }
-        s += "workloads:\n"
-        for w in allWorkloads { s += "  \(w.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(w.summary)\n" }
-        return s
+        "operations:\n" + table(BenchmarkOperation.all.map { ($0.name, $0.summary) })
+            + "workloads:\n" + table(allWorkloads.map { ($0.name, $0.summary) })
+    }
+
+    /// Name and summary lines, the summaries aligned past the longest name.
+    static func table(_ rows: [(name: String, summary: String)]) -> String {
+        let width = rows.map(\.name.count).max() ?? 0
+        return rows.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)\n" }
+            .joined()
     }
 
     /// Whether a benchmark name matches `--only`: any of its comma-separated

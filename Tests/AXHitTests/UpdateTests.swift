@@ -176,6 +176,33 @@ import Testing
         #expect(fresh.hit(CGPoint(x: 150, y: 60), policy: .shape) == id)
     }
 
+    @Test func scrollingWhatCannotScrollNamesTheNodeAndKey() throws {
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        let label = try tree.append(.element("label"), under: w)
+        let row = try tree.append(.view("row", frame: CGRect(x: 0, y: 40, width: 400, height: 40)), under: w)
+        var engine = HitTester(tree)
+        do {
+            try engine.scroll(label, to: CGPoint(x: 0, y: 10))
+            Issue.record("an element node scrolled")
+        } catch {
+            #expect(error.kind == .validation && error.node == "label" && error.key == "bounds", "\(error)")
+        }
+        do {
+            try engine.scroll(row, to: CGPoint(x: 0, y: Double.nan))
+            Issue.record("a NaN offset was taken")
+        } catch {
+            #expect(error.node == "row" && error.key == "bounds", "\(error)")
+        }
+        try engine.removeSubtree(row)
+        do {
+            try engine.scroll(row, to: .zero)
+            Issue.record("a removed view scrolled")
+        } catch {
+            #expect(error.kind == .validation && error.message.contains("not a node of the tree"), "\(error)")
+        }
+    }
+
     @Test func wideListInsertsAndRemovalsGoThroughTheOverflowAndRebuilds() throws {
         // 2000 rows in one list: inserts land in the overflow list until the
         // index is rebuilt; removals empty boxes in place.

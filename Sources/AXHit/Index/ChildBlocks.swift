@@ -54,7 +54,7 @@ struct ChildBlocks: Sendable {
     /// Whether `q` lies inside stored box `b` with room to spare: by more
     /// than four `Float` steps of the box's edges (their outward rounding is
     /// at most one) plus 2^-14, so inside the exact box, with the same room
-    /// for rounding elsewhere (see `HitTester.boxHitsAllowed`). NaN and
+    /// for rounding elsewhere (see `HitTester.isModerate`). NaN and
     /// infinite edges never have room.
     @inline(__always)
     static func holdsWithRoom(_ b: SIMD4<Float>, _ q: CGPoint) -> Bool {

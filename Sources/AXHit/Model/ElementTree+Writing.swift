@@ -154,8 +154,10 @@ extension ElementTree {
     /// - Throws: `TreeError` when `view` is not a view of this tree or the
     ///   offset is not finite.
     public mutating func setBoundsOrigin(_ view: NodeID, to origin: CGPoint) throws(TreeError) {
-        guard contains(view), isView(view) else {
-            throw TreeError(.validation, "\(view) is not a view of the tree")
+        guard contains(view) else { throw notInTree(view) }
+        guard isView(view) else {
+            throw TreeError(
+                .validation, "an element node has no bounds to scroll", node: ids[view.index], key: "bounds")
         }
         guard origin.x.isFinite && origin.y.isFinite else {
             throw TreeError(.validation, "the scroll offset is not finite", node: ids[view.index], key: "bounds")
