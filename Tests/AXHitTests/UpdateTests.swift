@@ -176,6 +176,31 @@ import Testing
         #expect(fresh.hit(CGPoint(x: 150, y: 60), policy: .shape) == id)
     }
 
+    @Test func aScrollUnderASnapshotCopiesNoColumn() throws {
+        // A list of 100 rows, scrolled once (so it has its bounds slot).
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: .none)
+        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: w)
+        for k in 0 ..< 100 {
+            var row = Node.view("row\(k)", frame: CGRect(x: 0, y: Double(k) * 44, width: 400, height: 44))
+            row.isAccessibilityElement = true
+            try tree.append(row, under: list)
+        }
+        var engine = HitTester(tree)
+        try engine.scroll(list, to: CGPoint(x: 0, y: 10))
+        let snapshot = engine
+        try engine.scroll(list, to: CGPoint(x: 0, y: 440))
+        // The scroll changed one number in the tree's bounds table; the
+        // engine's columns are still the snapshot's.
+        func same<T>(_ a: [T], _ b: [T]) -> Bool {
+            a.withUnsafeBufferPointer { p in b.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+        }
+        #expect(same(engine.hot, snapshot.hot))
+        #expect(same(engine.exposedCounts, snapshot.exposedCounts) && same(engine.windowCounts, snapshot.windowCounts))
+        #expect(engine.hit(CGPoint(x: 10, y: 5)) == tree.node(withID: "row10"))
+        #expect(snapshot.hit(CGPoint(x: 10, y: 5)) == tree.node(withID: "row0"))
+    }
+
     @Test func scrollingWhatCannotScrollNamesTheNodeAndKey() throws {
         var tree = ElementTree()
         let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)

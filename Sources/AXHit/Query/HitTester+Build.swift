@@ -106,12 +106,13 @@ extension HitTester {
             let i = n.index
             let state = hot[i].state
             if state.contains(.exposed) { counts.exposed[i] += 1 }
-            if state.contains(.finalWindow) && !state.contains(.blocked) { counts.windows[i] += 1 }
-            hot[i].state.setSubtreeBits(exposed: counts.exposed[i], windows: counts.windows[i])
+            // Rules without windows leave the window counts at zero.
+            if needsWindows && state.contains(.finalWindow) && !state.contains(.blocked) { counts.windows[i] += 1 }
+            hot[i].state.setSubtreeBits(exposed: counts.exposed[i], windows: needsWindows ? counts.windows[i] : 0)
             if n != top {
                 let p = tree.parent(of: n).index
                 counts.exposed[p] += counts.exposed[i]
-                counts.windows[p] += counts.windows[i]
+                if needsWindows { counts.windows[p] += counts.windows[i] }
             }
         }
         var frames = [start]
@@ -143,7 +144,7 @@ extension HitTester {
                 boxHits, i,
                 isBoxHit(hot[i], hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree))
             counts.exposed[i] = 0
-            counts.windows[i] = 0
+            if needsWindows { counts.windows[i] = 0 }
             if structure && n != top {
                 ranks[i] = frames[frames.count - 1].nextRank
                 frames[frames.count - 1].nextRank += rankGap
@@ -204,7 +205,7 @@ extension HitTester {
         while !a.isNone {
             let i = a.index
             exposedCounts[i] += exposed
-            windowCounts[i] += windows
+            if windows != 0 { windowCounts[i] += windows }  // no write (no copy) for rules without windows
             hot[i].state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCounts[i])
             a = tree.parent(of: a)
         }

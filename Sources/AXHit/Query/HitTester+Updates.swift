@@ -16,9 +16,18 @@ extension HitTester {
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
-        // A new bounds slot (its first scroll) and whether it may still be a
-        // box hit (a huge offset is not moderate) are in its record.
-        syncHot(view)
+        let i = view.index
+        if hot[i].boundsSlot != tree.boundsSlots[i] {
+            syncHot(view)  // its first scroll: a new bounds slot
+        } else {
+            // Whether it may still be a box hit (a huge offset is not
+            // moderate); written only when it changes, so that a snapshot
+            // sharing the column is not copied.
+            let boxHit = Self.isBoxHit(
+                hot[i], hasChildren: !tree.firstChild(of: view).isNone,
+                exposedHidesSubtree: exposedHidesSubtree, in: tree)
+            if boxHits[i] != boxHit { boxHits[i] = boxHit }
+        }
         if hot[view.index].flags.contains(.hasPath), tree.accessibilityPath(of: view)?.coordinateSpace == .view {
             refitItem(containing: view)
         }
