@@ -133,6 +133,12 @@ struct NaiveWalk: Sendable {
 /// the point wins. Element nodes never receive touches. No index: a wide
 /// view's subviews are tried one by one, as UIKit does. Per-view data is
 /// copied into arrays first, as for `NaiveWalk`.
+///
+/// An Android tree is dispatched as Android does (tree-format.md, Android
+/// `touch(p)`): a view the dump marks not visible takes nothing either, and
+/// a view whose subviews all pass the tap takes it only when it declares
+/// `click` or `longClick` or is adjustable; otherwise the tap goes on to the
+/// next subview behind, then up.
 struct NaiveTouch: Sendable {
     private let root: Int32
     /// Per node: the frontmost child view, and the next view behind it
@@ -143,6 +149,9 @@ struct NaiveTouch: Sendable {
     private let touchable: [Bool]
     private let bounds: [Box]
     private let fromScreen: [CGAffineTransform]
+    /// Android: whether each view consumes a tap its subviews pass; nil
+    /// under UIKit, where every view that takes the point keeps it.
+    private let consumes: [Bool]?
 
     init(_ space: ScreenSpace) {
         let tree = space.tree
@@ -151,6 +160,8 @@ struct NaiveTouch: Sendable {
         var touchable = [Bool](repeating: false, count: n)
         var bounds = [Box](repeating: Box(.zero), count: n)
         var fromScreen = [CGAffineTransform](repeating: .identity, count: n)
+        let android = tree.platform == .android
+        var consumes = [Bool](repeating: false, count: android ? n : 0)
         tree.forEachInPreOrder(from: tree.root) { id in
             let i = id.index
             guard tree.kind(of: id) == .view else { return }
@@ -163,13 +174,19 @@ struct NaiveTouch: Sendable {
             lastChildView[i] = behind
             let node = tree[id]
             if let t = space.transformFromScreen(of: id), !node.isHidden, node.alpha >= 0.01,
-                node.isUserInteractionEnabled
+                node.isUserInteractionEnabled, !android || node.visibleInSnapshot != false
             {
                 touchable[i] = true
                 fromScreen[i] = t
                 bounds[i] = Box(node.effectiveBounds)
             }
+            if android {
+                consumes[i] =
+                    node.actions.contains(.click) || node.actions.contains(.longClick)
+                    || node.accessibilityTraits.contains(.adjustable)
+            }
         }
+        self.consumes = android ? consumes : nil
         self.root = tree.root.rawValue
         self.lastChildView = lastChildView
         self.previousSiblingView = previousSiblingView
@@ -198,7 +215,7 @@ struct NaiveTouch: Sendable {
             if h >= 0 { return h }
             c = previousSiblingView[Int(c)]
         }
-        return v
+        return consumes.map { $0[i] ? v : -1 } ?? v
     }
 }
 
