@@ -49,6 +49,9 @@ struct BenchmarkOperation: Sendable {
         BenchmarkOperation(
             name: "load", summary: "read an axhit/1 file vs Foundation's JSONDecoder",
             run: LoadBenchmark.run),
+        BenchmarkOperation(
+            name: "import", summary: "read real dumps, each format's largest (corpus); a uiautomator dump (android)",
+            run: ImportBenchmark.run),
         // Navigation order, exploration and maps (NavigationBenchmarks), on copies of the engine.
         BenchmarkOperation(
             name: "order", summary: "the whole navigation order from scratch, one core",

@@ -59,17 +59,21 @@ struct CorpusWorkload: Workload {
         return GeneratedScreen(tree: b.tree, queryArea: CGRect(x: 0, y: 0, width: width, height: height))
     }
 
-    /// Every file in `directory` (recursively, sorted by path so the order is
-    /// stable) that imports as a tree.
-    static func load(_ directory: URL) throws -> [Screen] {
+    /// The XML and JSON files in `directory`, recursively, sorted by path.
+    static func files(_ directory: URL) throws -> [URL] {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
             throw BenchError("cannot read corpus directory \(directory.path)")
         }
         var files: [URL] = []
         for case let url as URL in walker where ["xml", "json"].contains(url.pathExtension) { files.append(url) }
-        files.sort { $0.path < $1.path }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// Every file in `directory` (recursively, sorted by path so the order is
+    /// stable) that imports as a tree.
+    static func load(_ directory: URL) throws -> [Screen] {
         var screens: [Screen] = []
-        for url in files {
+        for url in try files(directory) {
             guard let data = try? Data(contentsOf: url),
                 let tree = try? ElementTree(contentsOf: data, file: url.lastPathComponent),
                 !tree.root.isNone
