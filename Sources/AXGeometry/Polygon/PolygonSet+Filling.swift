@@ -51,12 +51,11 @@ extension PolygonSet {
     /// are cut into monotone chains and their crossings counted (refused
     /// above the budgets); all ring linework is then snap-rounded, noded
     /// (in scrambled pieces, `scrambledPieces(of:)`) and polygonized by
-    /// GEOS into faces; each face's
-    /// winding number is computed at an interior point against the original
-    /// rings; the faces the rule fills are dissolved by cancelling the edges
-    /// two of them share and linking the rest into rings
-    /// (`dissolving(faces:)`). Snap rounding uses a
-    /// grid of 2^(e−44), where 2^e ≤ the largest coordinate magnitude (256
+    /// GEOS into faces; each face's winding number is computed at an
+    /// interior point against the (straightened) rings; the faces the rule
+    /// fills are dissolved by cancelling the edges two of them share and
+    /// linking the rest into rings (`dissolving(faces:)`). Snap rounding uses
+    /// a grid of 2^(e−44), where 2^e ≤ the largest coordinate magnitude (256
     /// ulps of it; 3e-11 to 6e-11 for screen coordinates in the hundreds to
     /// low thousands): the result's vertices lie on that grid, and features
     /// thinner than a cell or two may collapse and be dropped.
@@ -285,7 +284,7 @@ extension PolygonSet {
             let distance = (dx * dx + dy * dy).squareRoot()
             var angle = atan2(dy, dx) - base
             if angle > Double.pi { angle -= 2 * Double.pi } else if angle < -Double.pi { angle += 2 * Double.pi }
-            if distance >= lastDistance && (distance <= tolerance || (low ... high).contains(angle)) {
+            if distance >= lastDistance && (distance <= tolerance || (angle >= low && angle <= high)) {
                 last = p
                 lastDistance = distance
                 narrow(by: distance, angle)
