@@ -44,6 +44,39 @@ import FoundationXML
         return tree
     }
 
+    @Test func androidJudgesTouchTargetsInDpAndEmptyBoundsAsOffScreen() throws {
+        // Issue 12: the Facebook sheet's icon buttons are 72 pixels square
+        // (Button#34 [984,1033][1056,1105], Button#37 [48,1307][120,1379])
+        // and its reaction button 96 (Button#28 [48,1021][144,1117]): at
+        // 2.625 pixels per dp, 27.43 dp and 36.57 dp, under Android's 48 dp.
+        let data = try Data(
+            contentsOf: Corpus.directory.appendingPathComponent(
+                "android/uifinder_facebook_bottomsheet_1080x2414_classic.xml"))
+        func small(density: CGFloat) throws -> [String: String] {
+            let tree = try ElementTree(contentsOf: data, options: ImportOptions(density: density))
+            var found: [String: String] = [:]
+            for f in try Auditor.findings(ScreenAnalysis(tree)) where f.rule == .smallTouchTarget {
+                found[tree.id(of: f.element)] = f.message
+            }
+            return found
+        }
+        let dense = try small(density: 2.625)
+        for id in ["Button#34", "Button#37"] { #expect(dense[id]?.contains("27.43 dp across") == true, "\(id)") }
+        #expect(dense["Button#28"]?.contains("36.57 dp across") == true)
+        // Read as if a pixel were a dp, the same buttons are 72 and 96 dp: large enough.
+        let sparse = try small(density: 1)
+        #expect(sparse["Button#34"] == nil && sparse["Button#37"] == nil && sparse["Button#28"] == nil)
+        // A node whose bounds are empty was clipped away by the screen (a dump
+        // clips bounds to it): off the screen, not a frame never set.
+        let dump = Data(
+            #"<hierarchy rotation="0"><node class="android.widget.FrameLayout" bounds="[0,0][1080,1920]"><node class="android.widget.Button" text="Gone" clickable="true" bounds="[0,0][0,0]"/></node></hierarchy>"#
+                .utf8)
+        let tree = try ElementTree(contentsOf: dump)
+        let rules = Set(
+            try Auditor.findings(ScreenAnalysis(tree)).filter { tree.id(of: $0.element) == "Button#1" }.map(\.rule))
+        #expect(rules.contains(.offScreen) && !rules.contains(.zeroFrame), "\(rules)")
+    }
+
     @Test func everyRuleFiresWhereItShould() throws {
         let tree = try Self.screen()
         let findings = try Auditor.findings(ScreenAnalysis(tree))
