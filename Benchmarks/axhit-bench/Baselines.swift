@@ -62,10 +62,11 @@ struct NaiveWalk: Sendable {
             previousSibling[i] = tree.previousSibling(of: id).rawValue
             var f: Flags = []
             if space.isExposed(id) { f.insert(.exposed) }
-            if tree[id].isWindow { f.insert(.window) }
-            if tree.kind(of: id) == .view {
+            guard let node = tree[id] else { return }
+            if node.isWindow { f.insert(.window) }
+            if node.kind == .view {
                 f.insert(.view)
-                bounds[i] = Box(tree[id].effectiveBounds)
+                bounds[i] = Box(node.effectiveBounds)
             }
             if let t = space.transformFromScreen(of: id) {
                 f.insert(.invertible)
@@ -164,7 +165,7 @@ struct NaiveTouch: Sendable {
         var consumes = [Bool](repeating: false, count: android ? n : 0)
         tree.forEachInPreOrder(from: tree.root) { id in
             let i = id.index
-            guard tree.kind(of: id) == .view else { return }
+            guard let node = tree[id], node.kind == .view else { return }
             // Children are back to front: the last view seen is the frontmost.
             var behind: Int32 = -1
             for c in tree.children(of: id) where tree.kind(of: c) == .view {
@@ -172,7 +173,6 @@ struct NaiveTouch: Sendable {
                 behind = c.rawValue
             }
             lastChildView[i] = behind
-            let node = tree[id]
             if let t = space.transformFromScreen(of: id), !node.isHidden, node.alpha >= 0.01,
                 node.isUserInteractionEnabled, !android || node.visibleInSnapshot != false
             {

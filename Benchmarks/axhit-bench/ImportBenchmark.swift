@@ -93,7 +93,7 @@ enum UIAutomatorText {
             guard let frame = tester.accessibilityFrame(of: n) else {
                 throw BenchError("import: no frame for \(tree.id(of: n))")
             }
-            let node = tree[n]
+            let node = try tree.node(n)
             let actions = node.actions
             func int(_ v: CGFloat) -> String { String(Int(v.rounded())) }
             out += "<node index=\"0\" text=\"\(escaped(node.accessibilityLabel ?? ""))\" resource-id=\"\" "

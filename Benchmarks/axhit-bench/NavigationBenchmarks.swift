@@ -77,7 +77,7 @@ enum NavigationBenchmarks {
         var e = try c.engine()
         let tree = c.screen.tree
         // Untimed: the copy's first scrolls copy what they touch; the order is built.
-        for v in views { try e.scroll(v.id, to: tree[v.id].effectiveBounds.origin) }
+        for v in views { try e.scroll(v.id, to: try tree.node(v.id).effectiveBounds.origin) }
         guard let probe = try e.navigationOrder().first else { return }
         var failure: (any Error)?
         let m = c.sampler.measure(cycle: targets.count, batchLimit: 8) { k in

@@ -73,7 +73,7 @@ enum UpdateBenchmarks {
                 )
             }
             let tree = c.screen.tree
-            original = views.map { ($0.id, tree[$0.id].effectiveBounds.origin) }
+            original = views.compactMap { v in tree[v.id].map { (v.id, $0.effectiveBounds.origin) } }
         }
 
         /// Scroll `k` (of `targets`).
@@ -139,8 +139,9 @@ enum UpdateBenchmarks {
             var attempts = 0
             while targets.count < moveTargets && attempts < moveTargets * 50 && tree.capacity > 0 {
                 attempts += 1
-                let id = NodeID(Int32(rng.below(tree.capacity)))
-                guard tree.contains(id), tree.kind(of: id) == .view else { continue }
+                guard let id = tree.nodeID(inSlot: rng.below(tree.capacity)), tree.kind(of: id) == .view else {
+                    continue
+                }
                 let parent = tree.parent(of: id)
                 guard !parent.isNone, tree.kind(of: parent) == .view, picked.insert(id).inserted else { continue }
                 targets.append(id)
@@ -150,7 +151,7 @@ enum UpdateBenchmarks {
                 return nil
             }
             self.targets = targets
-            originals = targets.map { tree[$0] }
+            originals = targets.compactMap { tree[$0] }  // all live: picked above
             moved = originals.map { node -> Node in
                 var n = node
                 n.frame = n.frame.offsetBy(dx: rng.uniform(-20, 20).rounded(), dy: rng.uniform(-20, 20).rounded())
@@ -188,8 +189,9 @@ enum UpdateBenchmarks {
                 c.log.log("  no view with \(UpdateBenchmarks.wideChildren)+ subviews in \(c.workload.name): skipped")
                 return nil
             }
+            guard let plain = tree[target] else { return nil }
             self.target = target
-            plain = tree[target]
+            self.plain = plain
             modal = plain
             modal.accessibilityViewIsModal = true
         }
@@ -253,7 +255,7 @@ enum UpdateBenchmarks {
             return nil
         }
         let children = tree.children(of: container)
-        let bounds = tree[container].effectiveBounds
+        let bounds = try tree.node(container).effectiveBounds
         var rng = SplitMix64(seed: c.settings.seed &+ 0x1A5E)
         let rowW = min(Double(bounds.width), 800), rowH = 60.0, cellW = rowW / 10
         var rows: [ElementTree] = [], behind: [NodeID] = []

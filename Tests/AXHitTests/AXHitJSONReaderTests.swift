@@ -58,14 +58,14 @@ func document(children: String) -> String {
         #expect(tree.screenBounds == nil && tree.screenScale == nil)
         let v = try #require(tree.node(withID: "v"))
         #expect(tree[v] == Node.view("v", frame: CGRect(x: 1, y: 2, width: 3, height: 4)))
-        #expect(tree[v].isAccessibilityElement == false)
-        #expect(tree[v].bounds == nil)
-        #expect(tree[v].effectiveBounds == CGRect(x: 0, y: 0, width: 3, height: 4))
+        #expect(tree[v]!.isAccessibilityElement == false)
+        #expect(tree[v]!.bounds == nil)
+        #expect(tree[v]!.effectiveBounds == CGRect(x: 0, y: 0, width: 3, height: 4))
         let e = try #require(tree.node(withID: "e"))
         #expect(tree[e] == Node.element("e"))
-        #expect(tree[e].isAccessibilityElement == true)
-        #expect(tree[try #require(tree.node(withID: "v2"))].isAccessibilityElement == true)
-        #expect(tree[try #require(tree.node(withID: "e2"))].isAccessibilityElement == false)
+        #expect(tree[e]!.isAccessibilityElement == true)
+        #expect(tree[try #require(tree.node(withID: "v2"))]!.isAccessibilityElement == true)
+        #expect(tree[try #require(tree.node(withID: "e2"))]!.isAccessibilityElement == false)
     }
 
     @Test func everyProperty() throws {
@@ -122,7 +122,7 @@ func document(children: String) -> String {
                 children: """
                     {"id": "e", "kind": "element", "accessibilityPath": {"d": "M 0 0 L 10 0 L 10 10 Z"}}
                     """))
-        let e = tree[try #require(tree.node(withID: "e"))]
+        let e = tree[try #require(tree.node(withID: "e"))]!
         #expect(e.accessibilityPath == AccessibilityPath(try BezierPath(svgPathData: "M 0 0 L 10 0 L 10 10 Z")))
         #expect(e.accessibilityPath?.path.fillRule == .nonZero)
     }
@@ -148,10 +148,10 @@ func document(children: String) -> String {
         #expect(tree.preOrder.map(\.rawValue) == Array(0 ..< 9))
         let b = try #require(tree.node(withID: "b"))
         #expect(tree.kind(of: b) == .element)
-        #expect(tree[b].accessibilityLabel == "late")
-        #expect(tree[b].isAccessibilityElement == true)
+        #expect(tree[b]!.accessibilityLabel == "late")
+        #expect(tree[b]!.isAccessibilityElement == true)
         #expect(tree.kind(of: try #require(tree.node(withID: "a"))) == .view)
-        #expect(tree[try #require(tree.node(withID: "a"))].frame == CGRect(x: 0, y: 0, width: 10, height: 10))
+        #expect(tree[try #require(tree.node(withID: "a"))]!.frame == CGRect(x: 0, y: 0, width: 10, height: 10))
         #expect(tree.node(withID: "") == nil)
         #expect(tree.count == 9)
     }
@@ -163,7 +163,7 @@ func document(children: String) -> String {
                     {"id": "caf\u00e9 \ud83d\ude00", "kind": "element", "accessibilityLabel": "a\"b\\c\/d\n\u0000 ñ 😀"}
                     """#))
         let e = try #require(tree.node(withID: "café 😀"))
-        #expect(tree[e].accessibilityLabel == "a\"b\\c/d\n\u{0} ñ 😀")
+        #expect(tree[e]!.accessibilityLabel == "a\"b\\c/d\n\u{0} ñ 😀")
     }
 
     @Test func deepChainLoads() throws {
@@ -506,7 +506,9 @@ struct BadInput: Sendable, CustomTestStringConvertible {
                     {"id": "c", "kind": "element", "accessibilityTraits": []},
                     {"id": "d", "kind": "element", "accessibilityTraits": ["header", "header", "supportsZoom"]}
                     """))
-        func traits(_ name: String) -> UInt64? { tree.node(withID: name).map { tree[$0].accessibilityTraits.rawValue } }
+        func traits(_ name: String) -> UInt64? {
+            tree.node(withID: name).map { tree[$0]!.accessibilityTraits.rawValue }
+        }
         #expect(traits("a") == UInt64.max)
         #expect(traits("b") == 8)
         #expect(traits("c") == 0)

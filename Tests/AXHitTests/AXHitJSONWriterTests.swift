@@ -14,7 +14,7 @@ private struct NodeRecord: Hashable {
 private func records(_ tree: ElementTree) -> [NodeRecord] {
     tree.preOrder.map { id in
         let p = tree.parent(of: id)
-        return NodeRecord(node: tree[id], parent: p.isNone ? nil : tree.id(of: p))
+        return NodeRecord(node: tree[id]!, parent: p.isNone ? nil : tree.id(of: p))
     }
 }
 

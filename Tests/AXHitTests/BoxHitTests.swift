@@ -66,7 +66,7 @@ import Testing
     static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws {
         let nodes = engine.tree.preOrder.dropFirst()
         let id = nodes[nodes.startIndex + Int.random(in: 0 ..< nodes.count, using: &rng)]
-        var node = engine.tree[id]
+        var node = engine.tree[id]!
         switch Int.random(in: 0 ..< 13, using: &rng) {
         case 0 where node.kind == .view: node.isHidden.toggle()
         case 1 where node.kind == .view: node.alpha = node.alpha < 0.01 ? 1 : 0.005
@@ -74,8 +74,8 @@ import Testing
         case 3: node.isAccessibilityElement.toggle()
         case 4:
             // One modal view at a time (a modal card would suppress all the rest).
-            if let modal = engine.tree.preOrder.first(where: { engine.tree[$0].accessibilityViewIsModal }) {
-                var m = engine.tree[modal]
+            if let modal = engine.tree.preOrder.first(where: { engine.tree[$0]!.accessibilityViewIsModal }) {
+                var m = engine.tree[modal]!
                 m.accessibilityViewIsModal = false
                 try engine.update(modal, to: m)
                 return
@@ -214,7 +214,7 @@ import Testing
         #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes })
         let tile = try #require(engine.tree.node(withID: "t21"))
         #expect(engine.hit(CGPoint(x: 25, y: 25)) == tile)
-        var node = engine.tree[tile]
+        var node = engine.tree[tile]!
         node.frame = CGRect(x: 1e300, y: 60, width: 10, height: 20)
         try engine.update(tile, to: node)
         let points = (0 ..< 25).map { k in CGPoint(x: 21 + Double(k % 5) * 2, y: 21 + Double(k / 5) * 2) }

@@ -84,7 +84,7 @@ import Testing
         let (tree, _, cards) = try Self.cards(3)
         var engine = HitTester(tree)
         let b0 = try #require(engine.tree.node(withID: "b0"))
-        var node = engine.tree[b0]
+        var node = engine.tree[b0]!
         node.frame = CGRect(x: 40, y: 40, width: 50, height: 50)
         try engine.update(b0, to: node)
         #expect(engine.hot[cards[0].index].blockCount == 1)
@@ -102,7 +102,7 @@ import Testing
         #expect(Self.name(engine, 215, 35) == nil)
         // Give b2 an explicit screen frame: it no longer moves with the scroll.
         let b2 = try #require(engine.tree.node(withID: "b2"))
-        var node = engine.tree[b2]
+        var node = engine.tree[b2]!
         node.accessibilityFrame = CGRect(x: 250, y: 50, width: 20, height: 20)
         try engine.update(b2, to: node)
         #expect(engine.hot[cards[2].index].blockStart == -1)
@@ -128,7 +128,7 @@ import Testing
         #expect(Self.name(engine, 150, 105) == "e")
         // Rotate w by 90° about its centre (200, 200): the card's top strip
         // (w's local x 0...100, y 0...10) goes to screen x 290...300, y 100...200.
-        var node = engine.tree[w]
+        var node = engine.tree[w]!
         node.transform = CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)
         try engine.update(w, to: node)
         #expect(Self.name(engine, 295, 150) == "e")

@@ -135,7 +135,7 @@ private struct ReaderTally: Sendable {
             let scroll = try #require(engine.tree.node(withID: "scroll"))
             switch version % 4 {
             case 0:  // scroll
-                let y = engine.tree[scroll].bounds.map { $0.origin.y } ?? 0
+                let y = engine.tree[scroll]!.bounds.map { $0.origin.y } ?? 0
                 try engine.scroll(scroll, to: CGPoint(x: 0, y: (y + 37).truncatingRemainder(dividingBy: 900)))
             case 1:  // insert, somewhere among the rows
                 var e = Node.element("new\(nextName)")
@@ -155,7 +155,7 @@ private struct ReaderTally: Sendable {
                 if let id = engine.tree.node(withID: name) { try engine.removeSubtree(id) }
             default:  // move the rotated badge
                 let badge = try #require(engine.tree.node(withID: "badge"))
-                var n = engine.tree[badge]
+                var n = engine.tree[badge]!
                 n.frame.origin = CGPoint(x: rng.number(0 ... 160), y: rng.number(0 ... 360))
                 n.transform = CGAffineTransform(rotationAngle: rng.number(-3 ... 3))
                 try engine.update(badge, to: n)

@@ -56,7 +56,7 @@ import Testing
         #expect(engine.elements(withAccessibilityIdentifier: "row").map(\.id) == ["row2", "ghost"])
         #expect(engine.elements(withAccessibilityIdentifier: "playButton").map(\.id) == ["play"])
         let snapshot = engine  // a copy keeps answering for the tree it saw
-        var renamed = engine.tree[button]
+        var renamed = engine.tree[button]!
         renamed.accessibilityIdentifier = "row"
         try engine.update(button, to: renamed)
         #expect(engine.elements(withAccessibilityIdentifier: "row").map(\.id) == ["play", "row2", "ghost"])
@@ -71,7 +71,7 @@ import Testing
         var (engine, _, row, _) = try Self.screen()
         #expect(Array(engine.exposedElements).map(engine.tree.id(of:)) == ["play", "row2"])
         #expect(engine.exposedElements.count == 2)
-        var hidden = engine.tree[row]
+        var hidden = engine.tree[row]!
         hidden.isHidden = true
         try engine.update(row, to: hidden)
         #expect(Array(engine.exposedElements).map(engine.tree.id(of:)) == ["row2"])

@@ -27,7 +27,7 @@ import Testing
         tree.source = .snapshot
         var rng = SeededRandom(seed: seed &+ 99)
         for id in tree.preOrder {
-            var n = tree[id]
+            var n = tree[id]!
             if rng.chance(0.3) { n.actions = .click }
             if rng.chance(0.3) { n.accessibilityLabel = "l" }
             if n.kind == .view && tree.parent(of: id) == tree.root && rng.chance(0.5) { n.isWindow = true }
@@ -131,8 +131,8 @@ import Testing
         var compared = 0
         for seed in 1 ... 30 as ClosedRange<UInt64> {
             var tree = try RandomTrees.make(seed: seed &+ 500, nodes: 200, wide: seed % 2 == 0)
-            for id in tree.preOrder where tree.kind(of: id) == .view && tree[id].transform != .identity {
-                var n = tree[id]
+            for id in tree.preOrder where tree.kind(of: id) == .view && tree[id]!.transform != .identity {
+                var n = tree[id]!
                 n.transform = .identity
                 try tree.update(id, to: n)
             }

@@ -54,7 +54,7 @@ import Testing
         let wide = try #require(engine.tree.node(withID: "wide"))
         let children = engine.tree.children(of: wide)
         let id = children[Int.random(in: 0 ..< children.count, using: &rng)]
-        var node = engine.tree[id]
+        var node = engine.tree[id]!
         func small() -> CGRect {
             CGRect(
                 x: rng.number(-5 ... 190), y: rng.number(-5 ... 190), width: rng.number(2 ... 14),

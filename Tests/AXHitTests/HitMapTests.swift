@@ -30,7 +30,7 @@ import Testing
             // Some views refuse touches.
             var rng = SeededRandom(seed: seed)
             for id in tree.preOrder where tree.kind(of: id) == .view && rng.chance(0.1) {
-                var n = tree[id]
+                var n = tree[id]!
                 n.isUserInteractionEnabled = false
                 try tree.update(id, to: n)
             }

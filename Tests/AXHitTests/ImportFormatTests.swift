@@ -23,14 +23,14 @@ private func failure(_ text: String, file: String = "in") -> TreeError? {
 /// The screen rect of a node (importers make no transforms or scroll
 /// offsets: the sum of frame origins up the chain).
 private func screenFrame(_ tree: ElementTree, _ id: NodeID) -> CGRect {
-    var origin = tree[id].frame.origin
+    var origin = tree[id]!.frame.origin
     var p = tree.parent(of: id)
     while !p.isNone {
-        origin.x += tree[p].frame.minX
-        origin.y += tree[p].frame.minY
+        origin.x += tree[p]!.frame.minX
+        origin.y += tree[p]!.frame.minY
         p = tree.parent(of: p)
     }
-    return CGRect(origin: origin, size: tree[id].frame.size)
+    return CGRect(origin: origin, size: tree[id]!.frame.size)
 }
 
 /// The kinds cli.md says are read, as the errors must list them.
@@ -48,7 +48,7 @@ private let everyKind = [
         #expect(
             tree.preOrder.map { tree.id(of: $0) }
                 == ["FrameLayout#0", "TextView#1", "TextView#2", "View#3", "EditText#4", "ScrollView#5"])
-        let open = tree[try #require(tree.node(withID: "TextView#1"))]
+        let open = tree[try #require(tree.node(withID: "TextView#1"))]!
         #expect(open.accessibilityLabel == "Open settings" && open.accessibilityValue == "Settings")
         #expect(open.actions == [.click, .focus])
         // adb prints the banner after the XML too, glued to it.
@@ -66,12 +66,12 @@ private let everyKind = [
     @Test func droidBot2016LabelsAndFlags() throws {
         let tree = try ElementTree(
             contentsOf: load("android/droidbot2016_paypal_license_agreement_1080x1776_devicestate.json"))
-        let title = tree[try #require(tree.node(withID: "View#4"))]
+        let title = tree[try #require(tree.node(withID: "View#4"))]!
         #expect(title.accessibilityLabel?.hasPrefix("PayPal Mobile Application License Agreement") == true)
         #expect(title.actions == .click)
         // "focusable": "true" on the WebView, as a string.
-        #expect(tree[try #require(tree.node(withID: "WebView#3"))].actions == .focus)
-        #expect(tree[tree.root].visibleInSnapshot == nil)  // the 2016 schema has no flag
+        #expect(tree[try #require(tree.node(withID: "WebView#3"))]!.actions == .focus)
+        #expect(tree[tree.root]!.visibleInSnapshot == nil)  // the 2016 schema has no flag
         let state = """
             {"views": [
               {"class": "android.widget.FrameLayout", "parent": null, "bounds": [[0, 0], [100, 100]], "children": [1]},
@@ -81,12 +81,12 @@ private let everyKind = [
             ]}
             """
         let t = try read(state)
-        let hi = t[try #require(t.node(withID: "TextView#1"))]
+        let hi = t[try #require(t.node(withID: "TextView#1"))]!
         #expect(hi.accessibilityLabel == "Greeting" && hi.accessibilityValue == "Hi")
         #expect(hi.accessibilityIdentifier == "app:id/hi")
         #expect(hi.actions == [.longClick, .check])
         #expect(hi.accessibilityTraits == [.staticText, .button, .toggleButton, .notEnabled, .selected])
-        #expect(t.platform == .android && t[t.root].isWindow)
+        #expect(t.platform == .android && t[t.root]!.isWindow)
     }
 
     // MARK: idb
@@ -103,16 +103,16 @@ private let everyKind = [
             let name = nested.id(of: id)
             let other = try #require(flat.node(withID: name), "\(name)")
             #expect(screenFrame(flat, other) == screenFrame(nested, id), "\(name)")
-            var a = flat[other], b = nested[id]
+            var a = flat[other]!, b = nested[id]!
             a.frame = .zero
             b.frame = .zero
             #expect(a == b, "\(name)")
         }
-        let account = flat[try #require(flat.node(withID: "Button#3"))]
+        let account = flat[try #require(flat.node(withID: "Button#3"))]!
         #expect(account.accessibilityIdentifier == "com.apple.settings.primaryAppleAccount")
         #expect(account.accessibilityLabel?.hasPrefix("Apple Account") == true)
         #expect(account.isAccessibilityElement && account.accessibilityTraits == .button)
-        let heading = flat[try #require(flat.node(withID: "Heading#1"))]
+        let heading = flat[try #require(flat.node(withID: "Heading#1"))]!
         #expect(!heading.isAccessibilityElement && heading.accessibilityTraits == .header)
         #expect(flat.screenBounds == CGRect(x: 0, y: 0, width: 402, height: 874))
     }
@@ -130,13 +130,13 @@ private let everyKind = [
         #expect(
             t.platform == .ios && t.source == .snapshot && t.screenBounds == CGRect(x: 0, y: 0, width: 100, height: 200)
         )
-        let go = t[try #require(t.node(withID: "Button#1"))]
+        let go = t[try #require(t.node(withID: "Button#1"))]!
         #expect(go.frame == CGRect(x: 10, y: 20, width: 30, height: 40))
         #expect(go.accessibilityValue == "3" && go.accessibilityHint == "Starts")
         #expect(go.accessibilityTraits == [.button, .notEnabled] && go.isAccessibilityElement)
         // Image: an element only with a label.
-        #expect(!t[try #require(t.node(withID: "Image#2"))].isAccessibilityElement)
-        let logo = t[try #require(t.node(withID: "Image#3"))]
+        #expect(!t[try #require(t.node(withID: "Image#2"))]!.isAccessibilityElement)
+        let logo = t[try #require(t.node(withID: "Image#3"))]!
         #expect(logo.isAccessibilityElement && logo.frame == .zero)
     }
 
@@ -159,7 +159,7 @@ private let everyKind = [
         let t = try read(xml)
         var n = 1
         for type in elements + containers {
-            let node = t[try #require(t.node(withID: "\(type)#\(n)"))]
+            let node = t[try #require(t.node(withID: "\(type)#\(n)"))]!
             #expect(node.isAccessibilityElement == elements.contains(type), "\(type)")
             #expect(node.frame == .zero)  // no coordinates: empty at the origin
             n += 1
@@ -169,7 +169,7 @@ private let everyKind = [
             "Other#\(n + 4)": true,
         ]
         for (id, element) in rest {
-            #expect(t[try #require(t.node(withID: id))].isAccessibilityElement == element, "\(id)")
+            #expect(t[try #require(t.node(withID: id))]!.isAccessibilityElement == element, "\(id)")
         }
     }
 
@@ -209,10 +209,10 @@ private let everyKind = [
         let source = try ElementTree(contentsOf: load("ios/appiuminspector_lockscreen_springboard_iphone375x812.xml"))
         let exported = source.axhitJSON()
         let kept = try ElementTree(contentsOf: exported)
-        #expect(kept.preOrder.allSatisfy { !kept[$0].isHidden })
+        #expect(kept.preOrder.allSatisfy { !kept[$0]!.isHidden })
         let trusted = try ElementTree(contentsOf: exported, options: ImportOptions(trustsVisibilityFlags: true))
         // 61 of the 84 elements say visible="false" (SOURCES.md).
-        #expect(trusted.preOrder.filter { trusted[$0].isHidden }.count == 61)
+        #expect(trusted.preOrder.filter { trusted[$0]!.isHidden }.count == 61)
     }
 
     // MARK: Detection and refusals

@@ -14,15 +14,15 @@ private func load(_ name: String) throws -> Data {
 /// so it is the sum of frame origins up the parent chain.
 private func screenFrame(_ tree: ElementTree, _ name: String) -> CGRect? {
     guard let id = tree.node(withID: name) else { return nil }
-    var origin = tree[id].frame.origin
+    var origin = tree[id]!.frame.origin
     var p = tree.parent(of: id)
     while !p.isNone {
-        let f = tree[p].frame
+        let f = tree[p]!.frame
         origin.x += f.minX
         origin.y += f.minY
         p = tree.parent(of: p)
     }
-    return CGRect(origin: origin, size: tree[id].frame.size)
+    return CGRect(origin: origin, size: tree[id]!.frame.size)
 }
 
 private func rect(_ x: CGFloat, _ y: CGFloat, _ w: CGFloat, _ h: CGFloat) -> CGRect {
@@ -186,7 +186,7 @@ private let cases: [CorpusCase] = [
         #expect(tree.count == c.count)
         #expect(tree.id(of: tree.root) == c.root)
         #expect(tree.screenBounds == c.screen)
-        #expect(tree[tree.root].frame == (c.rootFrame ?? c.screen))
+        #expect(tree[tree.root]!.frame == (c.rootFrame ?? c.screen))
         for (name, expected) in c.frames {
             #expect(screenFrame(tree, name) == expected, "\(name)")
         }
@@ -212,48 +212,48 @@ private let cases: [CorpusCase] = [
     @Test func appiumAttributesMap() throws {
         let tree = try ElementTree(appiumPageSource: load("ios/appium_theapp_login_iphone414x896.xml"))
         let button = try #require(tree.node(withID: "Button#4"))
-        let n = tree[button]
+        let n = tree[button]!
         #expect(n.accessibilityIdentifier == "The App" && n.accessibilityLabel == "The App")
         #expect(n.isAccessibilityElement && n.accessibilityTraits == .button && !n.isHidden)
         // Parent-relative frame: the navigation bar is at y 48 too.
         #expect(n.frame == rect(0, 0, 96, 44))
-        let text = tree[try #require(tree.node(withID: "StaticText#12"))]
+        let text = tree[try #require(tree.node(withID: "StaticText#12"))]!
         #expect(text.accessibilityValue == "Login" && text.accessibilityTraits == .staticText)
         // The fixture's hand-added Tab and Key with enabled="": enabled.
-        let key = tree[try #require(tree.node(withID: "Key#18"))]
+        let key = tree[try #require(tree.node(withID: "Key#18"))]!
         #expect(key.accessibilityTraits == .keyboardKey)
         // An `Other` is a container; the second window is invisible, which
         // is evidence only: it stays visible.
-        #expect(!tree[try #require(tree.node(withID: "Other#2"))].isAccessibilityElement)
-        let window = tree[try #require(tree.children(of: tree.root).last)]
+        #expect(!tree[try #require(tree.node(withID: "Other#2"))]!.isAccessibilityElement)
+        let window = tree[try #require(tree.children(of: tree.root).last)]!
         #expect(window.visibleInSnapshot == false && !window.isHidden)
         // The application says visible="true".
-        #expect(tree[tree.root].visibleInSnapshot == true)
+        #expect(tree[tree.root]!.visibleInSnapshot == true)
     }
 
     @Test func appiumAccessibleAndVisibleAttributes() throws {
         let data = try load("ios/appiuminspector_lockscreen_springboard_iphone375x812.xml")
         let tree = try ElementTree(appiumPageSource: data)
-        let clock = tree[try #require(tree.node(withID: "StaticText#41"))]
+        let clock = tree[try #require(tree.node(withID: "StaticText#41"))]!
         #expect(clock.isAccessibilityElement && clock.accessibilityLabel == "08:09")
         #expect(clock.visibleInSnapshot == false && !clock.isHidden)
-        #expect(!tree[tree.root].isAccessibilityElement)  // accessible="false" wins over nothing
-        #expect(tree.preOrder.allSatisfy { !tree[$0].isHidden })
+        #expect(!tree[tree.root]!.isAccessibilityElement)  // accessible="false" wins over nothing
+        #expect(tree.preOrder.allSatisfy { !tree[$0]!.isHidden })
         // Trusted, the flag hides: 61 of the 84 elements say visible="false"
         // (SOURCES.md), and exactly those are hidden.
         let trusted = try ElementTree(appiumPageSource: data, options: ImportOptions(trustsVisibilityFlags: true))
-        #expect(trusted[try #require(trusted.node(withID: "StaticText#41"))].isHidden)
-        #expect(trusted.preOrder.filter { trusted[$0].isHidden }.count == 61)
-        #expect(trusted.preOrder.allSatisfy { trusted[$0].isHidden == (trusted[$0].visibleInSnapshot == false) })
+        #expect(trusted[try #require(trusted.node(withID: "StaticText#41"))]!.isHidden)
+        #expect(trusted.preOrder.filter { trusted[$0]!.isHidden }.count == 61)
+        #expect(trusted.preOrder.allSatisfy { trusted[$0]!.isHidden == (trusted[$0]!.visibleInSnapshot == false) })
     }
 
     @Test func disabledSwitchAndTraitsAttribute() throws {
         let tree = try ElementTree(appiumPageSource: load("ios/shirates_settings_keyboard_iphone390x844.xml"))
-        let flick = tree[try #require(tree.node(withID: "Switch#86"))]
+        let flick = tree[try #require(tree.node(withID: "Switch#86"))]!
         #expect(flick.accessibilityTraits == [.button, .toggleButton] && flick.accessibilityValue == "0")
         #expect(flick.visibleInSnapshot == false && !flick.isHidden)
         let settings = try ElementTree(appiumPageSource: load("ios/shirates_settings_accessibility_iphone375x667.xml"))
-        let chevron = settings[try #require(settings.node(withID: "Button#56"))]
+        let chevron = settings[try #require(settings.node(withID: "Button#56"))]!
         #expect(chevron.accessibilityTraits == [.button, .notEnabled])
         let xml = """
             <XCUIElementTypeApplication type="XCUIElementTypeApplication" x="0" y="0" width="100" height="100">
@@ -262,9 +262,9 @@ private let cases: [CorpusCase] = [
             </XCUIElementTypeApplication>
             """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
-        let other = t[try #require(t.node(withID: "Other#1"))]
+        let other = t[try #require(t.node(withID: "Other#1"))]!
         #expect(other.accessibilityTraits == [.button, .selected, .header] && other.isAccessibilityElement)
-        #expect(t[try #require(t.node(withID: "Button#2"))].accessibilityTraits == [.button, .selected, .notEnabled])
+        #expect(t[try #require(t.node(withID: "Button#2"))]!.accessibilityTraits == [.button, .selected, .notEnabled])
     }
 
     @Test func nestedFramesAreParentRelative() throws {
@@ -276,28 +276,28 @@ private let cases: [CorpusCase] = [
             </XCUIElementTypeApplication></AppiumAUT>
             """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
-        #expect(t[t.root].frame == rect(5, 7, 100, 100))
-        #expect(t[try #require(t.node(withID: "Window#1"))].frame == rect(5, 13, 50, 50))
-        #expect(t[try #require(t.node(withID: "Button#2"))].frame == rect(5, 10, 5, 6))
+        #expect(t[t.root]!.frame == rect(5, 7, 100, 100))
+        #expect(t[try #require(t.node(withID: "Window#1"))]!.frame == rect(5, 13, 50, 50))
+        #expect(t[try #require(t.node(withID: "Button#2"))]!.frame == rect(5, 10, 5, 6))
     }
 
     // MARK: Android mapping
 
     @Test func uiautomatorAttributesMap() throws {
         let tree = try ElementTree(uiautomatorDump: load("android/visiontest_homee_multiwindow_1080x2400_classic.xml"))
-        let clock = tree[try #require(tree.node(withID: "TextView#8"))]
+        let clock = tree[try #require(tree.node(withID: "TextView#8"))]!
         #expect(clock.accessibilityLabel == "6:44\u{202F}PM" && clock.accessibilityValue == "6:44")
         #expect(clock.accessibilityIdentifier == "com.android.systemui:id/clock")
         #expect(clock.isAccessibilityElement && clock.accessibilityTraits == .staticText)
         #expect(clock.visibleInSnapshot == true && clock.actions.isEmpty)
-        let privacy = tree[try #require(tree.node(withID: "View#49"))]
+        let privacy = tree[try #require(tree.node(withID: "View#49"))]!
         #expect(privacy.isAccessibilityElement && privacy.accessibilityLabel == "Privacy Policy")
         #expect(privacy.accessibilityValue == nil)
         // Windows are listed topmost first: the status bar ends up frontmost.
         let windows = tree.children(of: tree.root).map { tree.id(of: $0) }
         #expect(windows == ["FrameLayout#27", "FrameLayout#0"])
-        #expect(tree.children(of: tree.root).allSatisfy { tree[$0].isWindow })
-        #expect(tree.preOrder.filter { tree[$0].isWindow }.count == 2)
+        #expect(tree.children(of: tree.root).allSatisfy { tree[$0]!.isWindow })
+        #expect(tree.preOrder.filter { tree[$0]!.isWindow }.count == 2)
         #expect(tree.screenScale == nil)
     }
 
@@ -345,27 +345,27 @@ private let cases: [CorpusCase] = [
             </node></hierarchy>
             """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
-        let toggle = t[try #require(t.node(withID: "Switch#1"))]
+        let toggle = t[try #require(t.node(withID: "Switch#1"))]!
         #expect(toggle.accessibilityTraits == [.button, .toggleButton, .selected] && toggle.actions == .check)
-        let back = t[try #require(t.node(withID: "ImageButton#2"))]
+        let back = t[try #require(t.node(withID: "ImageButton#2"))]!
         #expect(back.accessibilityTraits == [.button, .notEnabled] && back.accessibilityLabel == "Back")
-        let seek = t[try #require(t.node(withID: "SeekBar#3"))]
+        let seek = t[try #require(t.node(withID: "SeekBar#3"))]!
         #expect(seek.visibleInSnapshot == false && !seek.isHidden && seek.accessibilityTraits == .adjustable)
         #expect(seek.actions == .click)
         #expect(seek.frame == rect(20, 20, 0, 10))  // inverted x: size 0
-        let text = t[try #require(t.node(withID: "TextView#4"))]
+        let text = t[try #require(t.node(withID: "TextView#4"))]!
         #expect(!text.isAccessibilityElement && text.visibleInSnapshot == nil)
         // A NumberPicker is no control that consumes touches by itself.
-        let picker = t[try #require(t.node(withID: "NumberPicker#5"))]
+        let picker = t[try #require(t.node(withID: "NumberPicker#5"))]!
         #expect(
             picker.accessibilityTraits == [] && picker.actions == [.longClick, .focus] && picker.isAccessibilityElement)
-        let slider = t[try #require(t.node(withID: "RangeSlider#6"))]
+        let slider = t[try #require(t.node(withID: "RangeSlider#6"))]!
         #expect(slider.accessibilityTraits == .adjustable && slider.actions == .screenReaderFocus)
         // UiAutomator2's `displayed`.
-        #expect(t[try #require(t.node(withID: "RatingBar#7"))].visibleInSnapshot == false)
+        #expect(t[try #require(t.node(withID: "RatingBar#7"))]!.visibleInSnapshot == false)
         // Every element counts, with or without bounds.
         let loose = try #require(t.node(withID: "View#8"))
-        #expect(t[loose].frame == rect(0, 0, 0, 0) && t.count == 9)
+        #expect(t[loose]!.frame == rect(0, 0, 0, 0) && t.count == 9)
         #expect(t.id(of: t.parent(of: loose)) == "RatingBar#7")
         // Android's rules hide what the dump calls invisible: the SeekBar and
         // the RatingBar's subtree are not exposed.
@@ -376,9 +376,9 @@ private let cases: [CorpusCase] = [
 
     @Test func droidBotMapsAndRejectsCycles() throws {
         let tree = try ElementTree(droidBotState: load("android/droidbot_yelp_search_list_1440x2560_state.json"))
-        let nearby = tree[try #require(tree.node(withID: "TextView#112"))]
+        let nearby = tree[try #require(tree.node(withID: "TextView#112"))]!
         #expect(nearby.accessibilityLabel == "Nearby" && nearby.isAccessibilityElement)
-        #expect(tree[try #require(tree.node(withID: "TextView#13"))].visibleInSnapshot == false)
+        #expect(tree[try #require(tree.node(withID: "TextView#13"))]!.visibleInSnapshot == false)
         let cycle =
             #"{"views": [{"class": "a", "parent": 1, "bounds": [[0,0],[1,1]]}, {"class": "b", "parent": 0, "bounds": [[0,0],[1,1]]}]}"#
         let error = try #require(throws: TreeError.self) {

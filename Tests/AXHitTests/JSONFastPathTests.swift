@@ -206,11 +206,11 @@ import Testing
                     {"id": "e", "kind": "\u0065lement", "accessibilityTraits": ["\u0062utton"]}
                     """#))
         let v = try #require(tree.node(withID: "v"))
-        #expect(tree[v].frame == CGRect(x: 1, y: 2, width: 3, height: 4))
-        #expect(tree[v].accessibilityLabel == "L")
+        #expect(tree[v]!.frame == CGRect(x: 1, y: 2, width: 3, height: 4))
+        #expect(tree[v]!.accessibilityLabel == "L")
         let e = try #require(tree.node(withID: "e"))
         #expect(tree.kind(of: e) == .element)
-        #expect(tree[e].accessibilityTraits == .button)
+        #expect(tree[e]!.accessibilityTraits == .button)
         // A lookalike of "frame" alone is an unknown key: the view has no frame.
         let error = readError(document(children: #"{"id": "w", "fXaXe": [1, 2, 3, 4]}"#))
         #expect(error?.key == "frame")
@@ -266,7 +266,7 @@ import Testing
                     """))
         let x = try #require(tree.node(withID: "x"))
         #expect(tree.kind(of: x) == .element)
-        #expect(tree[x].accessibilityFrameInContainerSpace == CGRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(tree[x]!.accessibilityFrameInContainerSpace == CGRect(x: 0, y: 0, width: 1, height: 1))
         let e = readError(
             document(
                 children: """

@@ -62,4 +62,56 @@ import Testing
         }
         #expect(engine.tree.count == 2002)
     }
+
+    /// A handle kept past its node's removal never names the node that takes
+    /// the slot: the tree and the engine refuse it, and every answer names
+    /// the new node by its own handle (here through a list's grid index,
+    /// whose keys are slots).
+    @Test func staleHandlesAreDetected() throws {
+        var tree = ElementTree()
+        let window = try tree.append(.view("window", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: .none)
+        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: window)
+        for k in 0 ..< 40 {
+            var row = Node.view("row\(k)", frame: CGRect(x: 0, y: Double(k) * 20, width: 100, height: 20))
+            row.isAccessibilityElement = true
+            try tree.append(row, under: list)
+        }
+        var engine = HitTester(tree)
+        let old = try #require(engine.hit(CGPoint(x: 50, y: 30)))  // row1: y 20..<40
+        #expect(engine.tree.id(of: old) == "row1")
+        try engine.removeSubtree(old)
+
+        // The slot is reused at once, under the next generation.
+        var row = Node.view("new", frame: CGRect(x: 0, y: 20, width: 100, height: 20))
+        row.isAccessibilityElement = true
+        let new = try engine.insert(row, under: list)
+        #expect(new.rawValue == old.rawValue && new.generation == old.generation + 1 && new != old)
+
+        // The stale handle: not in the tree, no node, every update throws.
+        #expect(!engine.tree.contains(old))
+        #expect(engine.tree[old] == nil)
+        #expect(throws: TreeError.self) { try engine.tree.node(old) }
+        #expect(engine.tree.parent(of: old) == .none && engine.tree.children(of: old).isEmpty)
+        #expect(engine.tree.kind(of: old) == nil && engine.tree.id(of: old) == "")
+        #expect(engine.element(old) == nil && !engine.isExposed(old) && engine.accessibilityFrame(of: old) == nil)
+        #expect(throws: TreeError.self) { try engine.update(old, to: row) }
+        #expect(throws: TreeError.self) { try engine.scroll(old, to: .zero) }
+        #expect(throws: TreeError.self) { try engine.removeSubtree(old) }
+        #expect(throws: TreeError.self) { try engine.insert(.element("child"), under: old) }
+        #expect(try engine.next(after: old) == nil)
+
+        // Answers name the new node by its own handle.
+        #expect(engine.hit(CGPoint(x: 50, y: 30)) == new)
+        #expect(engine.hitAll(CGPoint(x: 50, y: 30)) == [new])
+        #expect(engine.touch(CGPoint(x: 50, y: 30)) == new)
+        #expect(engine.tree.node(withID: "new") == new)
+        #expect(try engine.navigationOrder().contains(new) && !engine.navigationOrder().contains(old))
+        #expect(engine.element(new)?.frame == CGRect(x: 0, y: 20, width: 100, height: 20))
+        #expect(HitTester(engine.tree).hit(CGPoint(x: 50, y: 30)) == new)
+
+        // A handle from nowhere (beyond the slots) is refused, not a trap.
+        let foreign = NodeID(Int32(9_999))
+        #expect(!engine.tree.contains(foreign) && engine.tree[foreign] == nil && engine.element(foreign) == nil)
+        #expect(engine.tree.nodeID(inSlot: 9_999) == nil && engine.tree.nodeID(inSlot: Int(new.rawValue)) == new)
+    }
 }

@@ -116,7 +116,7 @@ enum RandomOrderTrees {
         tree.idiom = rng.chance(0.3) ? .pad : .phone
         tree.layoutDirection = rng.chance(0.3) ? .rightToLeft : .leftToRight
         for id in tree.preOrder {
-            var n = tree[id]
+            var n = tree[id]!
             // Fewer modal views than RandomTrees makes: one near the root
             // shuts out most of the screen.
             if n.accessibilityViewIsModal && rng.chance(0.8) { n.accessibilityViewIsModal = false }
@@ -315,7 +315,7 @@ enum RandomOrderTrees {
             elements += expected.count
             for id in tree.preOrder where tester.groupKind(id) != nil {
                 groups += 1
-                if tree[id].accessibilityElements != nil { explicitLists += 1 }
+                if tree[id]!.accessibilityElements != nil { explicitLists += 1 }
             }
             // A near-row chain (a, b, c: a~b, b~c, a≁c) makes the comparator intransitive.
             let space = ScreenSpace(tree)
@@ -369,7 +369,7 @@ enum RandomOrderTrees {
                     try t.scroll(v, to: CGPoint(x: rng.number(-30 ... 30), y: rng.number(-60 ... 60)))
                 case 2:
                     let id = nodes.randomElement(using: &rng)!
-                    var n = t.tree[id]
+                    var n = t.tree[id]!
                     if n.kind == .view {
                         n.frame.origin.y += rng.number(-20 ... 20)
                     } else {
@@ -389,7 +389,7 @@ enum RandomOrderTrees {
                 default:
                     let candidates = nodes.filter { $0 != t.tree.root }
                     // Never remove a node an explicit list names (that is invalid).
-                    let named = Set(nodes.flatMap { t.tree[$0].accessibilityElements ?? [] })
+                    let named = Set(nodes.flatMap { t.tree[$0]!.accessibilityElements ?? [] })
                     guard let victim = candidates.randomElement(using: &rng) else { continue }
                     var subtree: [String] = []
                     t.tree.forEachInPreOrder(from: victim) { subtree.append(t.tree.id(of: $0)) }

@@ -136,7 +136,7 @@ enum RandomPlatformTrees {
         }
         for k in 1 ..< count {
             let parent = views[Int.random(in: 0 ..< views.count, using: &rng)]
-            let parentFrame = tree[parent].frame
+            let parentFrame = tree[parent]!.frame
             var v = Node.view(
                 "v\(k)",
                 frame: CGRect(
@@ -241,18 +241,18 @@ enum RandomPlatformTrees {
                 case 0:
                     // A child as big as its parent: the parent may now have
                     // children and cover its window.
-                    let size = engine.tree[n].frame.size
+                    let size = engine.tree[n]!.frame.size
                     serial += 1
                     try engine.insert(.view("new\(serial)", frame: CGRect(origin: .zero, size: size)), under: n)
                 case 1:
                     let child = engine.tree.firstChild(of: n)
                     if !child.isNone { try engine.removeSubtree(child) }
                 case 2:
-                    var node = engine.tree[n]
+                    var node = engine.tree[n]!
                     node.accessibilityLabel = node.accessibilityLabel == nil ? "label" : nil
                     try engine.update(n, to: node)
                 default:
-                    var node = engine.tree[n]
+                    var node = engine.tree[n]!
                     node.actions = node.actions.isEmpty ? .click : []
                     try engine.update(n, to: node)
                 }

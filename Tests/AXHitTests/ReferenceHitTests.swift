@@ -31,7 +31,7 @@ struct ReferenceHitTest {
         let order = tree.preOrder
         var index: [NodeID: Int] = [:]
         for (k, id) in order.enumerated() { index[id] = k }
-        nodes = order.map { tree[$0] }
+        nodes = order.map { tree[$0]! }
         parents = order.map { index[tree.parent(of: $0)] ?? -1 }
         var kids = [[Int]](repeating: [], count: order.count)
         for (k, p) in parents.enumerated() where p >= 0 { kids[p].append(k) }

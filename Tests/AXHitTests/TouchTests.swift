@@ -162,7 +162,7 @@ enum TouchTrees {
         var tree = try RandomTrees.make(seed: seed, nodes: nodes, wide: wide)
         var rng = SeededRandom(seed: seed ^ 0xA5A5)
         for id in tree.preOrder where tree.kind(of: id) == .view && id != tree.root {
-            var n = tree[id]
+            var n = tree[id]!
             if rng.chance(0.1) { n.isUserInteractionEnabled = false }
             if rng.chance(0.15) {
                 n.accessibilityActivationPoint = CGPoint(x: rng.number(-20 ... 220), y: rng.number(-20 ... 220))

@@ -53,7 +53,7 @@ import Testing
     static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws -> String {
         let nodes = engine.tree.preOrder
         let id = nodes[Int.random(in: 0 ..< nodes.count, using: &rng)]
-        var node = engine.tree[id]
+        var node = engine.tree[id]!
         let isRoot = id == engine.tree.root
         var subtreeSize = 0
         engine.tree.forEachInPreOrder(from: id) { _ in subtreeSize += 1 }
@@ -257,7 +257,7 @@ import Testing
         #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.id(of: $0) } == "r60")
         // Move row 60 to the very end of the content.
         let r60 = try #require(engine.tree.node(withID: "r60"))
-        var node = engine.tree[r60]
+        var node = engine.tree[r60]!
         node.frame.origin.y = 20_000
         try engine.update(r60, to: node)
         #expect(engine.hit(CGPoint(x: 55, y: 96)) == nil)

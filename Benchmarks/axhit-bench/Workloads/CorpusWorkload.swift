@@ -35,7 +35,7 @@ struct CorpusWorkload: Workload {
             let tile = try b.view(CGRect(origin: origin, size: screen.size), under: window)
             var mapped = [NodeID](repeating: .none, count: screen.tree.capacity)
             for id in screen.order {
-                var node = screen.tree[id]
+                var node = try screen.tree.node(id)
                 let parent = screen.tree.parent(of: id)
                 if parent.isNone {
                     // The imported root's frame is in screen coordinates; the tile places it.
@@ -78,7 +78,7 @@ struct CorpusWorkload: Workload {
                 let tree = try? ElementTree(contentsOf: data, file: url.lastPathComponent),
                 !tree.root.isNone
             else { continue }
-            let root = tree[tree.root].frame
+            guard let root = tree[tree.root]?.frame else { continue }
             screens.append(
                 Screen(
                     tree: tree, order: tree.preOrder,

@@ -104,7 +104,7 @@ struct TreeBuilder {
 
     /// Changes the frame of a view already appended (in place: no copy of the tree).
     mutating func setFrame(of id: NodeID, to frame: CGRect) throws(TreeError) {
-        var node = tree[id]
+        var node = try tree.node(id)
         node.frame = frame
         try tree.update(id, to: node)
     }

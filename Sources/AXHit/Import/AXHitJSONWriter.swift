@@ -85,7 +85,7 @@ struct AXHitJSONWriter {
         var depth = 1
         while true {
             writeNode(tree, n)
-            let child = tree.firstChild(of: n)
+            let child = tree.firstChildren[n.index]
             if !child.isNone {
                 put(", \"children\": [\n")
                 depth += 1
@@ -95,8 +95,8 @@ struct AXHitJSONWriter {
             }
             put("}")
             // Climb to the nearest node with a next sibling, closing arrays.
-            while n != root && tree.nextSibling(of: n).isNone {
-                n = tree.parent(of: n)
+            while n != root && tree.nextSiblings[n.index].isNone {
+                n = tree.parents[n.index]
                 depth -= 1
                 put("\n")
                 indent(depth)
@@ -105,7 +105,7 @@ struct AXHitJSONWriter {
             if n == root { return }
             put(",\n")
             indent(depth)
-            n = tree.nextSibling(of: n)
+            n = tree.nextSiblings[n.index]
         }
     }
 

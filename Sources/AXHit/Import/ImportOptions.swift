@@ -62,7 +62,7 @@ public struct ImportOptions: Sendable, Hashable {
         if let density, tree.platform == .android, tree.screenScale == nil { tree.screenScale = density }
         guard trustsVisibilityFlags, !flagsApplied else { return }
         for id in tree.preOrder where tree.visibleInSnapshot(id) == false {
-            var node = tree[id]
+            var node = tree.nodeValue(id)
             if node.kind == .view { node.isHidden = true } else { node.accessibilityElementsHidden = true }
             try tree.update(id, to: node)
         }

@@ -173,7 +173,7 @@ struct ImportedHierarchy {
                 stack.append((children[c], id, screenOrigin, false))
             }
         }
-        tree.screenBounds = top.screen ?? tree[tree.root].frame
+        tree.screenBounds = top.screen ?? tree.nodeValue(tree.root).frame
         try options.apply(to: &tree, flagsApplied: true)
         return tree
     }

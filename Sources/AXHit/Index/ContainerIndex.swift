@@ -78,25 +78,31 @@ struct ContainerIndex: Sendable {
     ///
     /// Closures here capture locals only: capturing `self` would copy the
     /// index (a retain of each of its arrays) on every call.
-    func forEachChild(containing q: CGPoint, _ body: (NodeID) -> Bool) {
+    func forEachChild(
+        containing q: CGPoint, _ generations: SlotGenerations.View, _ body: (NodeID) -> Bool
+    ) {
         let items = self.items, removed = removedNodes, keysAreNodes = gridKeysAreNodes
-        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, body) }
+        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, generations, body) }
         if grid.count > 0 { grid.forEach(containing: q, visit) } else { local.forEach(containing: q, visit) }
     }
 
     /// Calls `body` with the indexed children whose local box meets `rect`, each once.
-    func forEachChild(intersecting rect: CGRect, _ body: (NodeID) -> Bool) {
+    func forEachChild(
+        intersecting rect: CGRect, _ generations: SlotGenerations.View, _ body: (NodeID) -> Bool
+    ) {
         let items = self.items, removed = removedNodes, keysAreNodes = gridKeysAreNodes
-        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, body) }
+        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, generations, body) }
         if grid.count > 0 { grid.forEach(intersecting: rect, visit) } else { local.forEach(intersecting: rect, visit) }
     }
 
     /// Calls `body` with the indexed children whose local box meets `rect`,
     /// in no particular order and possibly more than once, with no
     /// allocation: for callers that order and deduplicate anyway.
-    func forEachChildUnordered(intersecting rect: CGRect, _ body: (NodeID) -> Bool) {
+    func forEachChildUnordered(
+        intersecting rect: CGRect, _ generations: SlotGenerations.View, _ body: (NodeID) -> Bool
+    ) {
         let items = self.items, removed = removedNodes, keysAreNodes = gridKeysAreNodes
-        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, body) }
+        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, generations, body) }
         if grid.count > 0 {
             grid.forEachUnordered(intersecting: rect, visit)
         } else {
@@ -105,13 +111,14 @@ struct ContainerIndex: Sendable {
     }
 
     /// Calls `body` with the child a tree or grid key names, unless it was
-    /// removed; returns whether to go on.
+    /// removed; returns whether to go on. A key that is a slot names the
+    /// node in it now (`generations`): a removed child's is skipped.
     @inline(__always)
     private static func visit(
         _ key: Int32, _ keysAreNodes: Bool, _ items: [NodeID], _ removed: [Int32],
-        _ body: (NodeID) -> Bool
+        _ generations: SlotGenerations.View, _ body: (NodeID) -> Bool
     ) -> Bool {
-        if keysAreNodes { return holds(removed, key) || body(NodeID(key)) }
+        if keysAreNodes { return holds(removed, key) || body(generations.nodeID(key)) }
         let c = items[Int(key)]
         return c.isNone || body(c)
     }

@@ -107,14 +107,14 @@ extension ItemBoxes {
                 addScreen(f)
             }
             addPath(tree.accessibilityPath(of: e), toContainer: .identity)
-            let child = tree.firstChild(of: e)
+            let child = tree.firstChildren[e.index]
             if !child.isNone {
                 e = child
                 continue
             }
-            while e != item && tree.nextSibling(of: e).isNone { e = tree.parent(of: e) }
+            while e != item && tree.nextSiblings[e.index].isNone { e = tree.parents[e.index] }
             if e == item { return }
-            e = tree.nextSibling(of: e)
+            e = tree.nextSiblings[e.index]
         }
     }
 

@@ -141,7 +141,9 @@ extension ElementTree {
             lastChildren[i] = .none
             nextSiblings[i] = .none
             previousSiblings[i] = .none
-            freeSlots.append(n)
+            // Handles to the node go stale; the slot is reused under the
+            // next generation, or retired once they run out.
+            if generations.advance(i) { freeSlots.append(Int32(i)) }
         }
         identifiersChanged()
     }
@@ -212,7 +214,7 @@ extension ElementTree {
             structural = TreeError(.validation, "\(sibling) is not a child of the parent")
         }
         let fresh = freeSlots.isEmpty
-        let id = fresh ? NodeID(ids.count) : freeSlots[freeSlots.count - 1]
+        let id = nodeID(fresh ? ids.count : Int(freeSlots[freeSlots.count - 1]))
         if named {
             // One hash: claim the name, and give it back if it was taken.
             if let old = nodeIDsByID.updateValue(id, forKey: node.name) {

@@ -121,7 +121,10 @@ public struct ElementTree: Sendable {
     var extras = SideTable<NodeExtras>()
 
     var nodeIDsByID: [String: NodeID] = [:]
-    var freeSlots: [NodeID] = []
+    /// Each slot's generation (`NodeID.generation`).
+    var generations = SlotGenerations()
+    /// Freed slots, reused last in, first out.
+    var freeSlots: [Int32] = []
     /// The `accessibilityIdentifier` lookup, built on first use.
     var identifierIndex = IdentifierIndex()
     /// Counts the changes that may move identifiers (see `IdentifierIndex`).
@@ -172,11 +175,27 @@ public struct ElementTree: Sendable {
 
     // MARK: Reading
 
-    /// Whether `id` names a live node of this tree.
+    /// Whether `id` names a live node of this tree (false for a handle kept
+    /// past its node's removal, even once another node holds the slot).
     @inline(__always)
     public func contains(_ id: NodeID) -> Bool {
         id.rawValue >= 0 && id.index < flags.count && flags[id.index].contains(.alive)
+            && generation(ofSlot: id.index) == id.generation
     }
+
+    /// The node that holds `slot` now, or nil when none does (`capacity`
+    /// bounds the slots).
+    public func nodeID(inSlot slot: Int) -> NodeID? {
+        guard slot >= 0 && slot < flags.count && flags[slot].contains(.alive) else { return nil }
+        return nodeID(slot)
+    }
+
+    /// The handle of the node in `slot` (live, or being written).
+    @inline(__always)
+    func nodeID(_ slot: Int) -> NodeID { generations.nodeID(Int32(truncatingIfNeeded: slot)) }
+
+    @inline(__always)
+    func generation(ofSlot slot: Int) -> UInt32 { generations[slot] }
 
     /// The node whose `id` string is `id`, if any. O(1).
     public func node(withID id: String) -> NodeID? { nodeIDsByID[id] }
@@ -195,40 +214,45 @@ public struct ElementTree: Sendable {
         identifierIndex.nodes(withIdentifier: identifier, generation: identifierGeneration) {
             var table: [String: [NodeID]] = [:]
             for (slot, s) in extraSlots.enumerated() where s >= 0 && flags[slot].contains(.alive) {
-                if let identifier = extras[s].identifier { table[identifier, default: []].append(NodeID(slot)) }
+                if let identifier = extras[s].identifier { table[identifier, default: []].append(nodeID(slot)) }
             }
             return table
         }
     }
 
-    /// The kind of a node.
+    /// The kind of a node, or nil when the tree does not hold `id`.
     @inline(__always)
-    public func kind(of id: NodeID) -> NodeKind { flags[id.index].contains(.element) ? .element : .view }
+    public func kind(of id: NodeID) -> NodeKind? {
+        guard contains(id) else { return nil }
+        return flags[id.index].contains(.element) ? .element : .view
+    }
 
-    /// The parent, or `.none` for the root.
+    /// The parent, or `.none` for the root (and for an id the tree does not
+    /// hold, as every link below).
     @inline(__always)
-    public func parent(of id: NodeID) -> NodeID { parents[id.index] }
+    public func parent(of id: NodeID) -> NodeID { contains(id) ? parents[id.index] : .none }
 
     /// The backmost child, or `.none`.
     @inline(__always)
-    public func firstChild(of id: NodeID) -> NodeID { firstChildren[id.index] }
+    public func firstChild(of id: NodeID) -> NodeID { contains(id) ? firstChildren[id.index] : .none }
 
     /// The frontmost child, or `.none`.
     @inline(__always)
-    public func lastChild(of id: NodeID) -> NodeID { lastChildren[id.index] }
+    public func lastChild(of id: NodeID) -> NodeID { contains(id) ? lastChildren[id.index] : .none }
 
     /// The sibling just in front, or `.none`.
     @inline(__always)
-    public func nextSibling(of id: NodeID) -> NodeID { nextSiblings[id.index] }
+    public func nextSibling(of id: NodeID) -> NodeID { contains(id) ? nextSiblings[id.index] : .none }
 
     /// The sibling just behind, or `.none`.
     @inline(__always)
-    public func previousSibling(of id: NodeID) -> NodeID { previousSiblings[id.index] }
+    public func previousSibling(of id: NodeID) -> NodeID { contains(id) ? previousSiblings[id.index] : .none }
 
-    /// The children of a node, back to front.
+    /// The children of a node, back to front (none for an id the tree does
+    /// not hold).
     public func children(of id: NodeID) -> [NodeID] {
         var out: [NodeID] = []
-        var c = firstChildren[id.index]
+        var c = firstChild(of: id)
         while !c.isNone {
             out.append(c)
             c = nextSiblings[c.index]
@@ -239,13 +263,14 @@ public struct ElementTree: Sendable {
     /// The nearest ancestor view of a node (its container, for an element
     /// node), or `.none` for the root.
     public func container(of id: NodeID) -> NodeID {
-        var p = parents[id.index]
+        var p = parent(of: id)
         while !p.isNone && flags[p.index].contains(.element) { p = parents[p.index] }
         return p
     }
 
     /// Whether `ancestor` is `id` or one of its ancestors. O(depth).
     public func isDescendant(_ id: NodeID, of ancestor: NodeID) -> Bool {
+        guard contains(id) else { return false }
         var n = id
         while !n.isNone {
             if n == ancestor { return true }
@@ -282,10 +307,23 @@ public struct ElementTree: Sendable {
         return out
     }
 
+    /// The whole node as a `Node` value, or nil when the tree does not hold
+    /// `id`. O(1).
+    public subscript(id: NodeID) -> Node? {
+        contains(id) ? nodeValue(id) : nil
+    }
+
     /// The whole node as a `Node` value. O(1).
     ///
-    /// - Precondition: `contains(id)`.
-    public subscript(id: NodeID) -> Node {
+    /// - Throws: `TreeError` (`.validation`) when the tree does not hold
+    ///   `id` (removed, or from another tree).
+    public func node(_ id: NodeID) throws(TreeError) -> Node {
+        guard contains(id) else { throw notInTree(id) }
+        return nodeValue(id)
+    }
+
+    /// The whole node in `id`'s slot (which must hold a live node).
+    func nodeValue(_ id: NodeID) -> Node {
         let i = id.index
         let f = flags[i]
         var n = Node(id: ids[i], kind: f.contains(.element) ? .element : .view, frame: frames[i])
@@ -456,6 +494,50 @@ struct SideTable<Element: Sendable>: Sendable {
     }
 
     mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
+}
+
+/// Each slot's generation (`NodeID.generation`), stored only up to the last
+/// slot ever freed: the slots beyond are in their first generation, so a
+/// tree that never removes a node stores none.
+struct SlotGenerations: Sendable {
+    private var stored: [UInt32] = []
+
+    /// The generation of the node in `slot` now.
+    @inline(__always)
+    subscript(slot: Int) -> UInt32 { slot < stored.count ? stored[slot] : 0 }
+
+    /// The handle of the node in `slot` now.
+    @inline(__always)
+    func nodeID(_ slot: Int32) -> NodeID { NodeID(slot: slot, generation: self[Int(slot)]) }
+
+    /// Ends the generation of `slot`'s node; returns whether the slot may
+    /// hold another (false once its generations have run out).
+    ///
+    /// - Complexity: O(1) amortized; the first call stores the generations
+    ///   up to the slot.
+    mutating func advance(_ slot: Int) -> Bool {
+        if stored.count <= slot { stored.append(contentsOf: repeatElement(0, count: slot + 1 - stored.count)) }
+        stored[slot] &+= 1
+        return stored[slot] != .max
+    }
+
+    /// Calls `body` with a view that reads generations without retaining
+    /// the storage (for query loops).
+    @inline(__always)
+    func withView<R>(_ body: (View) throws -> R) rethrows -> R {
+        try stored.withUnsafeBufferPointer { try body(View(stored: $0)) }
+    }
+
+    /// `SlotGenerations` read through a pointer.
+    struct View {
+        let stored: UnsafeBufferPointer<UInt32>
+
+        /// The handle of the node in `slot` now.
+        @inline(__always)
+        func nodeID(_ slot: Int32) -> NodeID {
+            NodeID(slot: slot, generation: Int(slot) < stored.count ? stored[Int(slot)] : 0)
+        }
+    }
 }
 
 /// The table from `accessibilityIdentifier` to nodes, built on the first

@@ -179,18 +179,24 @@ struct Analyzer {
                 let index = tester.indexes[Int(slot)]
                 let rank = tester.ranks[child.index]
                 let local = box.applying(fromScreen)
-                index.forEachChild(intersecting: local) { s in
-                    if tree.contains(s), tree.parent(of: s) == parent, tester.ranks[s.index] > rank { consider(s) }
-                    return true
+                tree.generations.withView { generations in
+                    index.forEachChild(intersecting: local, generations) { s in
+                        if tree.contains(s), tree.parents[s.index] == parent, tester.ranks[s.index] > rank {
+                            consider(s)
+                        }
+                        return true
+                    }
                 }
                 index.overflow.forEachChild { s in
-                    if tree.contains(s) && tree.parent(of: s) == parent && tester.ranks[s.index] > rank { consider(s) }
+                    if tree.contains(s) && tree.parents[s.index] == parent && tester.ranks[s.index] > rank {
+                        consider(s)
+                    }
                 }
             } else {
-                var s = tree.nextSibling(of: child)
+                var s = tree.nextSiblings[child.index]
                 while !s.isNone {
                     consider(s)
-                    s = tree.nextSibling(of: s)
+                    s = tree.nextSiblings[s.index]
                 }
             }
         }

@@ -18,7 +18,7 @@ extension ElementTree {
     public func validateAccessibilityElements() throws(TreeError) {
         for (slot, s) in extraSlots.enumerated() where s >= 0 && flags[slot].contains(.alive) {
             guard extras[s].accessibilityElements != nil else { continue }
-            if let problem = accessibilityElementsProblem(of: NodeID(slot)) { throw problem }
+            if let problem = accessibilityElementsProblem(of: nodeID(slot)) { throw problem }
         }
     }
 

@@ -110,7 +110,7 @@ extension HitTester {
             if needsWindows && state.contains(.finalWindow) && !state.contains(.blocked) { counts.windows[i] += 1 }
             hot[i].state.setSubtreeBits(exposed: counts.exposed[i], windows: needsWindows ? counts.windows[i] : 0)
             if n != top {
-                let p = tree.parent(of: n).index
+                let p = tree.parents[n.index].index
                 counts.exposed[p] += counts.exposed[i]
                 if needsWindows { counts.windows[p] += counts.windows[i] }
             }
@@ -121,7 +121,7 @@ extension HitTester {
             let up = frames[frames.count - 1]
             let i = n.index
             let flags = tree.flags[i]
-            let child = tree.firstChild(of: n)
+            let child = tree.firstChildren[n.index]
             let isView = !flags.contains(.element)
             // The children's slot and the modal bit are the engine's own and
             // stay, but a new node (with `structure`) looks for a modal child.
@@ -171,20 +171,20 @@ extension HitTester {
                 }
             }
             finish(n)
-            while n != top && tree.nextSibling(of: n).isNone {
-                n = tree.parent(of: n)
+            while n != top && tree.nextSiblings[n.index].isNone {
+                n = tree.parents[n.index]
                 frames.removeLast()
                 finish(n)
             }
             if n == top { break }
-            n = tree.nextSibling(of: n)
+            n = tree.nextSiblings[n.index]
         }
     }
 
     /// What `top` inherits from its ancestors, computed from their current
     /// state. O(depth), plus the children of ancestors with a modal child.
     func inheritedFromAncestors(of top: NodeID) -> Inherited {
-        let parent = tree.parent(of: top)
+        let parent = tree.parents[top.index]
         guard !parent.isNone else { return Inherited(toScreen: .identity, exposure: ExposureScope()) }
         let hot = self.hot
         let scope = rules.exposureScope(above: top, in: tree) { hot[$0.index].state.contains(.hasModalChild) }
@@ -201,13 +201,13 @@ extension HitTester {
     /// `id`. O(depth).
     mutating func addCounts(exposed: Int32, windows: Int32, aboveAndExcluding id: NodeID) {
         guard exposed != 0 || windows != 0 else { return }
-        var a = tree.parent(of: id)
+        var a = tree.parents[id.index]
         while !a.isNone {
             let i = a.index
             exposedCounts[i] += exposed
             if windows != 0 { windowCounts[i] += windows }  // no write (no copy) for rules without windows
             hot[i].state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCounts[i])
-            a = tree.parent(of: a)
+            a = tree.parents[a.index]
         }
     }
 
@@ -235,10 +235,10 @@ extension HitTester {
     mutating func buildIndex(_ v: NodeID, toScreen: CGAffineTransform) {
         dropBlock(of: v)
         var count = 0
-        var c = tree.firstChild(of: v)
+        var c = tree.firstChildren[v.index]
         while !c.isNone && count < Self.indexThreshold {
             count += 1
-            c = tree.nextSibling(of: c)
+            c = tree.nextSiblings[c.index]
         }
         guard count >= Self.indexThreshold else {
             dropIndex(of: v)
@@ -246,10 +246,10 @@ extension HitTester {
             return
         }
         var items: [NodeID] = []
-        c = tree.firstChild(of: v)
+        c = tree.firstChildren[v.index]
         while !c.isNone {
             items.append(c)
-            c = tree.nextSibling(of: c)
+            c = tree.nextSiblings[c.index]
         }
         let old = hot[v.index].indexSlot
         var localBoxes: [CGRect] = []
@@ -284,22 +284,22 @@ extension HitTester {
     mutating func buildBlock(_ v: NodeID, toScreen: CGAffineTransform) {
         let start = blocks.boxes.count
         var count = 0
-        var c = tree.firstChild(of: v)
+        var c = tree.firstChildren[v.index]
         while !c.isNone {
             let boxes = itemBoxes(c, containerToScreen: toScreen)
             guard boxes.screen.isNull else {
                 blocks.truncate(to: start)
-                var c = tree.firstChild(of: v)
+                var c = tree.firstChildren[v.index]
                 while !c.isNone {
                     ordinals[c.index] = -1
-                    c = tree.nextSibling(of: c)
+                    c = tree.nextSiblings[c.index]
                 }
                 return
             }
             ordinals[c.index] = Int32(count)
             blocks.append(c, boxes.local)
             count += 1
-            c = tree.nextSibling(of: c)
+            c = tree.nextSiblings[c.index]
         }
         guard count > 0 else { return }
         hot[v.index].childSlot = Int32(start)

@@ -63,13 +63,13 @@ public struct ExposedElements: Sequence, Sendable {
                 let state = engine.hot[n.index].state
                 // Advance: into the children when some node there is exposed,
                 // else to the next sibling up the chain.
-                let child = tree.firstChild(of: n)
+                let child = tree.firstChildren[n.index]
                 if state.contains(.subtreeExposed) && !child.isNone {
                     upcoming = child
                 } else {
                     var m = n
-                    while !m.isNone && tree.nextSibling(of: m).isNone { m = tree.parent(of: m) }
-                    upcoming = m.isNone ? .none : tree.nextSibling(of: m)
+                    while !m.isNone && tree.nextSiblings[m.index].isNone { m = tree.parents[m.index] }
+                    upcoming = m.isNone ? .none : tree.nextSiblings[m.index]
                 }
                 if state.contains(.exposed) { return n }
             }

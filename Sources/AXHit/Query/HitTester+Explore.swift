@@ -223,10 +223,10 @@ extension HitTester {
         }
         let slot = h.isView ? h.indexSlot : -1
         guard slot >= 0 else {
-            var c = tree.lastChild(of: n)
+            var c = tree.lastChildren[n.index]
             while !c.isNone {
                 scratch.stack.append(.init(node: c, a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
-                c = tree.previousSibling(of: c)
+                c = tree.previousSiblings[c.index]
             }
             return
         }
@@ -238,9 +238,11 @@ extension HitTester {
         indexes.withUnsafeBufferPointer { indexes in
             let index = indexes.baseAddress! + Int(slot)
             // Unordered, with repeats: sorted by rank and deduplicated below.
-            index.pointee.forEachChildUnordered(intersecting: local) { c in
-                scratch.children.append(c)
-                return true
+            tree.generations.withView { generations in
+                index.pointee.forEachChildUnordered(intersecting: local, generations) { c in
+                    scratch.children.append(c)
+                    return true
+                }
             }
             if index.pointee.screen.count > 0 {
                 let sa = pa.applying(e.toScreen), sb = pb.applying(e.toScreen)
@@ -258,7 +260,7 @@ extension HitTester {
         scratch.children.sort { ranks[$0.index] > ranks[$1.index] }
         var last = NodeID.none
         // Items of removed children are skipped (their slots may be reused).
-        for c in scratch.children where c != last && tree.contains(c) && tree.parent(of: c) == n {
+        for c in scratch.children where c != last && tree.contains(c) && tree.parents[c.index] == n {
             last = c
             scratch.stack.append(.init(node: c, a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
         }

@@ -135,10 +135,10 @@ extension HitTester {
             if let problem = tree.accessibilityElementsProblem(of: unit.owner) { throw problem }
             starts = (tree.extrasOf(unit.owner)?.accessibilityElements ?? []).compactMap { tree.node(withID: $0) }
         } else {
-            var c = tree.lastChild(of: unit.owner)
+            var c = tree.lastChildren[unit.owner.index]
             while !c.isNone {
                 starts.append(c)
-                c = tree.previousSibling(of: c)
+                c = tree.previousSiblings[c.index]
             }
             starts.reverse()
         }
@@ -169,23 +169,23 @@ extension HitTester {
                     }
                     continue
                 }
-                var c = tree.lastChild(of: n)
+                var c = tree.lastChildren[n.index]
                 while !c.isNone {
                     stack.append(c)
-                    c = tree.previousSibling(of: c)
+                    c = tree.previousSiblings[c.index]
                 }
             }
         }
         if explicit && !navigation.irregular {
             // A listed node below another node this walk entered is reached twice.
             for start in starts {
-                var a = tree.parent(of: start)
+                var a = tree.parents[start.index]
                 while !a.isNone && a != unit.owner {
                     if visited.contains(a) {
                         navigation.irregular = true
                         break
                     }
-                    a = tree.parent(of: a)
+                    a = tree.parents[a.index]
                 }
             }
         }
@@ -262,7 +262,7 @@ extension HitTester {
         if let explicit = tree.explicitAccessibilityFrame(of: e), !tree.has(.hasFrameInContainerSpace, e) {
             frame = explicit
         } else if tree.isView(e) {
-            let parent = tree.parent(of: e)
+            let parent = tree.parents[e.index]
             let toScreen = parent.isNone ? CGAffineTransform.identity : memo.toScreen(of: parent, in: tree)
             frame = tree.bounds(of: e).applying(tree.boundsToParent(e).concatenating(toScreen))
         } else if let fic = tree.frameInContainerSpace(of: e) {
@@ -404,7 +404,7 @@ extension HitTester {
     /// O(subtree) to mark the groups below.
     mutating func navigationAfterUpdate(_ id: NodeID, from old: Node) {
         guard navigation.isBuilt else { return }
-        let new = tree[id]
+        let new = tree.nodeValue(id)
         guard Self.orderReads(old) != Self.orderReads(new) else { return }
         if navigation.documentOrder || navigation.irregular {
             navigation.drop()
@@ -424,11 +424,11 @@ extension HitTester {
         navigation.grow(to: tree.capacity)
         if let u = navigation.unit(containing: id, inner: false) { navigation.needsCollect(u) }
         if let u = navigation.unit(containing: id, inner: true) { navigation.needsCollect(u) }
-        if old.accessibilityViewIsModal != new.accessibilityViewIsModal, !tree.parent(of: id).isNone {
-            var c = tree.firstChild(of: tree.parent(of: id))
+        if old.accessibilityViewIsModal != new.accessibilityViewIsModal, !tree.parents[id.index].isNone {
+            var c = tree.firstChildren[tree.parents[id.index].index]
             while !c.isNone {
                 if let u = navigation.unit(containing: c, inner: false) { navigation.needsCollect(u) }
-                c = tree.nextSibling(of: c)
+                c = tree.nextSiblings[c.index]
             }
         }
         let geometry =
@@ -451,7 +451,7 @@ extension HitTester {
             return
         }
         navigation.grow(to: tree.capacity)
-        let parent = tree.parent(of: top)
+        let parent = tree.parents[top.index]
         guard !parent.isNone, let u = navigation.unit(containing: parent, inner: true) else {
             if parent.isNone { navigation.drop() }
             return
@@ -464,7 +464,7 @@ extension HitTester {
     /// makes the next query rebuild (and fail). O(subtree + depth × lists).
     mutating func navigationBeforeRemove(_ id: NodeID) {
         guard navigation.isBuilt else { return }
-        if navigation.documentOrder || navigation.irregular || tree.parent(of: id).isNone {
+        if navigation.documentOrder || navigation.irregular || tree.parents[id.index].isNone {
             navigation.drop()
             return
         }
@@ -512,10 +512,10 @@ struct TransformMemo {
     mutating func toScreen(of v: NodeID, in tree: ElementTree) -> CGAffineTransform {
         if v == view { return transform }
         var t = tree.boundsToParent(v)
-        var a = tree.parent(of: v)
+        var a = tree.parents[v.index]
         while !a.isNone {
             if tree.isView(a) { t = t.concatenating(tree.boundsToParent(a)) }
-            a = tree.parent(of: a)
+            a = tree.parents[a.index]
         }
         view = v
         transform = t

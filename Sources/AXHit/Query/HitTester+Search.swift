@@ -158,11 +158,11 @@ extension HitTester {
                     itself.step = .testItself
                     scratch.stack.push(itself)
                 }
-                var c = tree.firstChild(of: n)
+                var c = tree.firstChildren[n.index]
                 while !c.isNone {
                     scratch.stack.push(
                         .init(node: c, moderatePath: entry.moderatePath, point: entry.point, toScreen: entry.toScreen))
-                    c = tree.nextSibling(of: c)
+                    c = tree.nextSiblings[c.index]
                 }
             }
         }
@@ -202,10 +202,10 @@ extension HitTester {
         }
         let slot = h.indexSlot
         if slot < 0 {
-            var c = tree.firstChild(of: n)
+            var c = tree.firstChildren[n.index]
             while !c.isNone {
                 scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
-                c = tree.nextSibling(of: c)
+                c = tree.nextSiblings[c.index]
             }
             return
         }
@@ -224,23 +224,29 @@ extension HitTester {
             // themselves, back to front, straight onto the stack.
             // The cells as plain values: no copy of the grid, no retain.
             let cells = index.pointee.grid.cells
-            if cells.outsideCells == 0 {
-                let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
-                boxHits.withUnsafeWords { boxHits in
-                    cells.forEach(containing: q) { key, withRoom in
-                        let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
+            // A key is a slot; the handle of its node carries the slot's
+            // generation (nothing to read in a tree that never removed one).
+            tree.generations.withView { generations in
+                if cells.outsideCells == 0 {
+                    let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
+                    boxHits.withUnsafeWords { boxHits in
+                        cells.forEach(containing: q) { key, withRoom in
+                            let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
+                            scratch.stack.push(
+                                .init(
+                                    node: generations.nodeID(key), step: isHit ? .answer : .visit,
+                                    moderatePath: moderatePath, point: q, toScreen: toScreen))
+                            return true
+                        }
+                    }
+                } else {
+                    index.pointee.grid.forEach(containing: q) { key in
                         scratch.stack.push(
                             .init(
-                                node: NodeID(key), step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
+                                node: generations.nodeID(key), moderatePath: moderatePath, point: q,
                                 toScreen: toScreen))
                         return true
                     }
-                }
-            } else {
-                index.pointee.grid.forEach(containing: q) { key in
-                    scratch.stack.push(
-                        .init(node: NodeID(key), moderatePath: moderatePath, point: q, toScreen: toScreen))
-                    return true
                 }
             }
             return true
@@ -248,7 +254,10 @@ extension HitTester {
         if pushed { return }
         scratch.candidates.removeAll(keepingCapacity: true)
         let overflow = indexes.withUnsafeBufferPointer { indexes in
-            Self.collectCandidates(indexes.baseAddress! + Int(slot), local: q, screen: p, into: &scratch.candidates)
+            tree.generations.withView { generations in
+                Self.collectCandidates(
+                    indexes.baseAddress! + Int(slot), local: q, screen: p, generations, into: &scratch.candidates)
+            }
         }
         if overflow { sortByRank(&scratch.candidates) }
         var last = NodeID.none
@@ -268,14 +277,14 @@ extension HitTester {
     @inline(__always)
     static func collectCandidates(
         _ index: UnsafePointer<ContainerIndex>, local q: CGPoint, screen p: CGPoint,
-        into candidates: inout [NodeID]
+        _ generations: SlotGenerations.View, into candidates: inout [NodeID]
     ) -> Bool {
         let start = candidates.count
         if index.pointee.grid.count > 0 {
             // Already in z-order, each once (a grid implies no screen boxes).
             // The common case, nothing added or removed, never gets here
             // (see `pushChildren`).
-            index.pointee.forEachChild(containing: q) { c in
+            index.pointee.forEachChild(containing: q, generations) { c in
                 candidates.append(c)
                 return true
             }

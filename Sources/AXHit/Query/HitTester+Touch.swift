@@ -99,10 +99,10 @@ extension HitTester {
     func frontmostTouchTaker(under v: NodeID, at q: CGPoint) -> (NodeID, CGPoint) {
         let slot = hot[v.index].indexSlot
         if slot < 0 {
-            var c = tree.lastChild(of: v)
+            var c = tree.lastChildren[v.index]
             while !c.isNone {
                 if let cq = takesTouch(c, q) { return (c, cq) }
-                c = tree.previousSibling(of: c)
+                c = tree.previousSiblings[c.index]
             }
             return (.none, q)
         }
@@ -112,16 +112,18 @@ extension HitTester {
         var bestPoint = q
         func consider(_ c: NodeID) {
             // Skip items of removed children (their slots may be reused).
-            guard tree.contains(c), tree.parent(of: c) == v, ranks[c.index] > bestRank,
+            guard tree.contains(c), tree.parents[c.index] == v, ranks[c.index] > bestRank,
                 let cq = takesTouch(c, q)
             else { return }
             best = c
             bestRank = ranks[c.index]
             bestPoint = cq
         }
-        index.forEachChild(containing: q) { c in
-            consider(c)
-            return true
+        tree.generations.withView { generations in
+            index.forEachChild(containing: q, generations) { c in
+                consider(c)
+                return true
+            }
         }
         index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { consider($0) }
         return (best, bestPoint)
@@ -132,22 +134,24 @@ extension HitTester {
     func forEachChild(of v: NodeID, mayHolding q: CGPoint, _ body: (NodeID) -> Void) {
         let slot = hot[v.index].indexSlot
         guard slot >= 0 else {
-            var c = tree.firstChild(of: v)
+            var c = tree.firstChildren[v.index]
             while !c.isNone {
                 body(c)
-                c = tree.nextSibling(of: c)
+                c = tree.nextSiblings[c.index]
             }
             return
         }
         let index = indexes[Int(slot)]
         var found: [NodeID] = []
         // Items of removed children are skipped (their slots may be reused).
-        index.forEachChild(containing: q) { c in
-            if tree.contains(c) && tree.parent(of: c) == v { found.append(c) }
-            return true
+        tree.generations.withView { generations in
+            index.forEachChild(containing: q, generations) { c in
+                if tree.contains(c) && tree.parents[c.index] == v { found.append(c) }
+                return true
+            }
         }
         index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { c in
-            if tree.contains(c) && tree.parent(of: c) == v { found.append(c) }
+            if tree.contains(c) && tree.parents[c.index] == v { found.append(c) }
         }
         sortByRank(&found)
         var last = NodeID.none

@@ -24,7 +24,7 @@ extension HitTester {
             // moderate); written only when it changes, so that a snapshot
             // sharing the column is not copied.
             let boxHit = Self.isBoxHit(
-                hot[i], hasChildren: !tree.firstChild(of: view).isNone,
+                hot[i], hasChildren: !tree.firstChildren[view.index].isNone,
                 exposedHidesSubtree: exposedHidesSubtree, in: tree)
             if boxHits[i] != boxHit { boxHits[i] = boxHit }
         }
@@ -50,7 +50,7 @@ extension HitTester {
     ///   kind would change; the engine is unchanged then.
     public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id, node: node.id) }
-        let old = tree[id]
+        let old = tree.nodeValue(id)
         let wasHidden = rules.hidesFromAccessibility(id, in: tree)
         try tree.update(id, to: node)
         syncHot(id)
@@ -83,11 +83,11 @@ extension HitTester {
         {
             try refillShape(id)
         }
-        if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.parent(of: id).isNone {
-            countModalChildren(of: tree.parent(of: id))
+        if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.parents[id.index].isNone {
+            countModalChildren(of: tree.parents[id.index])
         }
         if exposureChanged {
-            let parent = tree.parent(of: id)
+            let parent = tree.parents[id.index]
             if modalChanged && !parent.isNone {
                 // A modal sibling suppresses or releases all the others: one
                 // walk of the parent's subtree (a walk per sibling would
@@ -142,14 +142,14 @@ extension HitTester {
                 .validation, "a view cannot be a child of an element node", node: subtree.id(of: subtree.root),
                 key: "kind")
         }
-        let top = try tree.insert(subtree[subtree.root], under: parent, before: sibling)
+        let top = try tree.insert(subtree.nodeValue(subtree.root), under: parent, before: sibling)
         // Copy the rest in pre-order: a node's parent is always copied first.
         var copied: [NodeID: NodeID] = [subtree.root: top]
         var failure: TreeError?
         subtree.forEachInPreOrder(from: subtree.root) { n in
-            guard failure == nil, n != subtree.root, let p = copied[subtree.parent(of: n)] else { return }
+            guard failure == nil, n != subtree.root, let p = copied[subtree.parents[n.index]] else { return }
             do throws(TreeError) {
-                copied[n] = try tree.append(subtree[n], under: p)
+                copied[n] = try tree.append(subtree.nodeValue(n), under: p)
             } catch {
                 failure = error
             }
@@ -166,7 +166,7 @@ extension HitTester {
     private mutating func attach(_ top: NodeID) {
         growColumns()
         assignRank(top)
-        let parent = tree.parent(of: top)
+        let parent = tree.parents[top.index]
         if !parent.isNone && tree.has(.modal, top) { hot[parent.index].state.insert(.hasModalChild) }
         deriveSubtree(top, structure: true)
         navigationAfterInsert(top)
@@ -175,7 +175,8 @@ extension HitTester {
         if tree.has(.modal, top) && !rules.hidesFromAccessibility(top, in: tree) {
             // The newcomer may be the frontmost modal: re-derive its siblings.
             deriveSubtree(parent, structure: false)
-        } else if rules.exposureInputs.contains(.children) && tree.firstChild(of: parent) == tree.lastChild(of: parent)
+        } else if rules.exposureInputs.contains(.children)
+            && tree.firstChildren[parent.index] == tree.lastChildren[parent.index]
         {
             // The parent's first child: its exposure may read that it has
             // children (its subtree is the newcomer's, just derived).
@@ -207,7 +208,7 @@ extension HitTester {
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
         navigationBeforeRemove(id)
-        let parent = tree.parent(of: id)
+        let parent = tree.parents[id.index]
         let hadModalFlag = tree.has(.modal, id)
         let wasModal = hadModalFlag && !rules.hidesFromAccessibility(id, in: tree)
         addCounts(exposed: -exposedCounts[id.index], windows: -windowCounts[id.index], aboveAndExcluding: id)
@@ -237,7 +238,7 @@ extension HitTester {
         guard !parent.isNone else { return }
         syncHot(parent)
         if hadModalFlag { countModalChildren(of: parent) }
-        if wasModal || (rules.exposureInputs.contains(.children) && tree.firstChild(of: parent).isNone) {
+        if wasModal || (rules.exposureInputs.contains(.children) && tree.firstChildren[parent.index].isNone) {
             // Its siblings are released; or the parent lost its last child,
             // which its exposure may read (then its subtree is itself).
             deriveSubtree(parent, structure: false)
@@ -256,7 +257,7 @@ extension HitTester {
     /// Gives `id` a rank between its siblings', renumbering them when there
     /// is no room left (rare: gaps start at 2^20).
     private mutating func assignRank(_ id: NodeID) {
-        let prev = tree.previousSibling(of: id), next = tree.nextSibling(of: id)
+        let prev = tree.previousSiblings[id.index], next = tree.nextSiblings[id.index]
         switch (prev.isNone, next.isNone) {
         case (true, true): ranks[id.index] = Self.rankGap
         case (false, true): ranks[id.index] = ranks[prev.index] + Self.rankGap
@@ -267,11 +268,11 @@ extension HitTester {
                 ranks[id.index] = lo + (hi - lo) / 2
             } else {
                 var rank = Self.rankGap
-                var c = tree.firstChild(of: tree.parent(of: id))
+                var c = tree.firstChildren[tree.parents[id.index].index]
                 while !c.isNone {
                     ranks[c.index] = rank
                     rank += Self.rankGap
-                    c = tree.nextSibling(of: c)
+                    c = tree.nextSiblings[c.index]
                 }
             }
         }
@@ -283,10 +284,10 @@ extension HitTester {
     /// subtree (O(depth) more in a narrow view).
     mutating func refitItem(containing id: NodeID) {
         var item = id
-        var parent = tree.parent(of: item)
+        var parent = tree.parents[item.index]
         while !parent.isNone && !tree.isView(parent) {
             item = parent
-            parent = tree.parent(of: parent)
+            parent = tree.parents[parent.index]
         }
         guard !parent.isNone else { return }
         if hot[parent.index].blockStart >= 0 {
@@ -345,10 +346,10 @@ extension HitTester {
                 // Blocks don't record the rotation they assumed.
                 buildIndex(v, toScreen: toScreen)
             }
-            var c = tree.firstChild(of: v)
+            var c = tree.firstChildren[v.index]
             while !c.isNone {
                 if tree.isView(c) { pending.append((c, tree.boundsToParent(c).concatenating(toScreen))) }
-                c = tree.nextSibling(of: c)
+                c = tree.nextSiblings[c.index]
             }
         }
         compactBlocksIfNeeded()

@@ -213,7 +213,7 @@ public struct HitTester: Sendable {
             hot[i].state.remove(.refusesTouch)
         }
         boxHits[i] = Self.isBoxHit(
-            hot[i], hasChildren: !tree.firstChild(of: id).isNone,
+            hot[i], hasChildren: !tree.firstChildren[id.index].isNone,
             exposedHidesSubtree: exposedHidesSubtree, in: tree)
     }
 
@@ -280,7 +280,7 @@ public struct HitTester: Sendable {
     func itemBoxes(_ item: NodeID, containerToScreen t: CGAffineTransform) -> ItemBoxes {
         let h = hot[item.index]
         if let boxes = ItemBoxes.common(
-            record: h, bounds: bounds(h), isLeaf: tree.firstChild(of: item).isNone, containerToScreen: t)
+            record: h, bounds: bounds(h), isLeaf: tree.firstChildren[item.index].isNone, containerToScreen: t)
         {
             return boxes
         }

@@ -39,7 +39,7 @@ struct AndroidRules: PlatformRules {
         guard tree.hasLabelOrValue(n), !scope.actionableAbove else { return false }
         // A non-actionable node with children that covers its whole window
         // is the window's frame, not content.
-        return tree.firstChild(of: n).isNone || screenBox() != scope.window
+        return tree.firstChildren[n.index].isNone || screenBox() != scope.window
     }
 
     var exposedHidesSubtree: Bool { false }
@@ -47,7 +47,7 @@ struct AndroidRules: PlatformRules {
     var needsWindows: Bool { true }
 
     func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool {
-        tree.has(.window, n) || tree.parent(of: n).isNone
+        tree.has(.window, n) || tree.parents[n.index].isNone
     }
     var navigationOrderModel: NavigationOrderModel { .documentOrder }
 

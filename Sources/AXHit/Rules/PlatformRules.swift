@@ -193,7 +193,7 @@ extension PlatformRules {
         screenBox: () -> CGRect
     ) -> ExposureStep {
         var next = scope
-        if needsWindows && (tree.parent(of: n).isNone || tree.has(.window, n)) { next.window = screenBox() }
+        if needsWindows && (tree.parents[n.index].isNone || tree.has(.window, n)) { next.window = screenBox() }
         let blocked = scope.blocked || hidesFromAccessibility(n, in: tree) || (!scope.modal.isNone && scope.modal != n)
         let exposed = !blocked && isExposed(n, in: tree, scope: next, screenBox: screenBox)
         next.blocked = blocked || (exposed && exposedHidesSubtree)
@@ -255,10 +255,10 @@ extension ElementTree {
     /// The proper ancestors of `n`, root first. O(depth).
     func ancestors(of n: NodeID) -> [NodeID] {
         var chain: [NodeID] = []
-        var a = parent(of: n)
+        var a = parents[n.index]
         while !a.isNone {
             chain.append(a)
-            a = parent(of: a)
+            a = parents[a.index]
         }
         return chain.reversed()
     }

@@ -21,8 +21,8 @@ enum ViewRules {
     /// Whether some child of `node` has `accessibilityViewIsModal`, visible
     /// or not. O(children).
     static func hasModalChild(_ node: NodeID, in tree: ElementTree) -> Bool {
-        var c = tree.firstChild(of: node)
-        while !c.isNone && !tree.has(.modal, c) { c = tree.nextSibling(of: c) }
+        var c = tree.firstChildren[node.index]
+        while !c.isNone && !tree.has(.modal, c) { c = tree.nextSiblings[c.index] }
         return !c.isNone
     }
 
@@ -33,10 +33,10 @@ enum ViewRules {
     static func frontmostModalChild<Rules: PlatformRules>(
         of node: NodeID, in tree: ElementTree, rules: Rules
     ) -> NodeID {
-        var s = tree.lastChild(of: node)
+        var s = tree.lastChildren[node.index]
         while !s.isNone {
             if tree.has(.modal, s) && !rules.hidesFromAccessibility(s, in: tree) { return s }
-            s = tree.previousSibling(of: s)
+            s = tree.previousSiblings[s.index]
         }
         return .none
     }

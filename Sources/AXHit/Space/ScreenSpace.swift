@@ -52,7 +52,7 @@ public struct ScreenSpace: Sendable {
 
         for id in order {
             let i = id.index
-            let parent = tree.parent(of: id)
+            let parent = tree.parents[id.index]
             let isElementNode = tree.has(.element, id)
 
             // Geometry: the map from the view's bounds space to the screen
@@ -92,8 +92,11 @@ public struct ScreenSpace: Sendable {
 extension ScreenSpace {
     // MARK: Per-node answers
 
-    /// Whether accessibility exposes `id` (tree-format.md, "exposed").
-    public func isExposed(_ id: NodeID) -> Bool { resolved[id.index].contains(.exposed) }
+    // The answers below are for nodes of `tree` (`tree.contains(id)`).
+
+    /// Whether accessibility exposes `id` (tree-format.md, "exposed"); false
+    /// for a node the tree does not hold.
+    public func isExposed(_ id: NodeID) -> Bool { tree.contains(id) && resolved[id.index].contains(.exposed) }
 
     /// The node's accessibility frame in screen coordinates: explicit, or a
     /// view's bounds converted to the screen, or an element's frame in
