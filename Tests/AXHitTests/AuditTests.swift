@@ -170,4 +170,44 @@ import FoundationXML
         }
         #expect(checkedStatuses > 400)
     }
+
+    /// The whole screen's fill budget: elements whose paths each pass the
+    /// fill's own budgets are refused together once their points add up past
+    /// `ScreenAnalysis.maximumFillPoints` (2,097,152 in a small tree), before
+    /// any fill, naming the element that crosses it. Each path here is a
+    /// polygon of 100,000 line points (a move and 99,999 lines: exactly
+    /// 100,000 points, counted by hand), so 20 make 2,000,000 (within) and
+    /// the 21st makes 2,100,000 (over).
+    @Test func pathsAddUpToOneBudgetPerScreen() throws {
+        #expect(ScreenAnalysis.maximumFillPoints(nodes: 10) == 2_097_152)
+        #expect(ScreenAnalysis.maximumFillPoints(nodes: 1_000_000) == 64_000_000)
+        var path = BezierPath()
+        path.move(to: CGPoint(x: 100, y: 0))
+        for k in 1 ..< 100_000 {
+            let a = 2 * Double.pi * Double(k) / 100_000
+            path.addLine(to: CGPoint(x: 100 + 100 * cos(a), y: 100 + 100 * sin(a)))
+        }
+        path.closeSubpath()
+        #expect(path.flattenedPointCount(tolerance: HitTester.pathTolerance) == 100_000)
+        func screen(_ elements: Int) throws -> HitTester {
+            var tree = ElementTree()
+            let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+            for k in 0 ..< elements {
+                var e = Node.element("e\(k)")
+                e.isAccessibilityElement = true
+                e.accessibilityFrame = CGRect(x: 0, y: 0, width: 200, height: 200)
+                e.accessibilityPath = AccessibilityPath(path)
+                try tree.append(e, under: root)
+            }
+            return HitTester(tree)
+        }
+        let within = try screen(20)
+        let space = ScreenSpace(within.tree)
+        let exposed = within.tree.preOrder.filter { space.isExposed($0) }
+        #expect(exposed.count == 20)
+        try ScreenAnalysis.checkFillBudget(exposed, space)
+        let error = try #require(throws: TreeError.self) { try ScreenAnalysis(screen(21)) }
+        #expect(error.kind == .geometry && error.node == "e20" && error.key == "accessibilityPath")
+        #expect(error.message.contains("2097152 points together"))
+    }
 }

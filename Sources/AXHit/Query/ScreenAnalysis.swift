@@ -58,6 +58,16 @@ public struct ScreenAnalysis: Sendable {
     /// The tolerance of the largest-inscribed-circle search, in points.
     public static let circleTolerance = 0.01
 
+    /// The points the exposed elements' paths may flatten to together, in a
+    /// tree of `nodes` nodes: 2,097,152, or 64 per node in a larger tree.
+    ///
+    /// Each path is held to the fill's own budgets (`PolygonSet`), which
+    /// still let one small path cost up to a second; this bounds the whole
+    /// screen, so that a few kilobytes of huge arcs on many elements cannot
+    /// add those seconds up. Real screens' paths flatten to hundreds of
+    /// points each; a million rounded rectangles fit in the per-node share.
+    public static func maximumFillPoints(nodes: Int) -> Int { max(1 << 21, 64 * nodes) }
+
     /// Analyses every exposed element of `tester`'s tree on all cores (one
     /// GEOS context per worker).
     ///
@@ -87,6 +97,7 @@ public struct ScreenAnalysis: Sendable {
         // Every number an answer prints must exist: a frame or transform
         // that overflows on the way to the screen is the input's fault.
         for e in exposed { try space.checkFinite(e) }
+        try Self.checkFillBudget(exposed, space)
         @Sendable func failure(_ error: GeometryError, _ e: NodeID) -> TreeError {
             TreeError(.geometry, "\(error)", node: tree.id(of: e))
         }
@@ -142,9 +153,29 @@ public struct ScreenAnalysis: Sendable {
     /// The tree analysed.
     public var tree: ElementTree { tester.tree }
 
-    /// The analysis of `id`, or nil when it is not an exposed element. O(1).
+    /// Refuses a screen whose exposed elements' paths flatten to more than
+    /// `maximumFillPoints(nodes:)` points together, naming the element whose
+    /// path crosses the budget. O(path segments), before any fill.
+    static func checkFillBudget(_ exposed: [NodeID], _ space: ScreenSpace) throws(TreeError) {
+        let budget = maximumFillPoints(nodes: space.tree.count)
+        var total = 0
+        for e in exposed where space.tree.has(.hasPath, e) {
+            guard let path = space.screenPath(of: e) else { continue }
+            total += path.flattenedPointCount(tolerance: HitTester.pathTolerance)
+            if total > budget {
+                throw TreeError(
+                    .geometry,
+                    "the exposed elements' paths flatten to more than \(budget) points together "
+                        + "(ScreenAnalysis.maximumFillPoints: 2,097,152, or 64 per node)",
+                    node: space.tree.id(of: e), key: "accessibilityPath")
+            }
+        }
+    }
+
+    /// The analysis of `id`, or nil when it is not an exposed element (or
+    /// not a node of the tree). O(1).
     public func analysis(of id: NodeID) -> ElementAnalysis? {
-        guard id.rawValue >= 0, id.index < positions.count, positions[id.index] >= 0 else { return nil }
+        guard tree.contains(id), id.index < positions.count, positions[id.index] >= 0 else { return nil }
         return elements[Int(positions[id.index])]
     }
 }
@@ -190,7 +221,7 @@ struct TapOwnership: Sendable {
             var refused = [Bool](repeating: false, count: tree.capacity)
             var builder: RegionBuilder?
             for n in order.nodes where tree.isView(n) {
-                let p = tree.parent(of: n)
+                let p = tree.parents[n.index]
                 refused[n.index] = context.rules.refusesTouch(n, in: tree) || (!p.isNone && refused[p.index])
                 let quad =
                     space.resolved[n.index].contains(.invertible)
@@ -231,7 +262,7 @@ struct PaintOrder: Sendable {
         // Children follow parents in pre-order: a backward sweep sees every
         // descendant before its ancestors.
         for n in nodes.reversed() {
-            let p = tree.parent(of: n)
+            let p = tree.parents[n.index]
             if !p.isNone { end[p.index] = max(end[p.index], end[n.index]) }
         }
         self.position = position
@@ -262,7 +293,7 @@ struct Occluders: Sendable {
         var clips = [Region?](repeating: nil, count: n)
         var builder: RegionBuilder?
         for v in order.nodes where tree.isView(v) {
-            let p = tree.parent(of: v)
+            let p = tree.parents[v.index]
             let parentDrawn = p.isNone || drawn[p.index]
             let alpha = tree.alpha(of: v)
             drawn[v.index] = parentDrawn && !tester.rules.isHiddenItself(v, in: tree)
@@ -278,10 +309,10 @@ struct Occluders: Sendable {
                 space.resolved[v.index].contains(.invertible)
             else { continue }
             var hasSubview = false
-            var c = tree.firstChild(of: v)
+            var c = tree.firstChildren[v.index]
             while !c.isNone && !hasSubview {
                 hasSubview = tree.isView(c)
-                c = tree.nextSibling(of: c)
+                c = tree.nextSiblings[c.index]
             }
             guard !hasSubview || tree.has(.accessibilityElement, v) else { continue }
             let region: Region
