@@ -47,6 +47,9 @@ struct BenchmarkOperation: Sendable {
             name: "remove", summary: "removeSubtree of such a row",
             run: UpdateBenchmarks.runRemove),
         BenchmarkOperation(
+            name: "churn", summary: "a long-lived engine: insert a row, remove it, again; resident growth",
+            run: ChurnBenchmark.run),
+        BenchmarkOperation(
             name: "load", summary: "read an axhit/1 file vs Foundation's JSONDecoder",
             run: LoadBenchmark.run),
         BenchmarkOperation(

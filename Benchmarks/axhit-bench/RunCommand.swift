@@ -7,7 +7,8 @@ import Foundation
 enum RunCommand {
     static let help = """
         usage: axhit-bench run [--quick] [--only PATTERN] [--elements N[,N...]] [--seed S]
-                               [--passes P] [--json FILE] [--svg FILE] [--corpus DIR]
+                               [--passes P] [--churn-cycles C] [--json FILE] [--svg FILE]
+                               [--corpus DIR]
 
           --quick          small sizes (1k, 10k), short budgets, 5 passes: about a minute (CI smoke run)
           --only PATTERN   run benchmarks whose `<operation>/<workload>` matches: a glob
@@ -19,6 +20,9 @@ enum RunCommand {
           --passes P       run every operation P times, each with 1/P of the samples and
                            repetitions, and keep each pass's median (default: 5 with --quick,
                            else 1): `compare` then knows each row's own noise
+          --churn-cycles C insert/remove cycles of each churn row (default 100k; --quick: 20k;
+                           the long-lived goal's row: --only churn/list --elements 1M
+                           --churn-cycles 1M)
           --json FILE      write machine info, configuration and one row per measurement
           --svg FILE       plot hit-frame latency against element count (log-log)
           --corpus DIR     real screens for the corpus workload (default Tests/Fixtures/corpus)
@@ -32,7 +36,8 @@ enum RunCommand {
             return 0
         }
         let a = try Arguments(
-            args, options: ["only", "elements", "seed", "json", "svg", "corpus", "passes"], flags: ["quick"])
+            args, options: ["only", "elements", "seed", "json", "svg", "corpus", "passes", "churn-cycles"],
+            flags: ["quick"])
         try a.noPositionals()
         var settings = RunSettings()
         settings.quick = a.flag("quick")
@@ -45,6 +50,12 @@ enum RunCommand {
                 throw UsageError("--passes must be 1 to 100, got '\(p)'")
             }
             settings.passes = v
+        }
+        if let c = a.option("churn-cycles") {
+            guard let v = try? parseSizes(c), v.count == 1, let cycles = v.first, cycles >= 1_000 else {
+                throw UsageError("--churn-cycles must be one count of 1000 or more (suffixes k, M), got '\(c)'")
+            }
+            settings.churnCycles = cycles
         }
         settings.only = a.option("only")
         if let e = a.option("elements") { settings.sizes = try parseSizes(e) }

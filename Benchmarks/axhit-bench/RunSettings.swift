@@ -15,6 +15,8 @@ struct RunSettings {
     /// neighbour's burst then slows one pass, not the row, and `compare`
     /// can see how far a row's passes disagree (its own noise).
     var passes = 1
+    /// Insert/remove cycles of a `churn` row (all passes), when set.
+    var churnCycles: Int?
 
     static let defaultSizes = [1_000, 10_000, 100_000, 1_000_000]
     static let quickSizes = [1_000, 10_000]
@@ -62,6 +64,9 @@ struct RunSettings {
     /// four index rebuilds' worth (one per `ContainerIndex.overflowLimit`
     /// (256) overflowing inserts into the same view), shared by the passes
     /// but at least one rebuild's worth per pass.
+    /// Insert/remove cycles of a `churn` row, all passes together.
+    var churnTotal: Int { churnCycles ?? (quick ? 20_000 : 100_000) }
+
     var insertCount: Int { max(256, 1024 / passes) }
     /// Whole-screen operations (`activate`, `audit`) run up to this many
     /// elements: O(n log n), but GEOS work per element makes a million slow
