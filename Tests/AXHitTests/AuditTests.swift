@@ -171,16 +171,17 @@ import FoundationXML
         #expect(checkedStatuses > 400)
     }
 
-    /// The whole screen's fill budget: elements whose paths each pass the
-    /// fill's own budgets are refused together once their points add up past
-    /// `ScreenAnalysis.maximumFillPoints` (2,097,152 in a small tree), before
-    /// any fill, naming the element that crosses it. Each path here is a
-    /// polygon of 100,000 line points (a move and 99,999 lines: exactly
-    /// 100,000 points, counted by hand), so 20 make 2,000,000 (within) and
-    /// the 21st makes 2,100,000 (over).
-    @Test func pathsAddUpToOneBudgetPerScreen() throws {
-        #expect(ScreenAnalysis.maximumFillPoints(nodes: 10) == 2_097_152)
-        #expect(ScreenAnalysis.maximumFillPoints(nodes: 1_000_000) == 64_000_000)
+    /// The tree-wide path budget: paths that each pass the per-path budgets
+    /// add up to at most `ElementTree.maximumPathPoints` (2,097,152 in a
+    /// small tree). Each path here is a polygon of 100,000 line points (a
+    /// move and 99,999 lines: exactly 100,000 points, counted by hand), so 20
+    /// make 2,000,000 (within) and the 21st makes 2,100,000 (over): the
+    /// engine fills the first 20 and not the 21st (frontmost, yet hit
+    /// nowhere), and the analysis refuses the screen before any fill, naming
+    /// the 21st.
+    @Test func pathsAddUpToOneBudgetPerTree() throws {
+        #expect(ElementTree.maximumPathPoints(nodes: 10) == 2_097_152)
+        #expect(ElementTree.maximumPathPoints(nodes: 1_000_000) == 64_000_000)
         var path = BezierPath()
         path.move(to: CGPoint(x: 100, y: 0))
         for k in 1 ..< 100_000 {
@@ -206,8 +207,38 @@ import FoundationXML
         let exposed = within.tree.preOrder.filter { space.isExposed($0) }
         #expect(exposed.count == 20)
         try ScreenAnalysis.checkFillBudget(exposed, space)
-        let error = try #require(throws: TreeError.self) { try ScreenAnalysis(screen(21)) }
+        let centre = CGPoint(x: 100, y: 100)
+        #expect(within.hit(centre, policy: .shape).map(within.tree.id(of:)) == "e19")
+        let over = try screen(21)
+        #expect(over.hit(centre, policy: .shape).map(over.tree.id(of:)) == "e19")
+        #expect(over.hit(centre, policy: .frame).map(over.tree.id(of:)) == "e20")
+        let error = try #require(throws: TreeError.self) { try ScreenAnalysis(over) }
         #expect(error.kind == .geometry && error.node == "e20" && error.key == "accessibilityPath")
         #expect(error.message.contains("2097152 points together"))
+    }
+
+    /// The `axhit/1` reader refuses a file whose paths add up past the
+    /// tree-wide budget as it reads it, naming the node that crosses it:
+    /// 1,000 elements of a few bytes each, every one a huge arc that alone
+    /// passes the per-path budget (a one-line "hostile" file: together they
+    /// would flatten to tens of millions of points).
+    @Test func theReaderRefusesPathsOverTheTreeBudget() throws {
+        let arc = "M 0 0 A 1e7 1e7 0 1 1 1 0 Z"
+        let per = ValueRules.pathPoints(try BezierPath(svgPathData: arc))
+        #expect(per > 2_097_152 / 1_000 && per <= BezierPath.maximumFlattenedPoints)
+        let kids = (0 ..< 1_000).map {
+            "{\"id\": \"e\($0)\", \"kind\": \"element\", \"accessibilityPath\": {\"d\": \"\(arc)\"}}"
+        }
+        let json =
+            "{\"format\": \"axhit/1\", \"root\": {\"id\": \"root\", \"frame\": [0, 0, 10, 10], "
+            + "\"children\": [\(kids.joined(separator: ", "))]}}"
+        let error = try #require(throws: TreeError.self) { try ElementTree(contentsOf: Data(json.utf8)) }
+        // The first k arcs fit while k * per <= 2,097,152.
+        #expect(error.node == "e\(2_097_152 / per)" && error.key == "accessibilityPath" && error.kind == .validation)
+        // Within the budget, the same arcs read.
+        let few =
+            "{\"format\": \"axhit/1\", \"root\": {\"id\": \"root\", \"frame\": [0, 0, 10, 10], "
+            + "\"children\": [\(kids.prefix(2_097_152 / per).joined(separator: ", "))]}}"
+        #expect(try ElementTree(contentsOf: Data(few.utf8)).count == 1 + 2_097_152 / per)
     }
 }

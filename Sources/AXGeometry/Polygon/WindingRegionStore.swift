@@ -51,7 +51,8 @@ package struct WindingRegionStore: Sendable {
     /// and the words they reach change only as `Chunk` says.
     var chunks: [Chunk] = []
     @usableFromInline nonisolated(unsafe) var bases: [UnsafeMutablePointer<Double>] = []
-    private var liveWords = 0
+    /// Words of the live records (a record holds two per vertex, plus its summary and index).
+    package private(set) var liveWords = 0
     private var deadWords = 0
 
     @usableFromInline static let none = UInt32.max

@@ -23,6 +23,8 @@ import Foundation
 struct AXHitJSONReader {
     private var scanner: JSONScanner
     private var tree = ElementTree()
+    /// The points the paths read so far flatten to (`ValueRules.pathPoints`).
+    private var pathPoints = 0
     /// The numbers of the last rect, point or transform: a vector, not an
     /// array, so filling it checks no uniqueness and allocates nothing.
     private var numbers = SIMD8<Double>()
@@ -202,6 +204,24 @@ struct AXHitJSONReader {
                 .input, "required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
         }
         _ = try scanner.next()  // the end, or an error for anything after the document
+        try checkPathBudget()
+    }
+
+    /// Refuses a tree whose paths flatten to more than
+    /// `ElementTree.maximumPathPoints(nodes:)` points together, naming the
+    /// node (in pre-order) whose path crosses it. O(1) when within it.
+    private func checkPathBudget() throws(TreeError) {
+        let budget = ElementTree.maximumPathPoints(nodes: tree.count)
+        guard pathPoints > budget else { return }
+        var total = 0
+        for n in tree.preOrder {
+            guard let path = tree.accessibilityPath(of: n) else { continue }
+            total += ValueRules.pathPoints(path.path)
+            if total > budget {
+                throw TreeError(
+                    .validation, ValueRules.pathBudgetProblem(budget), node: tree.id(of: n), key: "accessibilityPath")
+            }
+        }
     }
 
     private mutating func readScreen() throws(TreeError) {
@@ -905,6 +925,7 @@ struct AXHitJSONReader {
         if let problem = ValueRules.pathProblem(path) {
             throw TreeError(.validation, problem, line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
         }
+        pathPoints += ValueRules.pathPoints(path)
         return AccessibilityPath(path, coordinateSpace: space)
     }
 }

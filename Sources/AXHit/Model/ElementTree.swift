@@ -154,6 +154,19 @@ public struct ElementTree: Sendable {
     /// The number of live nodes.
     public var count: Int { nodeIDsByID.count }
 
+    /// The points the paths of a tree of `nodes` nodes may flatten to
+    /// together: 2,097,152, or 64 per node in a larger tree.
+    ///
+    /// One path is held to `BezierPath.maximumFlattenedPoints` and each fill
+    /// to `PolygonSet`'s budgets, which still let a few bytes of huge arcs
+    /// cost a second and tens of megabytes; this bounds the whole tree, so
+    /// that many such paths cannot add up. Real screens' paths flatten to
+    /// hundreds of points each; a million rounded rectangles fit in the
+    /// per-node share. The `axhit/1` reader refuses a file over it; the
+    /// engine fills no path past it (those hit nowhere), and
+    /// `ScreenAnalysis` refuses a screen over it.
+    public static func maximumPathPoints(nodes: Int) -> Int { max(1 << 21, 64 * nodes) }
+
     /// One past the largest slot in use: the size of per-node arrays.
     public var capacity: Int { ids.count }
 

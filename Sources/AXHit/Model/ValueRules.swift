@@ -62,10 +62,23 @@ enum ValueRules {
     /// `BezierPath.maximumFlattenedPoints`), or nil. O(segments); nothing
     /// is flattened.
     static func pathProblem(_ path: BezierPath) -> String? {
-        let points = path.flattenedPointCount(tolerance: BezierPath.defaultFlatteningTolerance)
+        let points = pathPoints(path)
         guard points > BezierPath.maximumFlattenedPoints else { return nil }
         return
             "the path flattens to \(points) points, more than the \(BezierPath.maximumFlattenedPoints) AXHit takes (BezierPath.maximumFlattenedPoints)"
+    }
+
+    /// The points `path` flattens to at the format's tolerance (an upper
+    /// bound). O(segments).
+    static func pathPoints(_ path: BezierPath) -> Int {
+        path.flattenedPointCount(tolerance: BezierPath.defaultFlatteningTolerance)
+    }
+
+    /// The message for paths that flatten to more than
+    /// `ElementTree.maximumPathPoints(nodes:)` points together.
+    static func pathBudgetProblem(_ budget: Int) -> String {
+        "the paths flatten to more than \(budget) points together, the budget of a tree this size "
+            + "(ElementTree.maximumPathPoints: 2,097,152, or 64 per node)"
     }
 
     /// The keys of view properties, which element nodes do not have.

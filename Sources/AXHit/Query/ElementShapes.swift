@@ -64,16 +64,25 @@ struct ElementShapes: Sendable {
     /// enters a tree (`ValueRules.pathProblem`, at the screen's tolerance);
     /// one written in a view scaled up so far that its finer tolerance goes
     /// over the budget fills nothing (it is hit nowhere) rather than
-    /// allocating without bound.
-    mutating func fill(_ jobs: [Job]) {
+    /// allocating without bound. So does every path past `pointBudget`
+    /// (`ElementTree.maximumPathPoints`), counting what the store holds (two
+    /// words a point, conservatively) and each job's flattened points in
+    /// order.
+    mutating func fill(_ jobs: [Job], pointBudget: Int) {
+        var points = store.liveWords / 2
+        let admitted = jobs.map { job -> Bool in
+            points += job.path.flattenedPointCount(tolerance: job.tolerance)
+            return points <= pointBudget
+        }
         let round = Self.jobsPerRound
         for start in stride(from: 0, to: jobs.count, by: round) {
             let end = min(jobs.count, start + round)
             let records = parallelMap(end - start, minimumChunk: 16, makeWorker: {}) { _, i in
                 let job = jobs[start + i]
                 let rings =
-                    (try? job.path.flattened(tolerance: job.tolerance, maximumPoints: BezierPath.maximumFlattenedPoints))
-                    ?? []
+                    admitted[start + i]
+                    ? (try? job.path.flattened(
+                        tolerance: job.tolerance, maximumPoints: BezierPath.maximumFlattenedPoints)) ?? [] : []
                 return WindingRecord.make(rings: rings, rule: job.path.fillRule, tag: job.inScreenSpace)
             }
             store.set(jobs[start ..< end].map(\.node.index), records)

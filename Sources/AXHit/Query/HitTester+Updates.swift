@@ -326,7 +326,9 @@ extension HitTester {
             shapes.set(id, nil)
             return
         }
-        shapes.fill([Self.shapeJob(id, path, viewToScreen: tree.toScreen(of: id))])
+        shapes.fill(
+            [Self.shapeJob(id, path, viewToScreen: tree.toScreen(of: id))],
+            pointBudget: ElementTree.maximumPathPoints(nodes: tree.count))
     }
 
     /// After the linear part of `top`'s transform changed: rebuilds the

@@ -58,16 +58,6 @@ public struct ScreenAnalysis: Sendable {
     /// The tolerance of the largest-inscribed-circle search, in points.
     public static let circleTolerance = 0.01
 
-    /// The points the exposed elements' paths may flatten to together, in a
-    /// tree of `nodes` nodes: 2,097,152, or 64 per node in a larger tree.
-    ///
-    /// Each path is held to the fill's own budgets (`PolygonSet`), which
-    /// still let one small path cost up to a second; this bounds the whole
-    /// screen, so that a few kilobytes of huge arcs on many elements cannot
-    /// add those seconds up. Real screens' paths flatten to hundreds of
-    /// points each; a million rounded rectangles fit in the per-node share.
-    public static func maximumFillPoints(nodes: Int) -> Int { max(1 << 21, 64 * nodes) }
-
     /// Analyses every exposed element of `tester`'s tree on all cores (one
     /// GEOS context per worker).
     ///
@@ -153,21 +143,20 @@ public struct ScreenAnalysis: Sendable {
     /// The tree analysed.
     public var tree: ElementTree { tester.tree }
 
-    /// Refuses a screen whose exposed elements' paths flatten to more than
-    /// `maximumFillPoints(nodes:)` points together, naming the element whose
-    /// path crosses the budget. O(path segments), before any fill.
+    /// Refuses a screen whose exposed elements' paths flatten on the screen
+    /// to more than `ElementTree.maximumPathPoints(nodes:)` points together,
+    /// naming the element whose path crosses the budget. O(path segments),
+    /// before any fill.
     static func checkFillBudget(_ exposed: [NodeID], _ space: ScreenSpace) throws(TreeError) {
-        let budget = maximumFillPoints(nodes: space.tree.count)
+        let budget = ElementTree.maximumPathPoints(nodes: space.tree.count)
         var total = 0
         for e in exposed where space.tree.has(.hasPath, e) {
             guard let path = space.screenPath(of: e) else { continue }
             total += path.flattenedPointCount(tolerance: HitTester.pathTolerance)
             if total > budget {
                 throw TreeError(
-                    .geometry,
-                    "the exposed elements' paths flatten to more than \(budget) points together "
-                        + "(ScreenAnalysis.maximumFillPoints: 2,097,152, or 64 per node)",
-                    node: space.tree.id(of: e), key: "accessibilityPath")
+                    .geometry, ValueRules.pathBudgetProblem(budget), node: space.tree.id(of: e),
+                    key: "accessibilityPath")
             }
         }
     }
