@@ -274,12 +274,18 @@ final class GEOSBaseline {
     func hit(_ p: CGPoint) -> NodeID? { index.frontmost(containing: p).map { nodes[$0] } }
 }
 
-/// A uniform grid over the flat scan's boxes (the anchor the engine issue
-/// names: the fastest structure for boxes of similar size): the query point's
-/// cell lists, in pre-order, every box that meets the cell, and the last one
-/// holding the point answers. Same answers as the flat scan (ancestor cuts
-/// ignored). Boxes spanning more than `wideCells` cells go to one list that
-/// every query scans, so a few huge boxes cannot blow up memory.
+/// A uniform grid over the flat scan's boxes: the fastest plain structure
+/// for boxes of similar size, and the speed goal's yardstick. Cells are the
+/// size of the median box (the geometric mean of its sides), with no cap on
+/// their number but a memory budget (`maximumCells`; the cells grow only when
+/// it binds, and `memoryBytes` reports what it holds). A box is listed in the
+/// cells it covers, closed-open as the boxes are (a box ending on a cell edge
+/// is not listed in the next cell), in pre-order; the query point's cell is
+/// scanned back to front and the first box holding the point answers. Boxes
+/// spanning more than `wideCells` cells go to one list every query scans, so
+/// a few huge boxes (containers) cannot blow up memory. Same answers as the
+/// flat scan: it ignores ancestors' bounds and exposure, which the engine
+/// must honour.
 struct UniformGridBaseline: Sendable {
     private let boxes: [Box]
     private let nodes: [NodeID]
@@ -292,19 +298,27 @@ struct UniformGridBaseline: Sendable {
     /// Boxes too wide for the cells, ascending.
     private let wide: [Int32]
     static let wideCells = 64
+    /// The most cells the grid makes: 64M, 256 MiB of cell starts.
+    static let maximumCells = 1 << 26
+
+    /// Bytes the grid holds beyond the boxes it shares with the flat scan.
+    var memoryBytes: Int { (cellStarts.count + items.count + wide.count) * MemoryLayout<Int32>.stride }
+    /// The grid's cells across and down, and their side.
+    var shape: (columns: Int, rows: Int, cellSize: Double) { (columns, rows, cellSize) }
 
     init(_ flat: FlatScan) {
         boxes = flat.boxes
         nodes = flat.nodes
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
-        var area = 0.0, counted = 0
+        var sizes: [Double] = []
+        sizes.reserveCapacity(flat.boxes.count)
         for b in flat.boxes where b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite {
             lo = (min(lo.x, b.minX), min(lo.y, b.minY))
             hi = (max(hi.x, b.maxX), max(hi.y, b.maxY))
-            area += (b.maxX - b.minX) * (b.maxY - b.minY)
-            counted += 1
+            let size = ((b.maxX - b.minX) * (b.maxY - b.minY)).squareRoot()
+            if size > 0 { sizes.append(size) }
         }
-        guard counted > 0, hi.x > lo.x, hi.y > lo.y else {
+        guard !sizes.isEmpty, hi.x > lo.x, hi.y > lo.y else {
             minX = 0
             minY = 0
             cellSize = 1
@@ -315,19 +329,27 @@ struct UniformGridBaseline: Sendable {
             wide = (0 ..< flat.boxes.count).map { Int32($0) }
             return
         }
-        // Cells about the size of a typical box, at most ~4 cells per box.
-        let typical = max((area / Double(counted)).squareRoot(), (hi.x - lo.x + hi.y - lo.y) / 4096)
-        let size = max(typical, 1e-9)
-        let columns = min(4096, Int(((hi.x - lo.x) / size).rounded(.up)) + 1)
-        let rows = min(4096, Int(((hi.y - lo.y) / size).rounded(.up)) + 1)
-        let cellSize = max(
-            (hi.x - lo.x) / Double(columns - 1 > 0 ? columns - 1 : 1),
-            (hi.y - lo.y) / Double(rows - 1 > 0 ? rows - 1 : 1), 1e-9)
+        let k = sizes.count / 2
+        sizes.withUnsafeMutableBufferPointer { buffer in buffer.partitionMedian(k) }
+        var size = sizes[k]
+        // Only the budget grows the cells.
+        let cellsAtSize = ((hi.x - lo.x) / size + 1) * ((hi.y - lo.y) / size + 1)
+        if cellsAtSize > Double(Self.maximumCells) { size *= (cellsAtSize / Double(Self.maximumCells)).squareRoot() }
+        let columns = max(1, Int(((hi.x - lo.x) / size).rounded(.up)))
+        let rows = max(1, Int(((hi.y - lo.y) / size).rounded(.up)))
+        let cellSize = size
         func span(_ b: Box) -> (Int, Int, Int, Int) {
-            func clamp(_ v: Double, _ n: Int) -> Int { v.isFinite ? min(max(Int(v), 0), n - 1) : (v < 0 ? 0 : n - 1) }
+            func first(_ v: Double, _ n: Int) -> Int { v.isFinite ? min(max(Int(v), 0), n - 1) : (v < 0 ? 0 : n - 1) }
+            // The last cell a closed-open box reaches: one before an exact edge.
+            func last(_ v: Double, _ n: Int) -> Int {
+                guard v.isFinite else { return v < 0 ? 0 : n - 1 }
+                let c = Int(v)
+                return min(max(Double(c) == v ? c - 1 : c, 0), n - 1)
+            }
+            let x0 = first((b.minX - lo.x) / cellSize, columns), y0 = first((b.minY - lo.y) / cellSize, rows)
             return (
-                clamp((b.minX - lo.x) / cellSize, columns), clamp((b.maxX - lo.x) / cellSize, columns),
-                clamp((b.minY - lo.y) / cellSize, rows), clamp((b.maxY - lo.y) / cellSize, rows)
+                x0, max(x0, last((b.maxX - lo.x) / cellSize, columns)),
+                y0, max(y0, last((b.maxY - lo.y) / cellSize, rows))
             )
         }
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
@@ -391,5 +413,58 @@ struct UniformGridBaseline: Sendable {
             w -= 1
         }
         return best >= 0 ? nodes[Int(best)] : nil
+    }
+}
+
+/// flatbush's algorithm (`PackedRTree`, a packed Hilbert R-tree of node size
+/// 16) over the flat scan's boxes: every box holding the point, the last in
+/// pre-order answers. Same answers as the flat scan.
+struct PackedRTreeBaseline: Sendable {
+    private let tree: PackedRTree
+    private let boxes: [Box]
+    private let nodes: [NodeID]
+
+    init(_ flat: FlatScan) {
+        tree = PackedRTree(boxes: flat.rects)
+        boxes = flat.boxes
+        nodes = flat.nodes
+    }
+
+    /// The last exposed element in pre-order whose frame holds `p` (the
+    /// tree's `Float` boxes are rounded outward: each candidate is checked
+    /// exactly).
+    func hit(_ p: CGPoint) -> NodeID? {
+        let x = Double(p.x), y = Double(p.y)
+        var best: Int32 = -1
+        boxes.withUnsafeBufferPointer { boxes in
+            tree.forEach(containing: p) { k in
+                if k > best && boxes[Int(k)].containsClosedOpen(x, y) { best = k }
+                return true
+            }
+        }
+        return best >= 0 ? nodes[Int(best)] : nil
+    }
+}
+
+extension UnsafeMutableBufferPointer where Element == Double {
+    /// Moves the `k`-th smallest element to position `k` (Hoare's selection,
+    /// median-of-three pivots). O(n) expected.
+    func partitionMedian(_ k: Int) {
+        var lo = 0, hi = count - 1
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            let pivot = Swift.max(Swift.min(self[lo], self[hi]), Swift.min(Swift.max(self[lo], self[hi]), self[mid]))
+            var i = lo, j = hi
+            while i <= j {
+                while self[i] < pivot { i += 1 }
+                while self[j] > pivot { j -= 1 }
+                if i <= j {
+                    self.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return }
+        }
     }
 }

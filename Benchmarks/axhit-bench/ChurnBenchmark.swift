@@ -12,7 +12,10 @@ import Foundation
 ///   against after the first 1,000, in percent (the long-lived goal: within
 ///   5% over 1M cycles on a 1M-element engine);
 /// - `engine-growth`: the same for the engine's own count of its bytes
-///   (`HitTester.memoryBytes`), which page granularity does not blur;
+///   (`HitTester.memoryBytes`). It rises and falls with the phase of the
+///   engine's batched reclaiming (a dropped child block stays until the
+///   dropped ones are half the blocks' arrays, then they are compacted), so
+///   it is bounded by the live blocks' size, not by the cycles;
 /// - `slot-growth`: slots the tree added after the first 1,000 cycles (0
 ///   when every removal's slots are reused).
 enum ChurnBenchmark {

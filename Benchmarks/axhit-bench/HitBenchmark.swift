@@ -41,6 +41,17 @@ enum HitBenchmark {
         let grid = UniformGridBaseline(flat)
         let u = sampler.measure { p in Int(grid.hit(p)?.rawValue ?? -1) }
         c.results.add(name, "uniform-grid", elements: c.elements, metric: "latency", unit: "ns", samples: u.samples)
+        c.results.add(
+            name, "uniform-grid", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
+            samples: [Double(grid.memoryBytes) / Double(max(1, flat.boxes.count))])
+        let shape = grid.shape
+        c.log.log(
+            "  uniform grid: \(shape.columns) x \(shape.rows) cells of \(shape.cellSize) (median box), "
+                + "\(grid.memoryBytes >> 10) KiB")
+
+        let rtree = PackedRTreeBaseline(flat)
+        let r = sampler.measure { p in Int(rtree.hit(p)?.rawValue ?? -1) }
+        c.results.add(name, "flatbush", elements: c.elements, metric: "latency", unit: "ns", samples: r.samples)
 
         let geos = try c.geos()
         let g = sampler.measure { p in Int(geos.hit(p)?.rawValue ?? -1) }

@@ -49,7 +49,7 @@ struct ScrollView {
 
 /// Every workload, in report order. A new one is one more entry.
 let allWorkloads: [any Workload] = [
-    GridWorkload(), FlatWorkload(), NestedWorkload(), ListWorkload(),
+    GridWorkload(), SquareWorkload(), FlatWorkload(), NestedWorkload(), ListWorkload(),
     PathsWorkload(), RotatedWorkload(), ChainWorkload(), CorpusWorkload(), AndroidWorkload(),
 ]
 
