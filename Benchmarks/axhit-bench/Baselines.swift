@@ -105,9 +105,11 @@ struct NaiveWalk: Sendable {
         while c >= 0 {
             let h = hitTest(c, x, y)
             if h >= 0 { return h }
-            // TalkBack: a window that holds the point decides, even with none.
+            // TalkBack: a window that holds the point decides, even with none
+            // (Android only: VoiceOver's search has no such rule, and a tiled
+            // corpus keeps the Android screens' window flags under UIKit's).
             let ci = Int(c)
-            if Flags(rawValue: flags[ci]).contains(.window) && holds(ci, x, y) { return -1 }
+            if !exposedHidesSubtree && Flags(rawValue: flags[ci]).contains(.window) && holds(ci, x, y) { return -1 }
             c = previousSibling[ci]
         }
         // TalkBack: the node itself once no child answered.
