@@ -284,7 +284,7 @@ final class GEOSBaseline {
 /// cells it covers, closed-open as the boxes are (a box ending on a cell edge
 /// is not listed in the next cell), in pre-order; the query point's cell is
 /// scanned back to front and the first box holding the point answers. Boxes
-/// spanning more than `wideCells` cells go to one list every query scans, so
+/// spanning more than `wideCells` (1,024) cells go to one list every query scans, so
 /// a few huge boxes (containers) cannot blow up memory. Same answers as the
 /// flat scan: it ignores ancestors' bounds and exposure, which the engine
 /// must honour.
@@ -299,7 +299,7 @@ struct UniformGridBaseline: Sendable {
     private let items: [Int32]
     /// Boxes too wide for the cells, ascending.
     private let wide: [Int32]
-    static let wideCells = 64
+    static let wideCells = 1024
     /// The most cells the grid makes: 64M, 256 MiB of cell starts.
     static let maximumCells = 1 << 26
 
