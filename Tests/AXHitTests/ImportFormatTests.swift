@@ -42,6 +42,24 @@ private let everyKind = [
 @Suite struct ImportFormatTests {
     // MARK: The /dev/tty form
 
+    /// WebDriverAgent JSON nested 100,000 deep reads as a chain of 100,000
+    /// nodes, and the parsed document is freed without recursion (it once
+    /// freed itself value by value and overflowed the stack).
+    @Test func deepWebDriverAgentJSONReads() throws {
+        let depth = 100_000
+        let node = #"{"type": "Other", "rect": {"origin": {"x": 0, "y": 0}, "size": {"width": 10, "height": 10}}, "children": ["#
+        let json = #"{"value": {"tree": "# + String(repeating: node, count: depth)
+            + String(repeating: "]}", count: depth) + "}}"
+        let tree = try read(json)
+        #expect(tree.count == depth)
+        var deepest = tree.root, levels = 1
+        while let c = tree.children(of: deepest).first {
+            deepest = c
+            levels += 1
+        }
+        #expect(levels == depth)
+    }
+
     @Test func devTTYFormReads() throws {
         let tree = try ElementTree(contentsOf: load("android/autonom_devtty_prefixed_dump_1080x2400_classic.xml"))
         // Hand-counted: a FrameLayout with five children.

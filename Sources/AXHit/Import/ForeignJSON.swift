@@ -6,30 +6,46 @@ import Foundation
 ///
 /// Read by the `axhit/1` reader's `JSONScanner`: the same checks (grammar,
 /// UTF-8, escapes, one top-level value) and errors with lines; iterative,
-/// so depth is bounded only by memory. These sources are small (hundreds of
-/// nodes); the value graph costs a few allocations per value.
+/// so depth is bounded only by memory. Every value of a document lives in
+/// one flat store (`Document`) and names its members by index, so no value
+/// owns another: a document nested 200,000 deep is read and freed without
+/// recursion (a tree of nested values would free itself recursively and
+/// overflow the stack).
 struct ForeignJSON {
     enum Kind {
-        /// Members in document order (a repeated key: the first one counts).
-        case object([(key: String, value: ForeignJSON)])
-        case array([ForeignJSON])
+        /// Members in document order, a range of `Document.members` (a
+        /// repeated key: the first one counts).
+        case object(Range<Int>)
+        /// Elements, a range of `Document.elements`.
+        case array(Range<Int>)
         case string(String)
         case number(Double)
         case bool(Bool)
         case null
     }
 
+    /// A parsed document: its values, and their members and elements by index.
+    final class Document {
+        var offsets: [Int] = []
+        var kinds: [Kind] = []
+        var members: [(key: String, value: Int)] = []
+        var elements: [Int] = []
+    }
+
+    let document: Document
+    let index: Int
+
     /// Where the value starts in the input.
-    var offset: Int
-    var kind: Kind
+    var offset: Int { document.offsets[index] }
+    var kind: Kind { document.kinds[index] }
 
     /// The member `key` of an object, if present and not null.
     subscript(key: String) -> ForeignJSON? {
-        guard case let .object(members) = kind, let v = members.first(where: { $0.key == key })?.value else {
-            return nil
-        }
-        if case .null = v.kind { return nil }
-        return v
+        guard case let .object(range) = kind,
+            let m = document.members[range].first(where: { $0.key == key })
+        else { return nil }
+        if case .null = document.kinds[m.value] { return nil }
+        return ForeignJSON(document: document, index: m.value)
     }
 
     /// The first of `keys` present (not null): a key spelled two ways in
@@ -50,8 +66,8 @@ struct ForeignJSON {
     }
 
     var array: [ForeignJSON]? {
-        if case let .array(a) = kind { return a }
-        return nil
+        guard case let .array(range) = kind else { return nil }
+        return document.elements[range].map { ForeignJSON(document: document, index: $0) }
     }
 
     var isObject: Bool {
@@ -98,16 +114,22 @@ struct ForeignJSON {
         struct Open {
             var offset: Int
             var isObject: Bool
-            var members: [(key: String, value: ForeignJSON)] = []
-            var elements: [ForeignJSON] = []
+            var members: [(key: String, value: Int)] = []
+            var elements: [Int] = []
             var key = ""
         }
+        let document = Document()
+        func add(_ offset: Int, _ kind: Kind) -> Int {
+            document.offsets.append(offset)
+            document.kinds.append(kind)
+            return document.kinds.count - 1
+        }
         var stack: [Open] = []
-        var result = ForeignJSON(offset: 0, kind: .null)
+        var result = -1
         while true {
             let token = try scanner.next()
             let offset = scanner.tokenOffset
-            let value: ForeignJSON
+            let value: Int
             switch token {
             case .beginObject, .beginArray:
                 stack.append(Open(offset: offset, isObject: token == .beginObject))
@@ -117,13 +139,21 @@ struct ForeignJSON {
                 continue
             case .endObject, .endArray:
                 let o = stack.removeLast()
-                value = ForeignJSON(offset: o.offset, kind: o.isObject ? .object(o.members) : .array(o.elements))
-            case .string: value = ForeignJSON(offset: offset, kind: .string(scanner.text))
-            case .number: value = ForeignJSON(offset: offset, kind: .number(scanner.doubleValue()))
-            case .true: value = ForeignJSON(offset: offset, kind: .bool(true))
-            case .false: value = ForeignJSON(offset: offset, kind: .bool(false))
-            case .null: value = ForeignJSON(offset: offset, kind: .null)
-            case .end: return result
+                if o.isObject {
+                    let start = document.members.count
+                    document.members += o.members
+                    value = add(o.offset, .object(start ..< document.members.count))
+                } else {
+                    let start = document.elements.count
+                    document.elements += o.elements
+                    value = add(o.offset, .array(start ..< document.elements.count))
+                }
+            case .string: value = add(offset, .string(scanner.text))
+            case .number: value = add(offset, .number(scanner.doubleValue()))
+            case .true: value = add(offset, .bool(true))
+            case .false: value = add(offset, .bool(false))
+            case .null: value = add(offset, .null)
+            case .end: return ForeignJSON(document: document, index: result >= 0 ? result : add(0, .null))
             }
             if stack.isEmpty {
                 result = value
