@@ -47,8 +47,11 @@ private let everyKind = [
     /// freed itself value by value and overflowed the stack).
     @Test func deepWebDriverAgentJSONReads() throws {
         let depth = 100_000
-        let node = #"{"type": "Other", "rect": {"origin": {"x": 0, "y": 0}, "size": {"width": 10, "height": 10}}, "children": ["#
-        let json = #"{"value": {"tree": "# + String(repeating: node, count: depth)
+        let node =
+            #"{"type": "Other", "rect": {"origin": {"x": 0, "y": 0}, "size": {"width": 10, "height": 10}}, "#
+            + #""children": ["#
+        let json =
+            #"{"value": {"tree": "# + String(repeating: node, count: depth)
             + String(repeating: "]}", count: depth) + "}}"
         let tree = try read(json)
         #expect(tree.count == depth)
