@@ -8,8 +8,10 @@ import Foundation
 /// a grid (too few, too uneven in size, too clustered); the caller then uses
 /// a `PackedRTree`, which has no bad case.
 ///
-/// **Cells.** Squares about twice the side of the mean box, so a box meets
-/// two to four cells. A cell lists, for every box that meets it, the part of
+/// **Cells.** Rectangles twice the mean box's width and height, so a box
+/// meets two to four cells, and boxes of one shape (rows 40,000 points wide
+/// and 40 tall, cells 40 square) share a cell with a few others, not with as
+/// many as a square cell would hold. A cell lists, for every box that meets it, the part of
 /// the box inside the cell, quantized to 16 bits per axis relative to the
 /// cell and rounded outward, with its item: 12 bytes, so the list is read
 /// as one short sequential stream and no box is fetched from elsewhere.
@@ -101,7 +103,7 @@ public struct CellGrid: Sendable {
     /// An empty grid: no items, no cells.
     public init() {
         storage = Self.emptyStorage
-        cells = Cells(originX: 0, originY: 0, side: 1, columns: 0, rows: 0, storage: storage)
+        cells = Cells(originX: 0, originY: 0, sideX: 1, sideY: 1, columns: 0, rows: 0, storage: storage)
         loose = []
         looseBoxes = []
         count = 0
@@ -117,21 +119,31 @@ public struct CellGrid: Sendable {
         guard n >= Self.minimumCount, n <= Int(Int32.max), keys == nil || keys!.count == n else { return nil }
         func key(_ k: Int) -> Int32 { keys?[k] ?? Int32(k) }
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
-        var sides = 0.0, finite = 0
+        var widths = 0.0, heights = 0.0, finite = 0
         for r in boxes {
             let (minX, minY, maxX, maxY) = Self.edges(r)
             guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { continue }
             lo = (Swift.min(lo.x, minX), Swift.min(lo.y, minY))
             hi = (Swift.max(hi.x, maxX), Swift.max(hi.y, maxY))
-            sides += ((maxX - minX) * (maxY - minY)).squareRoot()
+            widths += maxX - minX
+            heights += maxY - minY
             finite += 1
         }
         let width = hi.x - lo.x, height = hi.y - lo.y
         guard finite > 0, width > 0, height > 0, (width * height).isFinite else { return nil }
-        let side = Swift.max(2 * sides / Double(finite), (width * height / Double(n)).squareRoot())
-        guard side > 0, side.isFinite else { return nil }
-        let inverse = 1 / side
-        let columns = Int(width * inverse) + 1, rows = Int(height * inverse) + 1
+        // Twice the mean box on each axis (no thinner than a hundred-thousandth
+        // of the canvas), grown evenly when that makes more cells than boxes.
+        var sideX = Swift.max(2 * widths / Double(finite), width * 1e-5)
+        var sideY = Swift.max(2 * heights / Double(finite), height * 1e-5)
+        let cellCount = (width / sideX + 1) * (height / sideY + 1)
+        if cellCount > Double(n) {
+            let grow = (cellCount / Double(n)).squareRoot()
+            sideX *= grow
+            sideY *= grow
+        }
+        guard sideX > 0, sideX.isFinite, sideY > 0, sideY.isFinite else { return nil }
+        let inverseX = 1 / sideX, inverseY = 1 / sideY
+        let columns = Int(width * inverseX) + 1, rows = Int(height * inverseY) + 1
         guard columns <= 2 * n, rows <= 2 * n, columns * rows <= 2 * n else { return nil }
 
         // The cells a box spans, or nil when it is empty or loose.
@@ -139,8 +151,8 @@ public struct CellGrid: Sendable {
             _ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double
         ) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
             guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
-            let x0 = Int((minX - lo.x) * inverse), x1 = Swift.min(Int((maxX - lo.x) * inverse), columns - 1)
-            let y0 = Int((minY - lo.y) * inverse), y1 = Swift.min(Int((maxY - lo.y) * inverse), rows - 1)
+            let x0 = Int((minX - lo.x) * inverseX), x1 = Swift.min(Int((maxX - lo.x) * inverseX), columns - 1)
+            let y0 = Int((minY - lo.y) * inverseY), y1 = Swift.min(Int((maxY - lo.y) * inverseY), rows - 1)
             guard (x1 - x0 + 1) * (y1 - y0 + 1) <= Self.maxCellsPerItem else { return nil }
             return (x0, x1, y0, y1)
         }
@@ -177,15 +189,15 @@ public struct CellGrid: Sendable {
                 guard let s = span(minX, minY, maxX, maxY) else { continue }
                 let item = key(k)
                 for y in s.y0 ... s.y1 {
-                    let cellY = lo.y + Double(y) * side
-                    let qy0 = Self.quantizedDown(minY, cellY, inverse), qy1 = Self.quantizedUp(maxY, cellY, inverse)
+                    let cellY = lo.y + Double(y) * sideY
+                    let qy0 = Self.quantizedDown(minY, cellY, inverseY), qy1 = Self.quantizedUp(maxY, cellY, inverseY)
                     for x in s.x0 ... s.x1 {
-                        let cellX = lo.x + Double(x) * side
+                        let cellX = lo.x + Double(x) * sideX
                         let c = y * columns + x
                         (entries + Int(cursor[c])).initialize(
                             to: Entry(
-                                minX: Self.quantizedDown(minX, cellX, inverse), minY: qy0,
-                                maxX: Self.quantizedUp(maxX, cellX, inverse), maxY: qy1,
+                                minX: Self.quantizedDown(minX, cellX, inverseX), minY: qy0,
+                                maxX: Self.quantizedUp(maxX, cellX, inverseX), maxY: qy1,
                                 item: item))
                         cursor[c] += 1
                     }
@@ -193,14 +205,16 @@ public struct CellGrid: Sendable {
             }
         }
         self.storage = storage
-        cells = Cells(originX: lo.x, originY: lo.y, side: side, columns: columns, rows: rows, storage: storage)
+        cells = Cells(
+            originX: lo.x, originY: lo.y, sideX: sideX, sideY: sideY, columns: columns, rows: rows, storage: storage)
         cells.outsideCells = loose.count
         self.loose = loose
         self.looseBoxes = looseBoxes
         count = n
     }
 
-    /// `(v - cell) / side` in steps: the same monotone function for boxes
+    /// `(v - cell) / side` in steps (`inverse` is `1 / side` of the axis):
+    /// the same monotone function for boxes
     /// and points, so a point inside a box quantizes inside the box's
     /// outward-rounded quantization.
     @inlinable @inline(__always)
@@ -278,27 +292,29 @@ public struct CellGrid: Sendable {
     ///   Allocates nothing.
     public func forEachUnordered(intersecting rect: CGRect, _ body: (Int32) -> Bool) {
         guard !rect.isNull, count > 0 else { return }
-        let (originX, originY, side, inverseSide) = (cells.originX, cells.originY, cells.side, cells.inverseSide)
+        let (originX, originY, sideX, sideY) = (cells.originX, cells.originY, cells.sideX, cells.sideY)
+        let (inverseX, inverseY) = (cells.inverseX, cells.inverseY)
         let (columns, rows, cellStarts, entries) = (cells.columns, cells.rows, cells.cellStarts, cells.entries)
         let q = SIMD4(Float(rect.maxX), Float(rect.maxY), -Float(rect.minX), -Float(rect.minY))
         for (j, k) in loose.enumerated() where PackedRTree.matches(looseBoxes[j], q) {
             if !body(k) { return }
         }
-        func cell(_ v: Double, _ origin: Double, _ n: Int) -> Int {
-            let c = (v - origin) * inverseSide
+        func cell(_ v: Double, _ origin: Double, _ inverse: Double, _ n: Int) -> Int {
+            let c = (v - origin) * inverse
             return c.isNaN ? 0 : Int(Swift.min(Swift.max(c, 0), Double(n - 1)))
         }
         guard columns > 0 && Double(rect.maxX) >= originX && Double(rect.maxY) >= originY else { return }
-        let x0 = cell(Double(rect.minX), originX, columns), x1 = cell(Double(rect.maxX), originX, columns)
-        let y0 = cell(Double(rect.minY), originY, rows), y1 = cell(Double(rect.maxY), originY, rows)
+        let x0 = cell(Double(rect.minX), originX, inverseX, columns)
+        let x1 = cell(Double(rect.maxX), originX, inverseX, columns)
+        let y0 = cell(Double(rect.minY), originY, inverseY, rows), y1 = cell(Double(rect.maxY), originY, inverseY, rows)
         for y in y0 ... y1 {
-            let cellY = originY + Double(y) * side
-            let lowY = Self.quantizedDown(Double(rect.minY), cellY, inverseSide)
-            let highY = Self.quantizedUp(Double(rect.maxY), cellY, inverseSide)
+            let cellY = originY + Double(y) * sideY
+            let lowY = Self.quantizedDown(Double(rect.minY), cellY, inverseY)
+            let highY = Self.quantizedUp(Double(rect.maxY), cellY, inverseY)
             for x in x0 ... x1 {
-                let cellX = originX + Double(x) * side
-                let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseSide)
-                let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseSide)
+                let cellX = originX + Double(x) * sideX
+                let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseX)
+                let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseX)
                 let c = y * columns + x
                 for e in UnsafeBufferPointer(
                     start: entries + Int(cellStarts[c]), count: Int(cellStarts[c + 1] - cellStarts[c]))
@@ -316,26 +332,28 @@ public struct CellGrid: Sendable {
     ///   sort, + loose items). Allocates its result list.
     public func forEach(intersecting rect: CGRect, _ body: (Int32) -> Bool) {
         guard !rect.isNull, count > 0 else { return }
-        let (originX, originY, side, inverseSide) = (cells.originX, cells.originY, cells.side, cells.inverseSide)
+        let (originX, originY, sideX, sideY) = (cells.originX, cells.originY, cells.sideX, cells.sideY)
+        let (inverseX, inverseY) = (cells.inverseX, cells.inverseY)
         let (columns, rows, cellStarts, entries) = (cells.columns, cells.rows, cells.cellStarts, cells.entries)
         var found: [Int32] = []
         let q = SIMD4(Float(rect.maxX), Float(rect.maxY), -Float(rect.minX), -Float(rect.minY))
         for (j, k) in loose.enumerated() where PackedRTree.matches(looseBoxes[j], q) { found.append(k) }
-        func cell(_ v: Double, _ origin: Double, _ n: Int) -> Int {
-            let c = (v - origin) * inverseSide
+        func cell(_ v: Double, _ origin: Double, _ inverse: Double, _ n: Int) -> Int {
+            let c = (v - origin) * inverse
             return c.isNaN ? 0 : Int(Swift.min(Swift.max(c, 0), Double(n - 1)))
         }
-        let x0 = cell(Double(rect.minX), originX, columns), x1 = cell(Double(rect.maxX), originX, columns)
-        let y0 = cell(Double(rect.minY), originY, rows), y1 = cell(Double(rect.maxY), originY, rows)
+        let x0 = cell(Double(rect.minX), originX, inverseX, columns)
+        let x1 = cell(Double(rect.maxX), originX, inverseX, columns)
+        let y0 = cell(Double(rect.minY), originY, inverseY, rows), y1 = cell(Double(rect.maxY), originY, inverseY, rows)
         if columns > 0 && Double(rect.maxX) >= originX && Double(rect.maxY) >= originY {
             for y in y0 ... y1 {
-                let cellY = originY + Double(y) * side
-                let lowY = Self.quantizedDown(Double(rect.minY), cellY, inverseSide)
-                let highY = Self.quantizedUp(Double(rect.maxY), cellY, inverseSide)
+                let cellY = originY + Double(y) * sideY
+                let lowY = Self.quantizedDown(Double(rect.minY), cellY, inverseY)
+                let highY = Self.quantizedUp(Double(rect.maxY), cellY, inverseY)
                 for x in x0 ... x1 {
-                    let cellX = originX + Double(x) * side
-                    let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseSide)
-                    let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseSide)
+                    let cellX = originX + Double(x) * sideX
+                    let lowX = Self.quantizedDown(Double(rect.minX), cellX, inverseX)
+                    let highX = Self.quantizedUp(Double(rect.maxX), cellX, inverseX)
                     let c = y * columns + x
                     for e in UnsafeBufferPointer(
                         start: entries + Int(cellStarts[c]), count: Int(cellStarts[c + 1] - cellStarts[c]))
@@ -392,8 +410,11 @@ extension CellGrid {
         // Unchecked: the pointers reach words that never change.
         @usableFromInline let originX: Double
         @usableFromInline let originY: Double
-        @usableFromInline let side: Double
-        @usableFromInline let inverseSide: Double
+        /// A cell's width and height, and their inverses.
+        @usableFromInline let sideX: Double
+        @usableFromInline let sideY: Double
+        @usableFromInline let inverseX: Double
+        @usableFromInline let inverseY: Double
         @usableFromInline let columns: Int
         @usableFromInline let rows: Int
         /// Cell `c` (row-major) is `entries[cellStarts[c] ..< cellStarts[c + 1]]`, by item.
@@ -406,11 +427,15 @@ extension CellGrid {
         /// were, and the grid's own must be used.
         @usableFromInline package internal(set) var outsideCells = 0
 
-        init(originX: Double, originY: Double, side: Double, columns: Int, rows: Int, storage: Storage) {
+        init(
+            originX: Double, originY: Double, sideX: Double, sideY: Double, columns: Int, rows: Int, storage: Storage
+        ) {
             self.originX = originX
             self.originY = originY
-            self.side = side
-            inverseSide = 1 / side
+            self.sideX = sideX
+            self.sideY = sideY
+            inverseX = 1 / sideX
+            inverseY = 1 / sideY
             self.columns = columns
             self.rows = rows
             cellStarts = UnsafePointer(storage.cellStarts)
@@ -454,24 +479,25 @@ extension CellGrid {
             }
         }
 
-        /// The side of a quantization step (a cell's side over 65535): the
-        /// room `forEach(containing:_:)` reports.
-        @inlinable package var quantizationStep: Double { side / CellGrid.steps }
+        /// The side of a quantization step on the finer axis (a cell's
+        /// shorter side over 65535): the least room `forEach(containing:_:)`
+        /// reports (on the other axis a step is at least as long).
+        @inlinable package var quantizationStep: Double { Swift.min(sideX, sideY) / CellGrid.steps }
 
         /// The cell entries that hold `p` (loose items are not in them).
         @inlinable @inline(__always)
         func scan(containing p: CGPoint) -> Scan {
             let px = Double(p.x), py = Double(p.y)
             // The cell from the exact point: a box that truly holds `p` is filed there.
-            let cx = (px - originX) * inverseSide, cy = (py - originY) * inverseSide
+            let cx = (px - originX) * inverseX, cy = (py - originY) * inverseY
             guard cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) else {
                 return Scan(entries: entries, i: 0, end: 0, qx: 0, qy: 0)
             }
             let x = Int(cx), y = Int(cy)
             return Scan(
                 entries: entries, i: Int(cellStarts[y * columns + x]), end: Int(cellStarts[y * columns + x + 1]),
-                qx: CellGrid.quantizedDown(px, originX + Double(x) * side, inverseSide),
-                qy: CellGrid.quantizedDown(py, originY + Double(y) * side, inverseSide))
+                qx: CellGrid.quantizedDown(px, originX + Double(x) * sideX, inverseX),
+                qy: CellGrid.quantizedDown(py, originY + Double(y) * sideY, inverseY))
         }
 
         /// Calls `body` with every item of the cells (not the loose ones)
@@ -479,8 +505,8 @@ extension CellGrid {
         /// increasing item number, until `body` returns false; and with
         /// whether `p` lies inside the box with room: more than one
         /// quantization step from every edge of the exact box, in the
-        /// grid's step units `s(v) = (v - cell) / side * 65535` (monotone in
-        /// `v`). The box's quantized edges are `floor(s(min))` and
+        /// grid's step units `s(v) = (v - cell) / side * 65535` on each axis
+        /// with that axis's side (monotone in `v`). The box's quantized edges are `floor(s(min))` and
         /// `ceil(s(max))`, the point's `floor(s(x))`; two steps above the
         /// first and three below the second leave `s(min) + 1 < s(x) <
         /// s(max) - 1`, clamped edges included.
