@@ -11,10 +11,11 @@ import Foundation
 /// **Cells.** Rectangles twice the mean box's width and height, so a box
 /// meets two to four cells, and boxes of one shape (rows 40,000 points wide
 /// and 40 tall, cells 40 square) share a cell with a few others, not with as
-/// many as a square cell would hold. A cell lists, for every box that meets it, the part of
-/// the box inside the cell, quantized to 16 bits per axis relative to the
-/// cell and rounded outward, with its item: 12 bytes, so the list is read
-/// as one short sequential stream and no box is fetched from elsewhere.
+/// many as a square cell would hold. A cell lists, for every box that meets
+/// it, the part of the box inside the cell, quantized to 16 bits per axis
+/// relative to the cell and rounded outward, with its item: 12 bytes, so the
+/// list is read as one short sequential stream and no box is fetched from
+/// elsewhere.
 ///
 /// **Order.** A point query reports matching items in increasing item
 /// number, each once, so items numbered in z-order come back back-to-front
@@ -214,9 +215,8 @@ public struct CellGrid: Sendable {
     }
 
     /// `(v - cell) / side` in steps (`inverse` is `1 / side` of the axis):
-    /// the same monotone function for boxes
-    /// and points, so a point inside a box quantizes inside the box's
-    /// outward-rounded quantization.
+    /// the same monotone function for boxes and points, so a point inside a
+    /// box quantizes inside the box's outward-rounded quantization.
     @inlinable @inline(__always)
     static func steps(_ v: Double, _ cell: Double, _ inverse: Double) -> Double { (v - cell) * inverse * steps }
 
@@ -506,10 +506,11 @@ extension CellGrid {
         /// whether `p` lies inside the box with room: more than one
         /// quantization step from every edge of the exact box, in the
         /// grid's step units `s(v) = (v - cell) / side * 65535` on each axis
-        /// with that axis's side (monotone in `v`). The box's quantized edges are `floor(s(min))` and
-        /// `ceil(s(max))`, the point's `floor(s(x))`; two steps above the
-        /// first and three below the second leave `s(min) + 1 < s(x) <
-        /// s(max) - 1`, clamped edges included.
+        /// with that axis's side (monotone in `v`). The box's quantized
+        /// edges are `floor(s(min))` and `ceil(s(max))`, the point's
+        /// `floor(s(x))`; two steps above the first and three below the
+        /// second leave `s(min) + 1 < s(x) < s(max) - 1`, clamped edges
+        /// included.
         ///
         /// - Complexity: O(entries in `p`'s cell). No allocation, no retain.
         @inlinable @inline(__always)

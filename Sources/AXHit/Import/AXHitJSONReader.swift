@@ -922,10 +922,11 @@ struct AXHitJSONReader {
             throw TreeError(.validation, "\(error)", line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
         }
         if evenOdd { path.fillRule = .evenOdd }
-        if let problem = ValueRules.pathProblem(path) {
+        let points = ValueRules.pathPoints(path)
+        if let problem = ValueRules.pathProblem(points: points) {
             throw TreeError(.validation, problem, line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
         }
-        pathPoints += ValueRules.pathPoints(path)
+        pathPoints += points
         return AccessibilityPath(path, coordinateSpace: space)
     }
 }

@@ -61,8 +61,11 @@ enum ValueRules {
     /// the format's tolerance, to more points than
     /// `BezierPath.maximumFlattenedPoints`), or nil. O(segments); nothing
     /// is flattened.
-    static func pathProblem(_ path: BezierPath) -> String? {
-        let points = pathPoints(path)
+    static func pathProblem(_ path: BezierPath) -> String? { pathProblem(points: pathPoints(path)) }
+
+    /// `pathProblem(_:)` for a path that flattens to `points` points (a
+    /// reader that also sums them counts once).
+    static func pathProblem(points: Int) -> String? {
         guard points > BezierPath.maximumFlattenedPoints else { return nil }
         return
             "the path flattens to \(points) points, more than the \(BezierPath.maximumFlattenedPoints) AXHit takes (BezierPath.maximumFlattenedPoints)"
