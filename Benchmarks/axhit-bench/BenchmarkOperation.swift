@@ -26,6 +26,9 @@ struct BenchmarkOperation: Sendable {
             name: "touch", summary: "UIKit hitTest (the view a tap reaches) vs a naive recursive hitTest",
             run: QueryBenchmarks.runTouch),
         BenchmarkOperation(
+            name: "cli-hit", summary: "`axhit hit` end to end on a points file, output included (--cli-points)",
+            run: CLIHitBenchmark.run),
+        BenchmarkOperation(
             name: "activate", summary: "whole-screen activation (as `axhit activate`), up to ~100k elements",
             run: ScreenBenchmarks.runActivate),
         BenchmarkOperation(

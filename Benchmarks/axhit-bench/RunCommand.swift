@@ -7,8 +7,8 @@ import Foundation
 enum RunCommand {
     static let help = """
         usage: axhit-bench run [--quick] [--only PATTERN] [--elements N[,N...]] [--seed S]
-                               [--passes P] [--churn-cycles C] [--json FILE] [--svg FILE]
-                               [--corpus DIR]
+                               [--passes P] [--churn-cycles C] [--cli-points N] [--json FILE]
+                               [--svg FILE] [--corpus DIR]
 
           --quick          small sizes (1k, 10k), short budgets, 5 passes: about a minute (CI smoke run)
           --only PATTERN   run benchmarks whose `<operation>/<workload>` matches: a glob
@@ -23,6 +23,8 @@ enum RunCommand {
           --churn-cycles C insert/remove cycles of each churn row (default 100k; --quick: 20k;
                            the long-lived goal's row: --only churn/list --elements 1M
                            --churn-cycles 1M)
+          --cli-points N   points of each cli-hit run (default 1M; --quick: 100k; the goal's
+                           row: --only cli-hit/list --elements 1M --cli-points 10M)
           --json FILE      write machine info, configuration and one row per measurement
           --svg FILE       plot hit-frame latency against element count (log-log)
           --corpus DIR     real screens for the corpus workload (default Tests/Fixtures/corpus)
@@ -36,7 +38,10 @@ enum RunCommand {
             return 0
         }
         let a = try Arguments(
-            args, options: ["only", "elements", "seed", "json", "svg", "corpus", "passes", "churn-cycles"],
+            args,
+            options: [
+                "only", "elements", "seed", "json", "svg", "corpus", "passes", "churn-cycles", "cli-points",
+            ],
             flags: ["quick"])
         try a.noPositionals()
         var settings = RunSettings()
@@ -56,6 +61,12 @@ enum RunCommand {
                 throw UsageError("--churn-cycles must be one count of 1000 or more (suffixes k, M), got '\(c)'")
             }
             settings.churnCycles = cycles
+        }
+        if let n = a.option("cli-points") {
+            guard let v = try? parseSizes(n), v.count == 1, let points = v.first, points >= 1 else {
+                throw UsageError("--cli-points must be one count of 1 or more (suffixes k, M), got '\(n)'")
+            }
+            settings.cliPoints = points
         }
         settings.only = a.option("only")
         if let e = a.option("elements") { settings.sizes = try parseSizes(e) }

@@ -329,12 +329,44 @@ enum UpdateBenchmarks {
             _ = try removeAll(&e, warm, seed: c.settings.seed)
             let (ids, samples) = try insertAll(&e, s, timed: true)
             _ = try removeAll(&e, ids, seed: c.settings.seed)
+            let shared = try insertAllShared(&e, s)
             c.results.add(name, "axhit", elements: c.elements, metric: "latency", unit: "ns", samples: samples)
             c.results.add(
                 name, "axhit", elements: c.elements, metric: "amortized", unit: "ns",
                 samples: [samples.reduce(0, +) / Double(max(1, samples.count))])
+            c.results.add(
+                name, "axhit", elements: c.elements, metric: "insert-shared", unit: "ns", samples: shared.inserts)
+            c.results.add(
+                name, "axhit", elements: c.elements, metric: "remove-shared", unit: "ns", samples: shared.removals)
         }
         try checkRestored(c, name)
+    }
+
+    /// Rows inserted (then removed) while a snapshot is alive: a reader's
+    /// copy of the engine, published after every update.
+    static let sharedUpdates = 64
+
+    /// The first `sharedUpdates` rows inserted one by one, each while a
+    /// snapshot taken just before it (the one published after the previous
+    /// update) is alive, then removed the same way: ns per update. What an
+    /// owner that publishes a snapshot after each update pays.
+    static func insertAllShared(_ e: inout HitTester, _ s: Inserts) throws -> (inserts: [Double], removals: [Double]) {
+        var published = e
+        var ids: [NodeID] = [], inserts: [Double] = [], removals: [Double] = []
+        for k in 0 ..< min(sharedUpdates, s.rows.count) {
+            let start = Stopwatch.now()
+            ids.append(try e.insert(s.rows[k], under: s.container, before: s.behind[k]))
+            inserts.append(Double(Stopwatch.now() - start))
+            published = e
+        }
+        for id in ids.reversed() {
+            let start = Stopwatch.now()
+            try e.removeSubtree(id)
+            removals.append(Double(Stopwatch.now() - start))
+            published = e
+        }
+        withExtendedLifetime(published) {}
+        return (inserts, removals)
     }
 
     /// `removeSubtree` of the rows `insert` puts in, in random order, ns per

@@ -7,13 +7,67 @@ public enum JSONText {
     /// A JSON number for `v`: shortest round-trip digits, integers without a
     /// fraction, `-0` as `0`; `null` for a non-finite value (JSON has none).
     public static func number(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        if v == 0 { return "0" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        var bytes: [UInt8] = []
+        appendNumber(v, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `number(v)` to `out` as UTF-8. A value with at most
+    /// `fixedDigits` decimals (most screen coordinates) is written from its
+    /// integer digits, with no String made: the digits `m` of
+    /// `v · 10^k`, tried for k = 0, 1, 2, ..., are taken at the first k where
+    /// m / 10^k is exactly `v` again (a correctly rounded division of two
+    /// exact values: what a reader's parse of the text gives), which is the
+    /// shortest such text. Anything else is Swift's own shortest round-trip
+    /// form.
+    public static func appendNumber(_ v: Double, to out: inout [UInt8]) {
+        guard v.isFinite else { return out.append(contentsOf: "null".utf8) }
+        let magnitude = abs(v)
+        // m below 2^53 and 10^k are exact doubles.
+        if magnitude < 1e15 && (magnitude >= 1e-4 || v == 0) {
+            var scale = 1.0
+            for k in 0 ... fixedDigits {
+                let m = (magnitude * scale).rounded()
+                if m / scale == magnitude && m < 9e15 {
+                    if v < 0 { out.append(UInt8(ascii: "-")) }
+                    appendDecimal(UInt64(m), fractionDigits: k, to: &out)
+                    return
+                }
+                scale *= 10
+            }
+        }
         var s = "\(v)"
         // Swift prints 1e-05 and 1e+20; JSON accepts both forms.
         if s.hasSuffix(".0") { s.removeLast(2) }
-        return s
+        out.append(contentsOf: s.utf8)
+    }
+
+    /// Decimals `appendNumber` writes from integer digits; more go through
+    /// Swift's formatting.
+    static let fixedDigits = 4
+
+    /// `m / 10^fractionDigits` in plain decimal notation (`0.05`, `12`).
+    private static func appendDecimal(_ m: UInt64, fractionDigits: Int, to out: inout [UInt8]) {
+        // Digits right to left into a fixed buffer: 2^64 has 20.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var n = m, i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+                if buffer.count - i == fractionDigits {
+                    i -= 1
+                    buffer[i] = UInt8(ascii: ".")
+                }
+            } while n > 0 || buffer.count - i <= fractionDigits
+            // A fraction-only value gets its leading zero ("0.5").
+            if buffer[i] == UInt8(ascii: ".") {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0")
+            }
+            out.append(contentsOf: buffer[i...])
+        }
     }
 
     /// A JSON string literal for `s`, with every character JSON requires
@@ -40,8 +94,32 @@ public enum JSONText {
         return out + "\""
     }
 
+    /// Appends `string(s)` to `out` as UTF-8: the bytes of `s` as they are
+    /// when none needs escaping (most ids), else its escaped form.
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
+        var plain = true
+        for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0xE2 || b == 0xEF {
+            // 0xE2 and 0xEF lead U+2028, U+2029 and U+FEFF: `string` decides.
+            plain = false
+            break
+        }
+        guard plain else { return out.append(contentsOf: string(s).utf8) }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: s.utf8)
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// `[x, y]` as a JSON array.
     public static func point(_ x: Double, _ y: Double) -> String { "[\(number(x)),\(number(y))]" }
+
+    /// Appends `point(x, y)` to `out` as UTF-8.
+    public static func appendPoint(_ x: Double, _ y: Double, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        appendNumber(x, to: &out)
+        out.append(UInt8(ascii: ","))
+        appendNumber(y, to: &out)
+        out.append(UInt8(ascii: "]"))
+    }
 
     /// `[a, b, ...]` as a JSON array of numbers.
     public static func numbers(_ vs: [Double]) -> String { "[" + vs.map(number).joined(separator: ",") + "]" }
@@ -65,6 +143,20 @@ public final class OutputBuffer {
         buffer.append(contentsOf: line.utf8)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Appends `bytes` as they are (lines made elsewhere, each ending in a
+    /// newline).
+    public func write(bytes: [UInt8]) {
+        guard bytes.count >= 1 << 16 else {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 16 { flush() }
+            return
+        }
+        // Large enough to go out as it is, after what is buffered.
+        flush()
+        let code = bytes.withUnsafeBytes { StandardOutput.writeAll(1, $0) }
+        if code != 0 { failure(code) }
     }
 
     /// Appends `text` as it is.

@@ -1,5 +1,6 @@
 import AXHit
 import CommandLineSupport
+import Dispatch
 import Foundation
 
 /// `axhit hit TREE --points FILE [--policy frame|shape]`.
@@ -37,13 +38,52 @@ enum HitCommand {
         if treePath == "-" && pointsPath == "-" { throw UsageError("TREE and --points cannot both be standard input") }
         let tester = try Input.hitTester(treePath, treeOptions)
         let points = try Input.points(pointsPath)
-        // Answered on all cores, printed in input order.
-        let hits = tester.hit(points, policy: policy)
         let out = Output.buffer()
-        for (p, hit) in zip(points, hits) {
-            let element = hit.map { JSONText.string(tester.tree.id(of: $0)) } ?? "null"
-            out.writeLine("{\"point\":\(JSONText.point(p.x, p.y)),\"element\":\(element)}")
+        // A window of points at a time, answered and written as text on all
+        // cores (one run of points per core), then printed in input order:
+        // the text of a window is all that is held at once.
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var start = 0
+        while start < points.count {
+            let window = start ..< min(points.count, start + windowPoints)
+            let runs = min(cores, window.count)
+            let size = (window.count + runs - 1) / runs
+            let texts = [[UInt8]](unsafeUninitializedCapacity: runs) { buffer, initialized in
+                // Each run initializes only its own element.
+                nonisolated(unsafe) let texts = buffer
+                DispatchQueue.concurrentPerform(iterations: runs) { r in
+                    let run =
+                        window.lowerBound + r * size ..< min(window.upperBound, window.lowerBound + (r + 1) * size)
+                    texts.initializeElement(at: r, to: lines(points[run], tester, policy))
+                }
+                initialized = runs
+            }
+            for text in texts { out.write(bytes: text) }
+            start = window.upperBound
         }
         out.flush()
+    }
+
+    /// Points answered per window: about 40 MB of text.
+    static let windowPoints = 1 << 20
+
+    /// The JSON lines of `points`' answers.
+    private static func lines(_ points: ArraySlice<CGPoint>, _ tester: HitTester, _ policy: HitPolicy) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(points.count * 48)
+        var scratch = HitScratch()
+        for p in points {
+            let hit = tester.hit(p, policy: policy, scratch: &scratch)
+            text.append(contentsOf: #"{"point":"#.utf8)
+            JSONText.appendPoint(p.x, p.y, to: &text)
+            text.append(contentsOf: #","element":"#.utf8)
+            if let hit {
+                JSONText.appendString(tester.tree.id(of: hit), to: &text)
+            } else {
+                text.append(contentsOf: "null".utf8)
+            }
+            text.append(contentsOf: "}\n".utf8)
+        }
+        return text
     }
 }

@@ -83,17 +83,24 @@ enum Input {
         }
         let type = info.st_mode & S_IFMT
         guard type != S_IFDIR else { throw TreeError(.io, "is a directory", file: name) }
-        var data = Data()
-        if type == S_IFREG { data.reserveCapacity(Int(info.st_size)) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // A regular file is read straight into place (its size, and one
+        // byte more to see it end); anything else a chunk at a time.
+        var data = Data(count: type == S_IFREG ? Int(info.st_size) + 1 : 1 << 16)
+        var filled = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if n == 0 { return data }
+            if filled == data.count { data.count += max(1 << 16, data.count / 2) }
+            let n = data.withUnsafeMutableBytes {
+                systemRead(fd, $0.baseAddress?.advanced(by: filled), $0.count - filled)
+            }
+            if n == 0 {
+                data.count = filled
+                return data
+            }
             guard n > 0 else {
                 if errno == EINTR { continue }
                 throw TreeError(.io, "cannot be read: \(StandardOutput.describe(errno))", file: name)
             }
-            data.append(contentsOf: chunk[0 ..< n])
+            filled += n
         }
     }
 
@@ -112,93 +119,16 @@ enum Input {
         HitTester(try tree(path, options))
     }
 
-    /// The longest line a points file may have: two numbers need far less,
-    /// and a bound keeps a file of one huge line from being read as text.
-    static let maximumPointLine = 1024
-
-    /// The points of a points file: one per line, `x y` or `x,y` (spaces,
-    /// tabs or one comma between), in the tree's screen units; blank lines
-    /// and lines starting with `#` are skipped. Parsed in place, a byte at a
-    /// time, with C's `strtod` for the numbers (no `String` per line).
+    /// The points of the points file `path` (`PointsFile`).
     ///
-    /// - Throws: `TreeError` naming the file and line of a line that is not
-    ///   two finite numbers (a NUL, trailing junk, a third number) or is
-    ///   longer than `maximumPointLine` bytes.
+    /// - Throws: `TreeError` naming the file, and the line of a line that is
+    ///   not a point.
     static func points(_ path: String) throws(TreeError) -> [CGPoint] {
         let data = try read(path)
         let name = displayName(path)
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[CGPoint], TreeError> in
-            Result { () throws(TreeError) -> [CGPoint] in try points(in: raw.bindMemory(to: UInt8.self), file: name) }
-        }
-        return try result.get()
-    }
-
-    /// The points of `bytes` (see `points(_:)`).
-    private static func points(in bytes: UnsafeBufferPointer<UInt8>, file name: String) throws(TreeError) -> [CGPoint] {
-        var points: [CGPoint] = []
-        points.reserveCapacity(bytes.count / 8)
-        // One line at a time, copied into a NUL-terminated buffer for strtod.
-        var line = [CChar](repeating: 0, count: maximumPointLine + 2)
-        var start = 0, lineNumber = 0
-        while start < bytes.count {
-            lineNumber += 1
-            var end = start
-            // Stops at the newline, or just past the longest line allowed.
-            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") && end - start <= maximumPointLine { end += 1 }
-            var length = end - start
-            guard length <= maximumPointLine else {
-                throw TreeError(
-                    .input, "the line is longer than \(maximumPointLine) bytes (expected a point as 'x y' or 'x,y')",
-                    file: name, line: lineNumber)
-            }
-            if length > 0 && bytes[start + length - 1] == UInt8(ascii: "\r") { length -= 1 }
-            for k in 0 ..< length { line[k] = CChar(bitPattern: bytes[start + k]) }
-            line[length] = 0
-            if let point = try parsePoint(line, length: length, file: name, line: lineNumber) { points.append(point) }
-            start = end + 1
-        }
-        return points
-    }
-
-    /// The point on one line (NUL-terminated in `text`, `length` bytes), or
-    /// nil for a blank or comment line.
-    private static func parsePoint(_ text: [CChar], length: Int, file: String, line: Int) throws(TreeError) -> CGPoint?
-    {
-        func isBlank(_ c: CChar) -> Bool { c == 0x20 || c == 0x09 }
-        var i = 0
-        while i < length && isBlank(text[i]) { i += 1 }
-        if i == length || text[i] == CChar(UInt8(ascii: "#")) { return nil }
-        func fail() -> TreeError {
-            let shown = String(decoding: text[0 ..< min(length, 40)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return TreeError(
-                .input, "expected a point as 'x y' or 'x,y', found '\(shown)\(length > 40 ? "…" : "")'",
-                file: file, line: line)
-        }
-        let result = text.withUnsafeBufferPointer { buffer -> Result<CGPoint, TreeError> in
-            Result { () throws(TreeError) -> CGPoint in
-                guard let base = buffer.baseAddress else { throw fail() }
-                /// The number at `i`, and where it ends; strtod skips leading
-                /// blanks itself but must have consumed something.
-                func number(at i: Int) -> (Double, Int)? {
-                    var end: UnsafeMutablePointer<CChar>?
-                    let v = strtod(base + i, &end)
-                    guard let end, UnsafePointer(end) > base + i else { return nil }
-                    return (v, UnsafePointer(end) - base)
-                }
-                guard let (x, afterX) = number(at: i) else { throw fail() }
-                var k = afterX
-                while k < length && isBlank(base[k]) { k += 1 }
-                if k < length && base[k] == CChar(UInt8(ascii: ",")) { k += 1 }
-                // A separator (blanks, a comma) between the two numbers.
-                guard k > afterX, let (y, afterY) = number(at: k), afterY <= length else { throw fail() }
-                var rest = afterY
-                while rest < length && isBlank(base[rest]) { rest += 1 }
-                // Anything left (junk, a third number, a NUL inside the line) is an error.
-                guard rest == length else { throw fail() }
-                guard x.isFinite, y.isFinite else {
-                    throw TreeError(.validation, "the point is not finite", file: file, line: line)
-                }
-                return CGPoint(x: x, y: y)
+            Result { () throws(TreeError) -> [CGPoint] in
+                try PointsFile.points(in: raw.bindMemory(to: UInt8.self), file: name)
             }
         }
         return try result.get()

@@ -35,7 +35,7 @@ enum Limits {
 
     /// `hit`'s points file.
     static let pointsFile = """
-          a line of the points file is at most \(count(Input.maximumPointLine)) bytes
+          a line of the points file is at most \(count(PointsFile.maximumLine)) bytes
         """
 
     /// `n` with thousands separators, as the docs write it.

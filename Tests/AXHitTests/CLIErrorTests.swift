@@ -286,6 +286,21 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         expectOneErrorLine(run, file: points, line: line, node: nil, key: nil)
     }
 
+    /// A large file is read in pieces on all cores; the first bad line, in
+    /// file order, is still the one named, with its number in the file.
+    @Test func badPointsLineFarIntoALargeFile() throws {
+        let scratch = try CLIScratch()
+        let tree = try scratch.write("tree.json", cliDocument(children: ""))
+        var lines = [String](repeating: "12.5 7", count: 600_000)
+        for k in stride(from: 0, to: lines.count, by: 9_973) { lines[k] = "# comment" }
+        lines[123_456] = ""
+        lines[400_000] = "12.5 7 8"  // line 400,001: the first bad one
+        lines[500_000] = "x"
+        let points = try scratch.write("points.txt", lines.joined(separator: "\n"))
+        guard let run = try scratch.run(["hit", tree, "--points", points]) else { return }
+        expectOneErrorLine(run, file: points, line: 400_001, node: nil, key: nil)
+    }
+
     @Test func pointsNotUTF8() throws {
         let scratch = try CLIScratch()
         let tree = try scratch.write("tree.json", cliDocument(children: ""))
