@@ -35,6 +35,7 @@ enum BuildBenchmark {
             return ms
         }
         c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
+        try runBuilder(c, name, repetitions: min(reps, 3))
 
         let flat = try c.flat()
         let baselineReps = c.share(min(reps, 3))
@@ -63,5 +64,41 @@ enum BuildBenchmark {
             }
         }
         c.results.add(name, "geos-strtree", elements: c.elements, metric: "time", unit: "ms", samples: geosTimes)
+    }
+
+    /// `builder-time` (ms): the same tree made again through the public
+    /// builder, as a library user makes one: `ElementTree()`, then
+    /// `append(node, under:)` for every node in pre-order, with no capacity
+    /// reserved. The nodes are read out of the workload's tree beforehand,
+    /// untimed. Guard: the copy has every node, under the same parents.
+    static func runBuilder(_ c: BenchContext, _ name: String, repetitions: Int) throws {
+        let source = c.screen.tree
+        var nodes: [Node] = [], parents: [Int32] = []
+        // Per slot of the source: the node's place in `nodes`.
+        var order = [Int32](repeating: -1, count: source.capacity)
+        nodes.reserveCapacity(source.count)
+        for id in source.preOrder {
+            order[id.index] = Int32(nodes.count)
+            nodes.append(try source.node(id))
+            let parent = source.parent(of: id)
+            parents.append(parent.isNone ? -1 : order[parent.index])
+        }
+        var times: [Double] = []
+        for _ in 0 ..< max(1, c.share(repetitions)) {
+            let start = Stopwatch.now()
+            var tree = ElementTree()
+            var made: [NodeID] = []
+            made.reserveCapacity(nodes.count)
+            for k in nodes.indices {
+                made.append(try tree.append(nodes[k], under: parents[k] < 0 ? .none : made[Int(parents[k])]))
+            }
+            times.append(Double(Stopwatch.now() - start) / 1e6)
+            let lastParent = parents.last.map { $0 < 0 ? NodeID.none : made[Int($0)] }
+            guard tree.count == source.count, let last = made.last, tree.parent(of: last) == lastParent else {
+                throw BenchError("\(name): the builder made \(tree.count) nodes of \(source.count)")
+            }
+            c.sink.consume(tree.count)
+        }
+        c.results.add(name, "axhit", elements: c.elements, metric: "builder-time", unit: "ms", samples: times)
     }
 }

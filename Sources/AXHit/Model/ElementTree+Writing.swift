@@ -42,7 +42,7 @@ struct NodeRecord {
     init() {}
 
     /// The record of `node` (which `Node.validate()` has checked).
-    init(_ node: Node) {
+    init(_ node: borrowing Node) {
         name = node.id
         var f: NodeFlags = [.alive]
         if node.kind == .element { f.insert(.element) }
@@ -130,7 +130,7 @@ extension ElementTree {
         forEachInPreOrder(from: id) { doomed.append($0) }
         for n in doomed {
             let i = n.index
-            nodeIDsByID[ids[i]] = nil
+            idTable.remove(hash: IDTable.hash(ids[i]), slot: Int32(i))
             setEntry(&boundsSlots[i], in: &boundsTable, to: nil, blank: .zero)
             setEntry(&transformSlots[i], in: &transformTable, to: nil, blank: .identity)
             setEntry(&extraSlots[i], in: &extras, to: nil, blank: NodeExtras())
@@ -216,16 +216,17 @@ extension ElementTree {
         let fresh = freeSlots.isEmpty
         let id = nodeID(fresh ? ids.count : Int(freeSlots[freeSlots.count - 1]))
         if named {
-            // One hash: claim the name, and give it back if it was taken.
-            if let old = nodeIDsByID.updateValue(id, forKey: node.name) {
-                nodeIDsByID[node.name] = old
+            // One hash: look the name up, then claim it (a taken id is
+            // reported before a structural problem).
+            let hash = IDTable.hash(node.name)
+            if idTable.slot(of: node.name, hash: hash, ids: ids) != nil {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
             if var e = structural {
-                nodeIDsByID[node.name] = nil
                 e.node = node.name
                 throw e
             }
+            idTable.insert(hash: hash, slot: id.rawValue)
         } else if let structural {
             throw structural
         }
@@ -280,7 +281,7 @@ extension ElementTree {
         let kindChanges = node.isElement != flags[i].contains(.element)
         if kindChanges {
             // Rare: check the id first (a lookup), then the kind.
-            if rename && nodeIDsByID[node.name] != nil {
+            if rename && self.node(withID: node.name) != nil {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
             let parent = parents[i]
@@ -303,11 +304,12 @@ extension ElementTree {
             }
         }
         if rename {
-            if let taken = nodeIDsByID.updateValue(id, forKey: node.name) {
-                nodeIDsByID[node.name] = taken
+            let hash = IDTable.hash(node.name)
+            if idTable.slot(of: node.name, hash: hash, ids: ids) != nil {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
-            if !old.isEmpty { nodeIDsByID[old] = nil }
+            if !old.isEmpty { idTable.remove(hash: IDTable.hash(old), slot: Int32(i)) }
+            idTable.insert(hash: hash, slot: Int32(i))
         }
         write(&node, named: true, final: true, at: i)
         identifiersChanged()

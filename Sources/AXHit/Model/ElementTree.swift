@@ -59,7 +59,7 @@ struct NodeExtras: Sendable, Hashable {
     init() {}
 
     /// The extras of `node`.
-    init(of node: Node) {
+    init(of node: borrowing Node) {
         alpha = node.alpha
         label = node.accessibilityLabel
         value = node.accessibilityValue
@@ -78,8 +78,14 @@ struct NodeExtras: Sendable, Hashable {
         actions = node.actions
     }
 
-    /// Whether every property is at its default.
-    var isDefault: Bool { self == NodeExtras() }
+    /// Whether every property is at its default (field by field: no
+    /// default value made to compare with).
+    var isDefault: Bool {
+        alpha == 1 && label == nil && value == nil && hint == nil && identifier == nil && language == nil
+            && traits.isEmpty && accessibilityFrame == nil && frameInContainerSpace == nil && activationPoint == nil
+            && path == nil && navigationStyle == .automatic && accessibilityElements == nil && containerType == .none
+            && visibleInSnapshot == nil && actions.isEmpty
+    }
 }
 
 /// A tree of views and accessibility elements, stored flat.
@@ -120,7 +126,8 @@ public struct ElementTree: Sendable {
     var extraSlots: [Int32] = []
     var extras = SideTable<NodeExtras>()
 
-    var nodeIDsByID: [String: NodeID] = [:]
+    /// Each id string's slot.
+    var idTable = IDTable()
     /// Each slot's generation (`NodeID.generation`).
     var generations = SlotGenerations()
     /// Freed slots, reused last in, first out.
@@ -152,7 +159,7 @@ public struct ElementTree: Sendable {
     public init() {}
 
     /// The number of live nodes.
-    public var count: Int { nodeIDsByID.count }
+    public var count: Int { idTable.count }
 
     /// The points the paths of a tree of `nodes` nodes may flatten to
     /// together: 2,097,152, or 64 per node in a larger tree.
@@ -183,7 +190,7 @@ public struct ElementTree: Sendable {
         boundsSlots.reserveCapacity(n)
         transformSlots.reserveCapacity(n)
         extraSlots.reserveCapacity(n)
-        nodeIDsByID.reserveCapacity(n)
+        idTable.reserveCapacity(n)
     }
 
     // MARK: Reading
@@ -211,7 +218,9 @@ public struct ElementTree: Sendable {
     func generation(ofSlot slot: Int) -> UInt32 { generations[slot] }
 
     /// The node whose `id` string is `id`, if any. O(1).
-    public func node(withID id: String) -> NodeID? { nodeIDsByID[id] }
+    public func node(withID id: String) -> NodeID? {
+        idTable.slot(of: id, hash: IDTable.hash(id), ids: ids).map { nodeID(Int($0)) }
+    }
 
     /// The `id` string of a node (empty for a slot no live node holds).
     public func id(of node: NodeID) -> String { contains(node) ? ids[node.index] : "" }
