@@ -27,6 +27,6 @@ let package = Package(
         // README shows exactly this file, and runs it).
         .executableTarget(name: "readme-example", dependencies: ["AXHit"], path: "Examples/readme-example"),
         .testTarget(name: "AXGeometryTests", dependencies: ["AXGeometry"]),
-        .testTarget(name: "AXHitTests", dependencies: ["AXHit"]),
+        .testTarget(name: "AXHitTests", dependencies: ["AXHit", "CommandLineSupport"]),
     ]
 )

@@ -93,9 +93,11 @@ enum BuildBenchmark {
                 made.append(try tree.append(nodes[k], under: parents[k] < 0 ? .none : made[Int(parents[k])]))
             }
             times.append(Double(Stopwatch.now() - start) / 1e6)
-            let lastParent = parents.last.map { $0 < 0 ? NodeID.none : made[Int($0)] }
-            guard tree.count == source.count, let last = made.last, tree.parent(of: last) == lastParent else {
+            guard tree.count == source.count else {
                 throw BenchError("\(name): the builder made \(tree.count) nodes of \(source.count)")
+            }
+            for k in made.indices where tree.parent(of: made[k]) != (parents[k] < 0 ? .none : made[Int(parents[k])]) {
+                throw BenchError("\(name): the builder put node \(k) under another parent")
             }
             c.sink.consume(tree.count)
         }

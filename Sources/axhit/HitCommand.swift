@@ -43,23 +43,19 @@ enum HitCommand {
         // cores (one run of points per core), then printed in input order:
         // the text of a window is all that is held at once.
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        var start = 0
-        while start < points.count {
-            let window = start ..< min(points.count, start + windowPoints)
-            let runs = min(cores, window.count)
-            let size = (window.count + runs - 1) / runs
-            let texts = [[UInt8]](unsafeUninitializedCapacity: runs) { buffer, initialized in
+        for window in consecutiveRuns(points.count, parts: (points.count + windowPoints - 1) / windowPoints) {
+            let runs = consecutiveRuns(window.count, parts: cores)
+            let texts = [[UInt8]](unsafeUninitializedCapacity: runs.count) { buffer, initialized in
                 // Each run initializes only its own element.
                 nonisolated(unsafe) let texts = buffer
-                DispatchQueue.concurrentPerform(iterations: runs) { r in
-                    let run =
-                        window.lowerBound + r * size ..< min(window.upperBound, window.lowerBound + (r + 1) * size)
-                    texts.initializeElement(at: r, to: lines(points[run], tester, policy))
+                DispatchQueue.concurrentPerform(iterations: runs.count) { r in
+                    let run = runs[r]
+                    let slice = points[window.lowerBound + run.lowerBound ..< window.lowerBound + run.upperBound]
+                    texts.initializeElement(at: r, to: lines(slice, tester, policy))
                 }
-                initialized = runs
+                initialized = runs.count
             }
             for text in texts { out.write(bytes: text) }
-            start = window.upperBound
         }
         out.flush()
     }

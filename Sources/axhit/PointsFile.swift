@@ -70,7 +70,10 @@ enum PointsFile {
         for k in 1 ..< pieces {
             var s = max(starts[starts.count - 1], bytes.count * k / pieces)
             while s < bytes.count && bytes[s - 1] != UInt8(ascii: "\n") { s += 1 }
-            if s < bytes.count && s > starts[starts.count - 1] { starts.append(s) }
+            // No line end after this one: the rest is one piece (each byte
+            // is looked at once, even in a file of one huge line).
+            if s == bytes.count { break }
+            if s > starts[starts.count - 1] { starts.append(s) }
         }
         return starts
     }
@@ -85,7 +88,10 @@ enum PointsFile {
     /// The points of one piece (whole lines).
     private static func points(inPiece bytes: UnsafeBufferPointer<UInt8>) throws(LineProblem) -> [CGPoint] {
         var points: [CGPoint] = []
-        points.reserveCapacity(bytes.count / 8)
+        // Room for a point per line, and no more.
+        var lines = 1
+        for b in bytes where b == UInt8(ascii: "\n") { lines += 1 }
+        points.reserveCapacity(lines)
         var start = 0, lineNumber = 0
         while start < bytes.count {
             lineNumber += 1

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Testing
 
@@ -109,5 +110,25 @@ import Testing
         let first = zip(out, expected).prefix { $0 == $1 }.count
         let line = out[..<first].filter { $0 == UInt8(ascii: "\n") }.count + 1
         Issue.record("line \(line) differs (\(out.count) bytes printed, \(expected.count) expected)")
+    }
+}
+
+/// How the tools share items among cores (`consecutiveRuns`): for every
+/// count and number of cores, runs that are consecutive, none empty, no
+/// more than the cores, covering every item once.
+@Suite struct ConsecutiveRunsTests {
+    @Test func everyCountAndCoreCount() {
+        for count in 0 ... 300 {
+            for parts in 1 ... 64 {
+                let runs = consecutiveRuns(count, parts: parts)
+                #expect(runs.count <= parts)
+                #expect(runs.allSatisfy { !$0.isEmpty }, "\(count) items, \(parts) parts")
+                #expect(runs.first?.lowerBound ?? 0 == 0)
+                #expect(runs.last?.upperBound ?? 0 == count)
+                #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            }
+        }
+        #expect(consecutiveRuns(10, parts: 8) == [0 ..< 2, 2 ..< 4, 4 ..< 6, 6 ..< 8, 8 ..< 10])
+        #expect(consecutiveRuns(5, parts: 0) == [0 ..< 5])
     }
 }
