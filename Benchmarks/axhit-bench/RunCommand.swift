@@ -23,7 +23,7 @@ enum RunCommand {
           --churn-cycles C insert/remove cycles of each churn row (default 100k; --quick: 20k;
                            the long-lived goal's row: --only churn/list --elements 1M
                            --churn-cycles 1M)
-          --cli-points N   points of each cli-hit run (default 1M; --quick: 100k; the goal's
+          --cli-points N   points of each cli-hit run (default 1M; --quick: 20k; the goal's
                            row: --only cli-hit/list --elements 1M --cli-points 10M)
           --json FILE      write machine info, configuration and one row per measurement
           --svg FILE       plot hit-frame latency against element count (log-log)

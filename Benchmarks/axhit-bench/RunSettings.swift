@@ -71,7 +71,7 @@ struct RunSettings {
     /// Points of a `cli-hit` run, when set.
     var cliPoints: Int?
     /// Points of a `cli-hit` run (the goal's row: `--cli-points 10M`).
-    var cliPointTotal: Int { cliPoints ?? (quick ? 100_000 : 1_000_000) }
+    var cliPointTotal: Int { cliPoints ?? (quick ? 20_000 : 1_000_000) }
     /// Whole-screen operations (`activate`, `audit`) run up to this many
     /// elements: O(n log n), but GEOS work per element makes a million slow
     /// (quick: the 1k size only, as overlapping and rotated screens take
