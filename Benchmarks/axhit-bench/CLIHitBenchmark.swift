@@ -62,7 +62,11 @@ enum CLIHitBenchmark {
         text.reserveCapacity(total * 14)
         for k in 0 ..< total {
             let p = points[k % points.count]
-            text.append(contentsOf: "\(Double(p.x)) \(Double(p.y))\n".utf8)
+            // As the tools print numbers: the shortest text that reads back.
+            JSONText.appendNumber(p.x, to: &text)
+            text.append(UInt8(ascii: " "))
+            JSONText.appendNumber(p.y, to: &text)
+            text.append(UInt8(ascii: "\n"))
         }
         return Data(text)
     }
