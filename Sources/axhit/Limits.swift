@@ -11,8 +11,8 @@ enum Limits {
           a path that flattens to more than \(count(BezierPath.maximumFlattenedPoints)) points is refused;
           filling a shape stops above \(count(PolygonSet.maximumFillEdges)) edges, \(count(PolygonSet.maximumFillCrossings)) crossing edge pairs
           or \(count(PolygonSet.maximumFillCandidatePairs)) nearby edge pairs, with an error naming the budget;
-          a tree's paths flatten to at most \(count(ElementTree.maximumPathPoints(nodes: 0))) points together
-          (64 per node in a larger tree)
+          a tree's paths flatten to at most 64 points per node and 32 per path element together
+          (at least \(count(ElementTree.maximumPathPoints(nodes: 0, pathElements: 0))))
         """
 
     /// The largest-inscribed-circle search behind suggested points and

@@ -171,17 +171,44 @@ import FoundationXML
         #expect(checkedStatuses > 400)
     }
 
-    /// The tree-wide path budget: paths that each pass the per-path budgets
-    /// add up to at most `ElementTree.maximumPathPoints` (2,097,152 in a
-    /// small tree). Each path here is a polygon of 100,000 line points (a
-    /// move and 99,999 lines: exactly 100,000 points, counted by hand), so 20
-    /// make 2,000,000 (within) and the 21st makes 2,100,000 (over): the
-    /// engine fills the first 20 and not the 21st (frontmost, yet hit
-    /// nowhere), and the analysis refuses the screen before any fill, naming
-    /// the 21st.
-    @Test func pathsAddUpToOneBudgetPerTree() throws {
-        #expect(ElementTree.maximumPathPoints(nodes: 10) == 2_097_152)
-        #expect(ElementTree.maximumPathPoints(nodes: 1_000_000) == 64_000_000)
+    /// The tree-wide path budget is 64 points per node and 32 per path
+    /// element, at least 2,097,152; the tree keeps its count of path
+    /// elements through every write (append, update, removal).
+    @Test func thePathBudgetFollowsTheTreesNodesAndPathElements() throws {
+        #expect(ElementTree.maximumPathPoints(nodes: 10, pathElements: 100) == 2_097_152)
+        #expect(ElementTree.maximumPathPoints(nodes: 1_000_000, pathElements: 2_000_000) == 128_000_000)
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        var e = Node.element("e")
+        e.accessibilityFrame = CGRect(x: 0, y: 0, width: 10, height: 10)
+        e.accessibilityPath = AccessibilityPath(BezierPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10)))
+        let id = try tree.append(e, under: root)
+        #expect(tree.pathElementCount == 5)  // move, three lines, close
+        var f = e
+        f.id = "f"
+        let other = try tree.append(f, under: root)
+        #expect(tree.pathElementCount == 10)
+        var triangle = BezierPath()
+        triangle.move(to: .zero)
+        triangle.addLine(to: CGPoint(x: 10, y: 0))
+        triangle.addLine(to: CGPoint(x: 0, y: 10))
+        e.accessibilityPath = AccessibilityPath(triangle)
+        try tree.update(id, to: e)
+        #expect(tree.pathElementCount == 8)
+        e.accessibilityPath = nil
+        try tree.update(id, to: e)
+        #expect(tree.pathElementCount == 5)
+        try tree.removeSubtree(other)
+        #expect(tree.pathElementCount == 0)
+        #expect(tree.pathPointBudget == 2_097_152)
+    }
+
+    /// Paths of lines fit whatever their number: each line is one point and
+    /// earns 32. Twenty-five polygons of 100,000 line points each (a move
+    /// and 99,999 lines: exactly 100,000 points, counted by hand) flatten to
+    /// 2,500,000 points, past the 2,097,152 floor, and are within the
+    /// budget: the engine fills all 25 and the analysis accepts the screen.
+    @Test func manyLongPathsOfLinesAreWithinTheBudget() throws {
         var path = BezierPath()
         path.move(to: CGPoint(x: 100, y: 0))
         for k in 1 ..< 100_000 {
@@ -190,31 +217,52 @@ import FoundationXML
         }
         path.closeSubpath()
         #expect(path.flattenedPointCount(tolerance: HitTester.pathTolerance) == 100_000)
-        func screen(_ elements: Int) throws -> HitTester {
-            var tree = ElementTree()
-            let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
-            for k in 0 ..< elements {
-                var e = Node.element("e\(k)")
-                e.isAccessibilityElement = true
-                e.accessibilityFrame = CGRect(x: 0, y: 0, width: 200, height: 200)
-                e.accessibilityPath = AccessibilityPath(path)
-                try tree.append(e, under: root)
-            }
-            return HitTester(tree)
-        }
-        let within = try screen(20)
-        let space = ScreenSpace(within.tree)
-        let exposed = within.tree.preOrder.filter { space.isExposed($0) }
-        #expect(exposed.count == 20)
+        let tester = try Self.screen(of: 25, path)
+        #expect(tester.tree.pathPointBudget == 64 * 26 + 32 * 25 * 100_001)
+        let space = ScreenSpace(tester.tree)
+        let exposed = tester.tree.preOrder.filter { space.isExposed($0) }
+        #expect(exposed.count == 25)
         try ScreenAnalysis.checkFillBudget(exposed, space)
+        #expect(tester.hit(CGPoint(x: 100, y: 100), policy: .shape).map(tester.tree.id(of:)) == "e24")
+    }
+
+    /// Huge arcs, few elements and many points each, add up to the budget:
+    /// k of them fit while k times one's points is within 2,097,152 (their
+    /// elements earn far less), so with k + 1 the engine fills the first k
+    /// and not the last (frontmost, yet hit nowhere by shape), and the
+    /// analysis refuses the screen before any fill, naming the last.
+    @Test func hugeArcsAddUpToOneBudgetPerTree() throws {
+        let circle = try BezierPath(svgPathData: "M -1e7 100 A 1e7 1e7 0 1 1 1e7 100 A 1e7 1e7 0 1 1 -1e7 100 Z")
+        let per = circle.flattenedPointCount(tolerance: HitTester.pathTolerance)
+        let k = 2_097_152 / per
+        #expect(k >= 10 && k <= 200)
+        #expect(64 * (k + 2) + 32 * (k + 1) * circle.elements.count < 2_097_152)
+        let within = try Self.screen(of: k, circle)
+        let space = ScreenSpace(within.tree)
+        try ScreenAnalysis.checkFillBudget(within.tree.preOrder.filter { space.isExposed($0) }, space)
         let centre = CGPoint(x: 100, y: 100)
-        #expect(within.hit(centre, policy: .shape).map(within.tree.id(of:)) == "e19")
-        let over = try screen(21)
-        #expect(over.hit(centre, policy: .shape).map(over.tree.id(of:)) == "e19")
-        #expect(over.hit(centre, policy: .frame).map(over.tree.id(of:)) == "e20")
+        #expect(within.hit(centre, policy: .shape).map(within.tree.id(of:)) == "e\(k - 1)")
+        let over = try Self.screen(of: k + 1, circle)
+        #expect(over.hit(centre, policy: .shape).map(over.tree.id(of:)) == "e\(k - 1)")
+        #expect(over.hit(centre, policy: .frame).map(over.tree.id(of:)) == "e\(k)")
         let error = try #require(throws: TreeError.self) { try ScreenAnalysis(over) }
-        #expect(error.kind == .geometry && error.node == "e20" && error.key == "accessibilityPath")
+        #expect(error.kind == .geometry && error.node == "e\(k)" && error.key == "accessibilityPath")
         #expect(error.message.contains("2097152 points together"))
+    }
+
+    /// A 400 × 400 window of `count` elements `e0`, `e1`, ... (back to
+    /// front), each with the frame (0, 0, 200, 200) and `path`.
+    private static func screen(of count: Int, _ path: BezierPath) throws -> HitTester {
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        for k in 0 ..< count {
+            var e = Node.element("e\(k)")
+            e.isAccessibilityElement = true
+            e.accessibilityFrame = CGRect(x: 0, y: 0, width: 200, height: 200)
+            e.accessibilityPath = AccessibilityPath(path)
+            try tree.append(e, under: root)
+        }
+        return HitTester(tree)
     }
 
     /// The `axhit/1` reader refuses a file whose paths add up past the

@@ -88,16 +88,36 @@ import Testing
         #expect(engine.hit(points, threads: 3) == serial)
     }
 
-    @Test func anElementNodeRefusesViewProperties() {
-        var e = Node.element("e")
-        e.isHidden = true
+    /// Each of the nine view properties, set alone on an element node, is
+    /// refused under its own key; set together, the first in the format's
+    /// key order is named; at their defaults the node is taken.
+    @Test func anElementNodeRefusesViewProperties() throws {
+        let setters: [(String, (inout Node) -> Void)] = [
+            ("frame", { $0.frame = CGRect(x: 0, y: 0, width: 1, height: 0) }),
+            ("bounds", { $0.bounds = .zero }),
+            ("transform", { $0.transform = CGAffineTransform(translationX: 1, y: 0) }),
+            ("clipsToBounds", { $0.clipsToBounds = true }),
+            ("isHidden", { $0.isHidden = true }),
+            ("alpha", { $0.alpha = 0.5 }),
+            ("isUserInteractionEnabled", { $0.isUserInteractionEnabled = false }),
+            ("isWindow", { $0.isWindow = true }),
+            ("accessibilityElements", { $0.accessibilityElements = [] }),
+        ]
         var tree = ElementTree()
-        #expect(
-            throws: TreeError(
-                .validation, "element nodes have no isHidden (a view property)", node: "e", key: "isHidden")
-        ) {
-            let root = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 10, height: 10)), under: .none)
-            try tree.append(e, under: root)
+        let root = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 10, height: 10)), under: .none)
+        for (key, set) in setters {
+            var e = Node.element("e")
+            set(&e)
+            #expect(
+                throws: TreeError(.validation, "element nodes have no \(key) (a view property)", node: "e", key: key)
+            ) { try tree.append(e, under: root) }
         }
+        var all = Node.element("e")
+        for (_, set) in setters.reversed() { set(&all) }
+        let first = TreeError(.validation, "element nodes have no frame (a view property)", node: "e", key: "frame")
+        #expect(throws: first) { try tree.append(all, under: root) }
+        #expect(tree.count == 1)
+        try tree.append(.element("e"), under: root)
+        #expect(tree.count == 2)
     }
 }

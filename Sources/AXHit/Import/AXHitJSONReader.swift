@@ -207,11 +207,11 @@ struct AXHitJSONReader {
         try checkPathBudget()
     }
 
-    /// Refuses a tree whose paths flatten to more than
-    /// `ElementTree.maximumPathPoints(nodes:)` points together, naming the
+    /// Refuses a tree whose paths flatten to more than its
+    /// `pathPointBudget` points together, naming the
     /// node (in pre-order) whose path crosses it. O(1) when within it.
     private func checkPathBudget() throws(TreeError) {
-        let budget = ElementTree.maximumPathPoints(nodes: tree.count)
+        let budget = tree.pathPointBudget
         guard pathPoints > budget else { return }
         var total = 0
         for n in tree.preOrder {

@@ -15,23 +15,28 @@ import Foundation
 // object.
 
 /// One node's values laid out as `ElementTree` stores them.
+///
+/// The stored properties have no default values and each init sets every
+/// one once: with defaults, an init builds each default, destroys it on
+/// assignment and copies the whole record out, about 700 instructions a
+/// node of the builder's 3,600 (Callgrind).
 struct NodeRecord {
     /// The `id` (empty until read).
-    var name = ""
+    var name: String
     /// `.element` for element nodes, and the boolean properties. The flags
     /// derived from other values (`translucent`, `has…`) are the tree's to
     /// set.
-    var flags = NodeRecord.defaultFlags
+    var flags: NodeFlags
     /// Views only.
-    var frame = CGRect.zero
+    var frame: CGRect
     var bounds: CGRect?
     /// nil for the identity.
     var transform: CGAffineTransform?
     /// Meaningful only when `hasExtras`.
-    var extras = NodeExtras()
+    var extras: NodeExtras
     /// Whether `extras` differs from `NodeExtras()` (a reader knows as it
     /// sets each value, each at most once: no comparison per node).
-    var hasExtras = false
+    var hasExtras: Bool
 
     var isElement: Bool { flags.contains(.element) }
 
@@ -39,7 +44,15 @@ struct NodeRecord {
     static let defaultFlags: NodeFlags = [.alive, .userInteractionEnabled]
 
     /// An empty record (a view with every property at its default).
-    init() {}
+    init() {
+        name = ""
+        flags = Self.defaultFlags
+        frame = .zero
+        bounds = nil
+        transform = nil
+        extras = NodeExtras()
+        hasExtras = false
+    }
 
     /// The record of `node` (which `Node.validate()` has checked).
     init(_ node: borrowing Node) {
@@ -59,6 +72,10 @@ struct NodeRecord {
             frame = node.frame
             bounds = node.bounds
             transform = node.transform == .identity ? nil : node.transform
+        } else {
+            frame = .zero
+            bounds = nil
+            transform = nil
         }
         extras = NodeExtras(of: node)
         hasExtras = !extras.isDefault
@@ -131,9 +148,9 @@ extension ElementTree {
         for n in doomed {
             let i = n.index
             idTable.remove(hash: IDTable.hash(ids[i]), slot: Int32(i))
-            setEntry(&boundsSlots[i], in: &boundsTable, to: nil, blank: .zero)
-            setEntry(&transformSlots[i], in: &transformTable, to: nil, blank: .identity)
-            setEntry(&extraSlots[i], in: &extras, to: nil, blank: NodeExtras())
+            Self.setEntry(&boundsSlots[i], in: &boundsTable, to: nil, blank: .zero)
+            Self.setEntry(&transformSlots[i], in: &transformTable, to: nil, blank: .identity)
+            setExtras(at: i, to: nil)
             ids[i] = ""
             flags[i] = []
             parents[i] = .none
@@ -248,7 +265,8 @@ extension ElementTree {
                 boundsSlots.append(node.bounds.map { boundsTable.add($0) } ?? -1)
                 transformSlots.append(node.transform.map { transformTable.add($0) } ?? -1)
             }
-            extraSlots.append(node.hasExtras ? extras.add(Self.take(&node, final: final)) : -1)
+            extraSlots.append(-1)
+            if node.hasExtras { setExtras(at: extraSlots.count - 1, to: Self.take(&node, final: final)) }
         } else {
             freeSlots.removeLast()
             write(&node, named: named, final: final, at: id.index)
@@ -339,15 +357,25 @@ extension ElementTree {
         flags[i] = Self.storedFlags(node)
         let isView = !node.isElement
         frames[i] = isView ? node.frame : .zero
-        setEntry(&boundsSlots[i], in: &boundsTable, to: isView ? node.bounds : nil, blank: .zero)
-        setEntry(&transformSlots[i], in: &transformTable, to: isView ? node.transform : nil, blank: .identity)
-        let e: NodeExtras? = node.hasExtras ? Self.take(&node, final: final) : nil
-        setEntry(&extraSlots[i], in: &extras, to: e, blank: NodeExtras())
+        Self.setEntry(&boundsSlots[i], in: &boundsTable, to: isView ? node.bounds : nil, blank: .zero)
+        Self.setEntry(&transformSlots[i], in: &transformTable, to: isView ? node.transform : nil, blank: .identity)
+        setExtras(at: i, to: node.hasExtras ? Self.take(&node, final: final) : nil)
+    }
+
+    /// Sets slot `i`'s rare properties (nil: all at their defaults), keeping
+    /// `pathElementCount` in step: every change of a path passes here.
+    private mutating func setExtras(at i: Int, to value: NodeExtras?) {
+        let slot = extraSlots[i]
+        if slot >= 0, let old = extras[slot].path { pathElementCount -= old.path.elements.count }
+        if let new = value?.path { pathElementCount += new.path.elements.count }
+        Self.setEntry(&extraSlots[i], in: &extras, to: value, blank: NodeExtras())
     }
 
     /// Points `slot` at an entry of `table` holding `value` (reusing the
-    /// node's entry), or, for nil, gives the entry back.
-    private func setEntry<T>(_ slot: inout Int32, in table: inout SideTable<T>, to value: T?, blank: T) {
+    /// node's entry), or, for nil, gives the entry back. Static: as a
+    /// method it would borrow `self` while a table of `self` is inout, which
+    /// an unoptimized build does by copying `self`, and so the whole table.
+    private static func setEntry<T>(_ slot: inout Int32, in table: inout SideTable<T>, to value: T?, blank: T) {
         if let value {
             if slot >= 0 { table[slot] = value } else { slot = table.add(value) }
         } else if slot >= 0 {

@@ -39,24 +39,44 @@ struct NodeFlags: OptionSet, Hashable, Sendable {
 /// The properties most nodes leave at their defaults, stored only for the
 /// nodes that set one of them.
 struct NodeExtras: Sendable, Hashable {
-    var alpha: CGFloat = 1
+    // No default values: each init sets every property once (see
+    // `NodeRecord`).
+    var alpha: CGFloat
     var label: String?
     var value: String?
     var hint: String?
     var identifier: String?
     var language: String?
-    var traits: AccessibilityTraits = []
+    var traits: AccessibilityTraits
     var accessibilityFrame: CGRect?
     var frameInContainerSpace: CGRect?
     var activationPoint: CGPoint?
     var path: AccessibilityPath?
-    var navigationStyle: NavigationStyle = .automatic
+    var navigationStyle: NavigationStyle
     var accessibilityElements: [String]?
-    var containerType: AccessibilityContainerType = .none
+    var containerType: AccessibilityContainerType
     var visibleInSnapshot: Bool?
-    var actions: NodeActions = []
+    var actions: NodeActions
 
-    init() {}
+    /// Every property at its default.
+    init() {
+        alpha = 1
+        label = nil
+        value = nil
+        hint = nil
+        identifier = nil
+        language = nil
+        traits = []
+        accessibilityFrame = nil
+        frameInContainerSpace = nil
+        activationPoint = nil
+        path = nil
+        navigationStyle = .automatic
+        accessibilityElements = nil
+        containerType = .none
+        visibleInSnapshot = nil
+        actions = []
+    }
 
     /// The extras of `node`.
     init(of node: borrowing Node) {
@@ -125,6 +145,9 @@ public struct ElementTree: Sendable {
     // Rare properties: an index into `extras`, or -1.
     var extraSlots: [Int32] = []
     var extras = SideTable<NodeExtras>()
+    /// The elements of every live node's `accessibilityPath` together (the
+    /// path budget's measure), kept by the write path.
+    var pathElementCount = 0
 
     /// Each id string's slot.
     var idTable = IDTable()
@@ -161,18 +184,26 @@ public struct ElementTree: Sendable {
     /// The number of live nodes.
     public var count: Int { idTable.count }
 
-    /// The points the paths of a tree of `nodes` nodes may flatten to
-    /// together: 2,097,152, or 64 per node in a larger tree.
+    /// The points the paths of a tree may flatten to together: 64 per node
+    /// and 32 per path element, and at least 2,097,152.
     ///
     /// One path is held to `BezierPath.maximumFlattenedPoints` and each fill
     /// to `PolygonSet`'s budgets, which still let a few bytes of huge arcs
-    /// cost a second and tens of megabytes; this bounds the whole tree, so
-    /// that many such paths cannot add up. Real screens' paths flatten to
-    /// hundreds of points each; a million rounded rectangles fit in the
-    /// per-node share. The `axhit/1` reader refuses a file over it; the
-    /// engine fills no path past it (those hit nowhere), and
-    /// `ScreenAnalysis` refuses a screen over it.
-    public static func maximumPathPoints(nodes: Int) -> Int { max(1 << 21, 64 * nodes) }
+    /// cost a second and tens of megabytes; this bounds the whole tree by
+    /// the size of its input, so that many such paths cannot add up. A
+    /// line or a move flattens to one point and a curve of a real screen to
+    /// a few (a quarter circle of 200 pt to about 25), so real paths of any
+    /// number and length fit; only curves far larger than the screen use
+    /// more. The `axhit/1` reader refuses a file over it; the engine fills no
+    /// path past it (those hit nowhere), and `ScreenAnalysis` refuses a
+    /// screen over it.
+    public static func maximumPathPoints(nodes: Int, pathElements: Int) -> Int {
+        max(1 << 21, 64 * nodes + 32 * pathElements)
+    }
+
+    /// This tree's path budget: `maximumPathPoints(nodes:pathElements:)`
+    /// for its live nodes and the elements of their paths. O(1).
+    public var pathPointBudget: Int { Self.maximumPathPoints(nodes: count, pathElements: pathElementCount) }
 
     /// One past the largest slot in use: the size of per-node arrays.
     public var capacity: Int { ids.count }

@@ -138,14 +138,7 @@ public struct Node: Sendable, Hashable {
         if kind == .element {
             // The format has no view geometry for element nodes: a value set
             // here would be honoured by nothing and lost on writing.
-            let defaults = Node(id: id, kind: .element)
-            let set: [(String, Bool)] = [
-                ("frame", frame != defaults.frame), ("bounds", bounds != nil), ("transform", transform != .identity),
-                ("clipsToBounds", clipsToBounds), ("isHidden", isHidden), ("alpha", alpha != 1),
-                ("isUserInteractionEnabled", !isUserInteractionEnabled), ("isWindow", isWindow),
-                ("accessibilityElements", accessibilityElements != nil),
-            ]
-            if let (key, _) = set.first(where: { $0.1 }) {
+            if let key = firstViewPropertySet {
                 throw fail(key, "element nodes have no \(key) (a view property)")
             }
         } else {
@@ -174,5 +167,21 @@ public struct Node: Sendable, Hashable {
         if let list = accessibilityElements, list.contains(where: \.isEmpty) {
             throw fail("accessibilityElements", "an id in the list is empty")
         }
+    }
+
+    /// The first view property set away from `init(id:kind:)`'s default, in
+    /// the format's key order, or nil. Straight comparisons: the builder
+    /// checks every element node, so nothing here allocates.
+    private var firstViewPropertySet: String? {
+        if frame != .zero { return "frame" }
+        if bounds != nil { return "bounds" }
+        if transform != .identity { return "transform" }
+        if clipsToBounds { return "clipsToBounds" }
+        if isHidden { return "isHidden" }
+        if alpha != 1 { return "alpha" }
+        if !isUserInteractionEnabled { return "isUserInteractionEnabled" }
+        if isWindow { return "isWindow" }
+        if accessibilityElements != nil { return "accessibilityElements" }
+        return nil
     }
 }

@@ -78,10 +78,10 @@ enum ValueRules {
     }
 
     /// The message for paths that flatten to more than
-    /// `ElementTree.maximumPathPoints(nodes:)` points together.
+    /// `ElementTree.pathPointBudget` points together.
     static func pathBudgetProblem(_ budget: Int) -> String {
-        "the paths flatten to more than \(budget) points together, the budget of a tree this size "
-            + "(ElementTree.maximumPathPoints: 2,097,152, or 64 per node)"
+        "the paths flatten to more than \(budget) points together, the budget of this tree "
+            + "(ElementTree.maximumPathPoints: 64 per node and 32 per path element, at least 2,097,152)"
     }
 
     /// The keys of view properties, which element nodes do not have.

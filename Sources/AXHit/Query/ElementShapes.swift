@@ -65,7 +65,7 @@ struct ElementShapes: Sendable {
     /// one written in a view scaled up so far that its finer tolerance goes
     /// over the budget fills nothing (it is hit nowhere) rather than
     /// allocating without bound. So does every path past `pointBudget`
-    /// (`ElementTree.maximumPathPoints`), counting what the store holds (two
+    /// (`ElementTree.pathPointBudget`), counting what the store holds (two
     /// words a point, conservatively) and each job's flattened points in
     /// order.
     mutating func fill(_ jobs: [Job], pointBudget: Int) {

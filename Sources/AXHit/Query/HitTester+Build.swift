@@ -77,7 +77,7 @@ extension HitTester {
             exposed: exposedCounts[top.index] - before.0, windows: windowCounts[top.index] - before.1,
             aboveAndExcluding: top)
         for (view, linear) in work.pending { buildIndex(view, toScreen: work.linears[Int(linear)]) }
-        shapes.fill(work.jobs, pointBudget: ElementTree.maximumPathPoints(nodes: tree.count))
+        shapes.fill(work.jobs, pointBudget: tree.pathPointBudget)
     }
 
     /// What a walk of `derive` leaves to do once every record is written.

@@ -328,7 +328,7 @@ extension HitTester {
         }
         shapes.fill(
             [Self.shapeJob(id, path, viewToScreen: tree.toScreen(of: id))],
-            pointBudget: ElementTree.maximumPathPoints(nodes: tree.count))
+            pointBudget: tree.pathPointBudget)
     }
 
     /// After the linear part of `top`'s transform changed: rebuilds the

@@ -144,11 +144,11 @@ public struct ScreenAnalysis: Sendable {
     public var tree: ElementTree { tester.tree }
 
     /// Refuses a screen whose exposed elements' paths flatten on the screen
-    /// to more than `ElementTree.maximumPathPoints(nodes:)` points together,
+    /// to more than the tree's `pathPointBudget` points together,
     /// naming the element whose path crosses the budget. O(path segments),
     /// before any fill.
     static func checkFillBudget(_ exposed: [NodeID], _ space: ScreenSpace) throws(TreeError) {
-        let budget = ElementTree.maximumPathPoints(nodes: space.tree.count)
+        let budget = space.tree.pathPointBudget
         var total = 0
         for e in exposed where space.tree.has(.hasPath, e) {
             guard let path = space.screenPath(of: e) else { continue }
