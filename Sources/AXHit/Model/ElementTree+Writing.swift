@@ -44,6 +44,7 @@ struct NodeRecord {
     static let defaultFlags: NodeFlags = [.alive, .userInteractionEnabled]
 
     /// An empty record (a view with every property at its default).
+    @inline(__always)
     init() {
         name = ""
         flags = Self.defaultFlags
@@ -150,7 +151,7 @@ extension ElementTree {
             idTable.remove(hash: IDTable.hash(ids[i]), slot: Int32(i))
             Self.setEntry(&boundsSlots[i], in: &boundsTable, to: nil, blank: .zero)
             Self.setEntry(&transformSlots[i], in: &transformTable, to: nil, blank: .identity)
-            setExtras(at: i, to: nil)
+            clearExtras(at: i)
             ids[i] = ""
             flags[i] = []
             parents[i] = .none
@@ -359,16 +360,31 @@ extension ElementTree {
         frames[i] = isView ? node.frame : .zero
         Self.setEntry(&boundsSlots[i], in: &boundsTable, to: isView ? node.bounds : nil, blank: .zero)
         Self.setEntry(&transformSlots[i], in: &transformTable, to: isView ? node.transform : nil, blank: .identity)
-        setExtras(at: i, to: node.hasExtras ? Self.take(&node, final: final) : nil)
+        if node.hasExtras { setExtras(at: i, to: Self.take(&node, final: final)) } else { clearExtras(at: i) }
     }
 
-    /// Sets slot `i`'s rare properties (nil: all at their defaults), keeping
-    /// `pathElementCount` in step: every change of a path passes here.
-    private mutating func setExtras(at i: Int, to value: NodeExtras?) {
+    /// Sets slot `i`'s rare properties, keeping `pathElementCount` in step
+    /// (with `clearExtras`, every change of a path passes here). The value
+    /// is moved in, and the old entry read in place: no copy of either.
+    private mutating func setExtras(at i: Int, to value: consuming NodeExtras) {
         let slot = extraSlots[i]
-        if slot >= 0, let old = extras[slot].path { pathElementCount -= old.path.elements.count }
-        if let new = value?.path { pathElementCount += new.path.elements.count }
-        Self.setEntry(&extraSlots[i], in: &extras, to: value, blank: NodeExtras())
+        pathElementCount += value.pathElementCount
+        if slot >= 0 {
+            pathElementCount -= extras[slot].pathElementCount
+            extras[slot] = value
+        } else {
+            extraSlots[i] = extras.add(value)
+        }
+    }
+
+    /// Puts slot `i`'s rare properties back to their defaults (giving its
+    /// entry back), keeping `pathElementCount` in step.
+    private mutating func clearExtras(at i: Int) {
+        let slot = extraSlots[i]
+        guard slot >= 0 else { return }
+        pathElementCount -= extras[slot].pathElementCount
+        extras.remove(slot, leaving: NodeExtras())
+        extraSlots[i] = -1
     }
 
     /// Points `slot` at an entry of `table` holding `value` (reusing the

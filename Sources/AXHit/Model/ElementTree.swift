@@ -59,6 +59,7 @@ struct NodeExtras: Sendable, Hashable {
     var actions: NodeActions
 
     /// Every property at its default.
+    @inline(__always)
     init() {
         alpha = 1
         label = nil
@@ -97,6 +98,9 @@ struct NodeExtras: Sendable, Hashable {
         visibleInSnapshot = node.visibleInSnapshot
         actions = node.actions
     }
+
+    /// The elements of `path` (0 without one): the path budget's measure.
+    var pathElementCount: Int { path?.path.elements.count ?? 0 }
 
     /// Whether every property is at its default (field by field: no
     /// default value made to compare with).
@@ -522,7 +526,7 @@ struct SideTable<Element: Sendable>: Sendable {
     /// The entry in `slot`.
     @inline(__always)
     subscript(slot: Int32) -> Element {
-        get { entries[Int(slot)] }
+        _read { yield entries[Int(slot)] }  // in place: a field read copies no entry
         _modify { yield &entries[Int(slot)] }
     }
 
@@ -530,7 +534,7 @@ struct SideTable<Element: Sendable>: Sendable {
     var count: Int { entries.count }
 
     /// Stores `value` in a free entry or a new one; returns its slot.
-    mutating func add(_ value: Element) -> Int32 {
+    mutating func add(_ value: consuming Element) -> Int32 {
         if let slot = free.popLast() {
             entries[Int(slot)] = value
             return slot
