@@ -11,8 +11,8 @@ enum Limits {
           a path that flattens to more than \(count(BezierPath.maximumFlattenedPoints)) points is refused;
           filling a shape stops above \(count(PolygonSet.maximumFillEdges)) edges, \(count(PolygonSet.maximumFillCrossings)) crossing edge pairs
           or \(count(PolygonSet.maximumFillCandidatePairs)) nearby edge pairs, with an error naming the budget;
-          a tree's paths flatten to at most 64 points per node and 32 per path element together
-          (at least \(count(ElementTree.maximumPathPoints(nodes: 0, pathElements: 0))))
+          a tree's paths flatten to at most 64 points per node, plus what each path element
+          flattens to up to 64 an element, together (at least \(count(ElementTree.maximumPathPoints(nodes: 0, pathPointsEarned: 0))))
         """
 
     /// The largest-inscribed-circle search behind suggested points and

@@ -171,40 +171,89 @@ import FoundationXML
         #expect(checkedStatuses > 400)
     }
 
-    /// The tree-wide path budget is 64 points per node and 32 per path
-    /// element, at least 2,097,152; the tree keeps its count of path
-    /// elements through every write (append, update, removal).
-    @Test func thePathBudgetFollowsTheTreesNodesAndPathElements() throws {
-        #expect(ElementTree.maximumPathPoints(nodes: 10, pathElements: 100) == 2_097_152)
-        #expect(ElementTree.maximumPathPoints(nodes: 1_000_000, pathElements: 2_000_000) == 128_000_000)
-        var tree = ElementTree()
-        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
-        var e = Node.element("e")
-        e.accessibilityFrame = CGRect(x: 0, y: 0, width: 10, height: 10)
-        e.accessibilityPath = AccessibilityPath(BezierPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10)))
-        let id = try tree.append(e, under: root)
-        #expect(tree.pathElementCount == 5)  // move, three lines, close
-        var f = e
-        f.id = "f"
-        let other = try tree.append(f, under: root)
-        #expect(tree.pathElementCount == 10)
-        var triangle = BezierPath()
+    /// The tree-wide path budget is 64 points per node plus what each path
+    /// element earns: its own flattened points, up to 64 (a rectangle's
+    /// move and three lines earn 4, its close 0; one huge cubic earns 64
+    /// though it flattens to thousands), and at least 2,097,152.
+    @Test func pathsEarnTheirBudgetElementByElement() throws {
+        #expect(ElementTree.maximumPathPoints(nodes: 10, pathPointsEarned: 100) == 2_097_152)
+        #expect(ElementTree.maximumPathPoints(nodes: 1_000_000, pathPointsEarned: 2_000_000) == 66_000_000)
+        let rect = BezierPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10))
+        #expect(ElementTree.pathPointsEarned(by: rect) == 4)
+        var huge = BezierPath()
+        huge.move(to: .zero)
+        huge.addCurve(
+            to: CGPoint(x: 0, y: 1e6), controlPoint1: CGPoint(x: 1e6, y: 0), controlPoint2: CGPoint(x: 1e6, y: 1e6))
+        #expect(huge.flattenedPointCount() > 1_000)
+        #expect(ElementTree.pathPointsEarned(by: huge) == 1 + 64)
+        // A quarter circle of 200 pt, as UIBezierPath draws it: earns all it uses.
+        var quarter = BezierPath()
+        quarter.move(to: CGPoint(x: 200, y: 0))
+        quarter.addCurve(
+            to: CGPoint(x: 0, y: 200), controlPoint1: CGPoint(x: 200, y: 110.46),
+            controlPoint2: CGPoint(x: 110.46, y: 200))
+        #expect(quarter.flattenedPointCount() > 32 && quarter.flattenedPointCount() < 64)
+        #expect(ElementTree.pathPointsEarned(by: quarter) == quarter.flattenedPointCount())
+    }
+
+    /// The tree keeps what its paths earn through every write: appends,
+    /// updates (another path, no path, no extras at all), removal, a freed
+    /// slot reused, and the reader's pending nodes completed after their
+    /// children (a path, an id and a kind read late).
+    @Test func theTreeKeepsWhatItsPathsEarnThroughEveryWrite() throws {
+        func expectKept(_ tree: ElementTree, _ expected: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+            let recount = tree.preOrder.reduce(0) {
+                $0 + (tree.accessibilityPath(of: $1).map { ElementTree.pathPointsEarned(by: $0.path) } ?? 0)
+            }
+            #expect(recount == expected, sourceLocation: sourceLocation)
+            #expect(tree.pathPointsEarned == expected, sourceLocation: sourceLocation)
+        }
+        let rect = BezierPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10))  // earns 4
+        var triangle = BezierPath()  // earns 3
         triangle.move(to: .zero)
         triangle.addLine(to: CGPoint(x: 10, y: 0))
         triangle.addLine(to: CGPoint(x: 0, y: 10))
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        var e = Node.element("e")
+        e.accessibilityLabel = "kept"
+        e.accessibilityPath = AccessibilityPath(rect)
+        let id = try tree.append(e, under: root)
+        var f = e
+        f.id = "f"
+        let other = try tree.append(f, under: root)
+        expectKept(tree, 8)
         e.accessibilityPath = AccessibilityPath(triangle)
         try tree.update(id, to: e)
-        #expect(tree.pathElementCount == 8)
+        expectKept(tree, 7)
         e.accessibilityPath = nil
         try tree.update(id, to: e)
-        #expect(tree.pathElementCount == 5)
+        expectKept(tree, 4)
+        try tree.update(other, to: .element("f"))
+        expectKept(tree, 0)
+        f.accessibilityPath = AccessibilityPath(triangle)
+        try tree.update(other, to: f)
+        expectKept(tree, 3)
         try tree.removeSubtree(other)
-        #expect(tree.pathElementCount == 0)
+        expectKept(tree, 0)
+        f.id = "g"
+        _ = try tree.append(f, under: root)  // into the freed slot
+        expectKept(tree, 3)
         #expect(tree.pathPointBudget == 2_097_152)
+
+        let json = """
+            {"format": "axhit/1", "root": {"frame": [0, 0, 100, 100], "children": [
+              {"children": [{"id": "c", "kind": "element", "accessibilityPath": {"d": "M 0 0 L 10 0 L 10 10 Z"}}],
+               "accessibilityPath": {"d": "M 0 0 L 5 0 L 5 5 L 0 5 Z"}, "kind": "element", "id": "late"}
+            ], "id": "w"}}
+            """
+        let read = try ElementTree(contentsOf: Data(json.utf8))
+        #expect(read.count == 3)
+        expectKept(read, 3 + 4)
     }
 
     /// Paths of lines fit whatever their number: each line is one point and
-    /// earns 32. Twenty-five polygons of 100,000 line points each (a move
+    /// earns one. Twenty-five polygons of 100,000 line points each (a move
     /// and 99,999 lines: exactly 100,000 points, counted by hand) flatten to
     /// 2,500,000 points, past the 2,097,152 floor, and are within the
     /// budget: the engine fills all 25 and the analysis accepts the screen.
@@ -218,7 +267,7 @@ import FoundationXML
         path.closeSubpath()
         #expect(path.flattenedPointCount(tolerance: HitTester.pathTolerance) == 100_000)
         let tester = try Self.screen(of: 25, path)
-        #expect(tester.tree.pathPointBudget == 64 * 26 + 32 * 25 * 100_001)
+        #expect(tester.tree.pathPointBudget == 64 * 26 + 25 * 100_000)
         let space = ScreenSpace(tester.tree)
         let exposed = tester.tree.preOrder.filter { space.isExposed($0) }
         #expect(exposed.count == 25)
@@ -236,7 +285,7 @@ import FoundationXML
         let per = circle.flattenedPointCount(tolerance: HitTester.pathTolerance)
         let k = 2_097_152 / per
         #expect(k >= 10 && k <= 200)
-        #expect(64 * (k + 2) + 32 * (k + 1) * circle.elements.count < 2_097_152)
+        #expect(64 * (k + 2) + (k + 1) * ElementTree.pathPointsEarned(by: circle) < 2_097_152)
         let within = try Self.screen(of: k, circle)
         let space = ScreenSpace(within.tree)
         try ScreenAnalysis.checkFillBudget(within.tree.preOrder.filter { space.isExposed($0) }, space)

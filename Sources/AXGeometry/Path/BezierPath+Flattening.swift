@@ -128,10 +128,14 @@ extension BezierPath {
     /// returns, over all rings: one per `move` and `line`, per curve the
     /// chords it is split into, and one for each ring restarted by drawing
     /// after a close. Merged repeats (and a last point back at the start)
-    /// make the true count smaller.
+    /// make the true count smaller. With `eachElementAtMost`, each element
+    /// counts at most that many (a budget's share that a few huge curves
+    /// cannot inflate).
     ///
     /// - Complexity: O(elements); allocates nothing.
-    public func flattenedPointCount(tolerance: CGFloat = BezierPath.defaultFlatteningTolerance) -> Int {
+    public func flattenedPointCount(
+        tolerance: CGFloat = BezierPath.defaultFlatteningTolerance, eachElementAtMost cap: Int = .max
+    ) -> Int {
         let tol = Self.effectiveTolerance(tolerance)
         var count = 0
         var current: CGPoint?
@@ -155,6 +159,8 @@ extension BezierPath {
             current = end
         }
         for e in elements {
+            let before = count
+            defer { count = before + min(count - before, cap) }
             switch e {
             case let .move(p):
                 count += 1

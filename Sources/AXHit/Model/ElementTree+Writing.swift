@@ -363,14 +363,14 @@ extension ElementTree {
         if node.hasExtras { setExtras(at: i, to: Self.take(&node, final: final)) } else { clearExtras(at: i) }
     }
 
-    /// Sets slot `i`'s rare properties, keeping `pathElementCount` in step
+    /// Sets slot `i`'s rare properties, keeping `pathPointsEarned` in step
     /// (with `clearExtras`, every change of a path passes here). The value
     /// is moved in, and the old entry read in place: no copy of either.
     private mutating func setExtras(at i: Int, to value: consuming NodeExtras) {
         let slot = extraSlots[i]
-        pathElementCount += value.pathElementCount
+        pathPointsEarned += value.pathPointsEarned
         if slot >= 0 {
-            pathElementCount -= extras[slot].pathElementCount
+            pathPointsEarned -= extras[slot].pathPointsEarned
             extras[slot] = value
         } else {
             extraSlots[i] = extras.add(value)
@@ -378,11 +378,11 @@ extension ElementTree {
     }
 
     /// Puts slot `i`'s rare properties back to their defaults (giving its
-    /// entry back), keeping `pathElementCount` in step.
+    /// entry back), keeping `pathPointsEarned` in step.
     private mutating func clearExtras(at i: Int) {
         let slot = extraSlots[i]
         guard slot >= 0 else { return }
-        pathElementCount -= extras[slot].pathElementCount
+        pathPointsEarned -= extras[slot].pathPointsEarned
         extras.remove(slot, leaving: NodeExtras())
         extraSlots[i] = -1
     }

@@ -99,8 +99,9 @@ struct NodeExtras: Sendable, Hashable {
         actions = node.actions
     }
 
-    /// The elements of `path` (0 without one): the path budget's measure.
-    var pathElementCount: Int { path?.path.elements.count ?? 0 }
+    /// The points `path` earns toward the tree's path budget (0 without
+    /// one): `ElementTree.pathPointsEarned(by:)`.
+    var pathPointsEarned: Int { path.map { ElementTree.pathPointsEarned(by: $0.path) } ?? 0 }
 
     /// Whether every property is at its default (field by field: no
     /// default value made to compare with).
@@ -149,9 +150,9 @@ public struct ElementTree: Sendable {
     // Rare properties: an index into `extras`, or -1.
     var extraSlots: [Int32] = []
     var extras = SideTable<NodeExtras>()
-    /// The elements of every live node's `accessibilityPath` together (the
-    /// path budget's measure), kept by the write path.
-    var pathElementCount = 0
+    /// What every live node's `accessibilityPath` earns toward the path
+    /// budget (`pathPointsEarned(by:)`) together, kept by the write path.
+    var pathPointsEarned = 0
 
     /// Each id string's slot.
     var idTable = IDTable()
@@ -189,25 +190,33 @@ public struct ElementTree: Sendable {
     public var count: Int { idTable.count }
 
     /// The points the paths of a tree may flatten to together: 64 per node
-    /// and 32 per path element, and at least 2,097,152.
+    /// plus what its paths earn (`pathPointsEarned(by:)`), and at least
+    /// 2,097,152.
     ///
     /// One path is held to `BezierPath.maximumFlattenedPoints` and each fill
     /// to `PolygonSet`'s budgets, which still let a few bytes of huge arcs
     /// cost a second and tens of megabytes; this bounds the whole tree by
-    /// the size of its input, so that many such paths cannot add up. A
-    /// line or a move flattens to one point and a curve of a real screen to
-    /// a few (a quarter circle of 200 pt to about 25), so real paths of any
-    /// number and length fit; only curves far larger than the screen use
-    /// more. The `axhit/1` reader refuses a file over it; the engine fills no
-    /// path past it (those hit nowhere), and `ScreenAnalysis` refuses a
-    /// screen over it.
-    public static func maximumPathPoints(nodes: Int, pathElements: Int) -> Int {
-        max(1 << 21, 64 * nodes + 32 * pathElements)
+    /// the size of its input, so that many such paths cannot add up. Each
+    /// path element earns what it flattens to, up to 64: a line one point, a
+    /// curve of a real screen a few dozen (a quarter circle of 200 pt, 39 points),
+    /// so real paths of any number and length earn what they use, and only
+    /// curves far larger than the screen use more than they earn. The
+    /// `axhit/1` reader refuses a file over it; the engine fills no path
+    /// past it (those hit nowhere), and `ScreenAnalysis` refuses a screen
+    /// over it.
+    public static func maximumPathPoints(nodes: Int, pathPointsEarned: Int) -> Int {
+        max(1 << 21, 64 * nodes + pathPointsEarned)
     }
 
-    /// This tree's path budget: `maximumPathPoints(nodes:pathElements:)`
-    /// for its live nodes and the elements of their paths. O(1).
-    public var pathPointBudget: Int { Self.maximumPathPoints(nodes: count, pathElements: pathElementCount) }
+    /// The points `path` earns toward a tree's path budget: each element
+    /// what it flattens to at the default tolerance, up to 64. O(elements).
+    public static func pathPointsEarned(by path: BezierPath) -> Int {
+        path.flattenedPointCount(tolerance: BezierPath.defaultFlatteningTolerance, eachElementAtMost: 64)
+    }
+
+    /// This tree's path budget: `maximumPathPoints(nodes:pathPointsEarned:)`
+    /// for its live nodes and what their paths earn. O(1).
+    public var pathPointBudget: Int { Self.maximumPathPoints(nodes: count, pathPointsEarned: pathPointsEarned) }
 
     /// One past the largest slot in use: the size of per-node arrays.
     public var capacity: Int { ids.count }

@@ -81,7 +81,8 @@ enum ValueRules {
     /// `ElementTree.pathPointBudget` points together.
     static func pathBudgetProblem(_ budget: Int) -> String {
         "the paths flatten to more than \(budget) points together, the budget of this tree "
-            + "(ElementTree.maximumPathPoints: 64 per node and 32 per path element, at least 2,097,152)"
+            + "(ElementTree.maximumPathPoints: 64 per node plus what each path element flattens to, "
+            + "up to 64 an element; at least 2,097,152)"
     }
 
     /// The keys of view properties, which element nodes do not have.
