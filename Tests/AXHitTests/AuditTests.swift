@@ -197,9 +197,9 @@ import FoundationXML
     }
 
     /// The tree keeps what its paths earn through every write: appends,
-    /// updates (another path, no path, no extras at all), removal, a freed
-    /// slot reused, and the reader's pending nodes completed after their
-    /// children (a path, an id and a kind read late).
+    /// updates (another path, the same path, no path, no extras at all),
+    /// removal, a freed slot reused, and the reader's pending nodes
+    /// completed after their children (a path, an id and a kind read late).
     @Test func theTreeKeepsWhatItsPathsEarnThroughEveryWrite() throws {
         func expectKept(_ tree: ElementTree, _ expected: Int, sourceLocation: SourceLocation = #_sourceLocation) {
             let recount = tree.preOrder.reduce(0) {
@@ -224,6 +224,9 @@ import FoundationXML
         let other = try tree.append(f, under: root)
         expectKept(tree, 8)
         e.accessibilityPath = AccessibilityPath(triangle)
+        try tree.update(id, to: e)
+        expectKept(tree, 7)
+        e.accessibilityLabel = "relabelled"  // the same path written back
         try tree.update(id, to: e)
         expectKept(tree, 7)
         e.accessibilityPath = nil

@@ -368,11 +368,16 @@ extension ElementTree {
     /// is moved in, and the old entry read in place: no copy of either.
     private mutating func setExtras(at i: Int, to value: consuming NodeExtras) {
         let slot = extraSlots[i]
-        pathPointsEarned += value.pathPointsEarned
         if slot >= 0 {
-            pathPointsEarned -= extras[slot].pathPointsEarned
+            // A path written back unchanged (a move, a new label) is not
+            // counted again: equal paths share their storage, so this is
+            // O(1) then.
+            if extras[slot].path != value.path {
+                pathPointsEarned += value.pathPointsEarned - extras[slot].pathPointsEarned
+            }
             extras[slot] = value
         } else {
+            pathPointsEarned += value.pathPointsEarned
             extraSlots[i] = extras.add(value)
         }
     }
