@@ -66,7 +66,8 @@ public enum JSONText {
                 i -= 1
                 buffer[i] = UInt8(ascii: "0")
             }
-            out.append(contentsOf: buffer[i...])
+            // Through a buffer pointer: one copy (a slice would go a byte at a time).
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
         }
     }
 

@@ -68,18 +68,62 @@ enum HitCommand {
         var text: [UInt8] = []
         text.reserveCapacity(points.count * 48)
         var scratch = HitScratch()
+        var ids = QuotedIDs()
         for p in points {
             let hit = tester.hit(p, policy: policy, scratch: &scratch)
-            text.append(contentsOf: #"{"point":"#.utf8)
+            append(Self.pointKey, to: &text)
             JSONText.appendPoint(p.x, p.y, to: &text)
-            text.append(contentsOf: #","element":"#.utf8)
+            append(Self.elementKey, to: &text)
             if let hit {
-                JSONText.appendString(tester.tree.id(of: hit), to: &text)
+                ids.append(hit, of: tester.tree, to: &text)
             } else {
-                text.append(contentsOf: "null".utf8)
+                append(Self.null, to: &text)
             }
-            text.append(contentsOf: "}\n".utf8)
+            append(Self.lineEnd, to: &text)
         }
         return text
+    }
+
+    private static let pointKey = Array(#"{"point":"#.utf8)
+    private static let elementKey = Array(#","element":"#.utf8)
+    private static let null = Array("null".utf8)
+    private static let lineEnd = Array("}\n".utf8)
+
+    /// Appends `bytes` by one copy (a String's UTF-8 view would be walked
+    /// generically, a byte at a time).
+    @inline(__always)
+    private static func append(_ bytes: [UInt8], to text: inout [UInt8]) {
+        text.append(contentsOf: bytes)
+    }
+}
+
+/// Each answered node's id as a JSON string, made at its first answer:
+/// answers repeat a screen's few elements over millions of points, so an id
+/// is escaped and encoded once, not at every point. Memory: 8 bytes per node
+/// slot (made at the first answer), plus the answered ids' text.
+private struct QuotedIDs {
+    /// Per node slot: its text's range in `bytes`, or -1 while not made.
+    private var starts: [Int32] = []
+    private var ends: [Int32] = []
+    private var bytes: [UInt8] = []
+
+    /// Appends node `n`'s id, quoted and escaped (`JSONText.appendString`).
+    mutating func append(_ n: NodeID, of tree: ElementTree, to text: inout [UInt8]) {
+        let i = n.index
+        if i >= starts.count {
+            starts.append(contentsOf: repeatElement(-1, count: max(tree.capacity, i + 1) - starts.count))
+            ends.append(contentsOf: repeatElement(-1, count: starts.count - ends.count))
+        }
+        // A made text stays valid: the tree does not change while points are
+        // answered. Past 2 GB of text (Int32 offsets), ids are escaped in place.
+        if starts[i] < 0 && bytes.count < Int(Int32.max) - (1 << 20) {
+            starts[i] = Int32(bytes.count)
+            JSONText.appendString(tree.id(of: n), to: &bytes)
+            ends[i] = Int32(bytes.count)
+        }
+        guard starts[i] >= 0 else { return JSONText.appendString(tree.id(of: n), to: &text) }
+        bytes.withUnsafeBufferPointer { all in
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: all[Int(starts[i]) ..< Int(ends[i])]))
+        }
     }
 }
