@@ -418,7 +418,9 @@ struct CountedOperation: Sendable {
             }
         },
         CountedOperation(
-            name: "insert", summary: "insert(subtree, under:, before:) of 256 insert rows, after 256 untimed"
+            name: "insert",
+            summary: "insert(subtree, under:, before:) of 256 insert rows, after 256 untimed; "
+                + "insert-shared: 64 inserted and removed, each under the snapshot published before it"
         ) { c, log in
             guard let s = try UpdateBenchmarks.inserts(c, count: inserts) else { return }
             try c.withEngine { e in
@@ -429,6 +431,12 @@ struct CountedOperation: Sendable {
                     ids = try UpdateBenchmarks.insertAll(&e, s, timed: false).0
                 }
                 _ = try UpdateBenchmarks.removeAll(&e, ids, seed: c.settings.seed)
+                // What chunked columns bound: an update after a snapshot
+                // copies chunks, not columns (per update, an insert or a removal).
+                let shared = 2 * min(UpdateBenchmarks.sharedUpdates, s.rows.count)
+                try log.count(c, "insert", variant: "insert-shared", operations: shared) {
+                    _ = try UpdateBenchmarks.insertAllShared(&e, s)
+                }
             }
         },
         CountedOperation(name: "remove", summary: "removeSubtree of those 256 rows") { c, log in

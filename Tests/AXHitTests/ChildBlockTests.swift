@@ -29,6 +29,38 @@ import Testing
         engine.hit(CGPoint(x: x, y: y)).map { engine.tree.id(of: $0) }
     }
 
+    /// Blocks of 15 entries (views of 15 buttons), 300 of them: 4,500
+    /// entries over five chunks of 1,024 boxes. No block may straddle two
+    /// chunks (a query reads a block through plain pointers), and every
+    /// button is found where it was put.
+    @Test func noBlockStraddlesTwoChunks() throws {
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 1500, height: 3000)), under: .none)
+        for r in 0 ..< 300 {
+            // 300 rows under the window make it wide: each row is narrow.
+            let row = try tree.append(
+                .view("row\(r)", frame: CGRect(x: 0, y: Double(r) * 10, width: 1500, height: 10)), under: w)
+            for k in 0 ..< 15 {
+                var b = Node.view("b\(r)-\(k)", frame: CGRect(x: Double(k) * 100, y: 0, width: 100, height: 10))
+                b.isAccessibilityElement = true
+                try tree.append(b, under: row)
+            }
+        }
+        let engine = HitTester(tree)
+        let chunk = ChunkedColumn<SIMD4<Float>>.chunkSize
+        var blocks = 0
+        for row in tree.children(of: w) {
+            let h = engine.hot[row.index]
+            #expect(h.blockStart >= 0 && h.blockCount == 15)
+            #expect(Int(h.blockStart) % chunk + 15 <= chunk, "the block at \(h.blockStart) straddles")
+            blocks += 1
+        }
+        #expect(blocks == 300 && engine.blocks.boxes.count > 4 * chunk)
+        for (r, k) in [(0, 0), (68, 4), (136, 14), (205, 7), (299, 14)] {
+            #expect(Self.name(engine, Double(k) * 100 + 50, Double(r) * 10 + 5) == "b\(r)-\(k)")
+        }
+    }
+
     @Test func theRecordIs48Bytes() {
         #expect(MemoryLayout<HotNode>.stride == 48)
     }

@@ -12,7 +12,7 @@ import Testing
         var rng = SeededRandom(seed: 7)
         var table = IDTable()
         var oracle: [String: Int32] = [:]
-        var ids: [String] = []  // the tree's column: slot -> id
+        var ids = ChunkedColumn<String>()  // the tree's column: slot -> id
         var free: [Int32] = []
         var removals = 0
         for step in 0 ..< 60_000 {

@@ -192,8 +192,9 @@ import Testing
         try engine.scroll(list, to: CGPoint(x: 0, y: 440))
         // The scroll changed one number in the tree's bounds table; the
         // engine's columns are still the snapshot's.
-        func same<T>(_ a: [T], _ b: [T]) -> Bool {
-            a.withUnsafeBufferPointer { p in b.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+        func same<T>(_ a: ChunkedColumn<T>, _ b: ChunkedColumn<T>) -> Bool {
+            let (shared, all) = a.sharedChunks(with: b)
+            return all > 0 && shared == all
         }
         #expect(same(engine.hot, snapshot.hot))
         #expect(same(engine.exposedCounts, snapshot.exposedCounts) && same(engine.windowCounts, snapshot.windowCounts))

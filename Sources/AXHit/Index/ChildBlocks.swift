@@ -3,7 +3,7 @@ import Foundation
 
 /// The children of every narrow view (fewer than `HitTester.indexThreshold`
 /// children), as boxes in the view's bounds space: each view's children in
-/// one contiguous block, in z-order, all blocks in two shared arrays.
+/// one contiguous block, in z-order, all blocks in two shared columns.
 ///
 /// A query through a narrow view then reads one or two cache lines of boxes
 /// and touches only the children under the point, instead of following the
@@ -16,12 +16,39 @@ import Foundation
 /// space has no block: its few children are tried one by one.
 struct ChildBlocks: Sendable {
     /// Boxes in `PackedRTree`'s stored form `(minX, minY, -maxX, -maxY)`.
-    var boxes: [SIMD4<Float>] = []
+    var boxes = ChunkedColumn<SIMD4<Float>>()
     /// The child each box belongs to.
-    var nodes: [NodeID] = []
+    var nodes = ChunkedColumn<NodeID>()
     /// Entries of blocks that were dropped or replaced: reclaimed by
     /// `HitTester.compactBlocksIfNeeded()` once they make up half the arrays.
     var garbage = 0
+
+    /// The most entries a block holds: a view with more children has an
+    /// index instead (`HitTester.indexThreshold`).
+    static let maximumBlock = HitTester.indexThreshold
+
+    /// Where the next block starts: after padding to the next chunk when a
+    /// block of `maximumBlock` would not fit in the current one, so that no
+    /// block straddles two chunks and a query reads one through plain
+    /// pointers (`withBlock`). Padding is garbage: NaN boxes, no node.
+    mutating func startBlock() -> Int {
+        let room = ChunkedColumn<SIMD4<Float>>.chunkSize - (boxes.count & ChunkedColumn<SIMD4<Float>>.mask)
+        if room < Self.maximumBlock {
+            boxes.append(repeating: SIMD4(repeating: .nan), count: room)
+            nodes.append(repeating: .none, count: room)
+            garbage += room
+        }
+        return boxes.count
+    }
+
+    /// Calls `body` with the boxes and nodes of the block of `count`
+    /// entries at `start` (made by `startBlock`, so in one chunk of each).
+    @inline(__always)
+    func withBlock<R>(
+        start: Int, count: Int, _ body: (UnsafePointer<SIMD4<Float>>, UnsafePointer<NodeID>) -> R
+    ) -> R {
+        boxes.withView { boxes in nodes.withView { nodes in body(boxes.pointer(start), nodes.pointer(start)) } }
+    }
 
     /// Whether dropped blocks take enough room to be worth a compaction.
     var needsCompaction: Bool { garbage > 4096 && garbage * 2 > boxes.count }
@@ -40,8 +67,8 @@ struct ChildBlocks: Sendable {
 
     /// Forgets the last entries back to `count` (a block abandoned while built).
     mutating func truncate(to count: Int) {
-        boxes.removeSubrange(count...)
-        nodes.removeSubrange(count...)
+        boxes.removeLast(boxes.count - count)
+        nodes.removeLast(nodes.count - count)
     }
 
     /// The query form of point `q` for `PackedRTree.matches`.
@@ -65,7 +92,5 @@ struct ChildBlocks: Sendable {
     }
 
     /// Bytes held.
-    var memoryBytes: Int {
-        boxes.count * MemoryLayout<SIMD4<Float>>.stride + nodes.count * MemoryLayout<NodeID>.stride
-    }
+    var memoryBytes: Int { boxes.memoryBytes + nodes.memoryBytes }
 }

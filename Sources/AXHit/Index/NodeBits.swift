@@ -1,44 +1,62 @@
 /// One bit per node slot, 1/8 byte a node: small enough to stay in cache
-/// when the nodes' records don't.
+/// when the nodes' records don't. Its words are a `ChunkedColumn`, so a
+/// snapshot shares them chunk by chunk.
 struct NodeBits: Sendable {
-    private var words: [UInt64] = []
+    private var words = ChunkedColumn<UInt64>()
 
     /// Room for slots `0 ..< count` (new bits clear).
     mutating func grow(to count: Int) {
         let needed = (count + 63) >> 6
-        if words.count < needed { words.append(contentsOf: repeatElement(0, count: needed - words.count)) }
+        if words.count < needed { words.append(repeating: 0, count: needed - words.count) }
     }
 
     subscript(_ i: Int) -> Bool {
-        get { words.withUnsafeBufferPointer { Self.test($0, i) } }
-        set { words.withUnsafeMutableBufferPointer { Self.set($0, i, newValue) } }
+        @inline(__always) get { words[i >> 6] & Self.mask(i) != 0 }
+        set {
+            if newValue { words[i >> 6] |= Self.mask(i) } else { words[i >> 6] &= ~Self.mask(i) }
+        }
     }
 
-    /// The words, for a query that reads bits with no copy of the array.
-    func withUnsafeWords<R>(_ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
-        words.withUnsafeBufferPointer(body)
-    }
-
-    /// The words, for a walk that writes bits through a pointer.
-    mutating func withUnsafeMutableWords<R>(_ body: (UnsafeMutableBufferPointer<UInt64>) -> R) -> R {
-        words.withUnsafeMutableBufferPointer { body($0) }
-    }
-
-    /// Bit `i` of `words`.
+    /// Calls `body` with a view that reads bits without bounds checks or
+    /// reference counting (for query loops).
     @inline(__always)
-    static func test(_ words: UnsafeBufferPointer<UInt64>, _ i: Int) -> Bool {
-        words[i >> 6] & mask(i) != 0
+    func withView<R>(_ body: (View) -> R) -> R {
+        words.withView { body(View(words: $0)) }
     }
 
-    /// Sets bit `i` of `words` to `value`.
-    @inline(__always)
-    static func set(_ words: UnsafeMutableBufferPointer<UInt64>, _ i: Int, _ value: Bool) {
-        if value { words[i >> 6] |= mask(i) } else { words[i >> 6] &= ~mask(i) }
+    /// `NodeBits` read through its words' view.
+    struct View {
+        let words: ChunkedColumn<UInt64>.View
+
+        /// Bit `i`.
+        @inline(__always)
+        func test(_ i: Int) -> Bool { words[i >> 6] & NodeBits.mask(i) != 0 }
+    }
+
+    /// Calls `body` with a writer for a run of writes
+    /// (`ChunkedColumn.withWriter`).
+    mutating func withWriter<R>(_ body: (inout Writer) -> R) -> R {
+        words.withWriter { words in
+            var writer = Writer(words: words)
+            return body(&writer)
+        }
+    }
+
+    /// Writes bits through its words' writer.
+    struct Writer {
+        fileprivate var words: ChunkedColumn<UInt64>.Writer
+
+        subscript(_ i: Int) -> Bool {
+            @available(*, unavailable) get { fatalError() }
+            @inline(__always) set {
+                if newValue { words[i >> 6] |= NodeBits.mask(i) } else { words[i >> 6] &= ~NodeBits.mask(i) }
+            }
+        }
     }
 
     @inline(__always)
-    private static func mask(_ i: Int) -> UInt64 { 1 << UInt64(i & 63) }
+    fileprivate static func mask(_ i: Int) -> UInt64 { 1 << UInt64(i & 63) }
 
     /// Bytes held.
-    var memoryBytes: Int { words.count * MemoryLayout<UInt64>.stride }
+    var memoryBytes: Int { words.memoryBytes }
 }

@@ -44,7 +44,6 @@ struct NodeRecord {
     static let defaultFlags: NodeFlags = [.alive, .userInteractionEnabled]
 
     /// An empty record (a view with every property at its default).
-    @inline(__always)
     init() {
         name = ""
         flags = Self.defaultFlags

@@ -59,7 +59,6 @@ struct NodeExtras: Sendable, Hashable {
     var actions: NodeActions
 
     /// Every property at its default.
-    @inline(__always)
     init() {
         alpha = 1
         label = nil
@@ -130,25 +129,26 @@ struct NodeExtras: Sendable, Hashable {
 ///
 /// Every node enters and changes through one write path
 /// (`ElementTree+Writing.swift`), which the builder API and every reader
-/// share. A value type: copies are independent (copy-on-write arrays).
+/// share. A value type: copies are independent (copy-on-write columns, shared
+/// chunk by chunk: `ChunkedColumn`).
 public struct ElementTree: Sendable {
     // Identity and structure.
-    var ids: [String] = []
-    var flags: [NodeFlags] = []
-    var parents: [NodeID] = []
-    var firstChildren: [NodeID] = []
-    var lastChildren: [NodeID] = []
-    var nextSiblings: [NodeID] = []
-    var previousSiblings: [NodeID] = []
+    var ids = ChunkedColumn<String>()
+    var flags = ChunkedColumn<NodeFlags>()
+    var parents = ChunkedColumn<NodeID>()
+    var firstChildren = ChunkedColumn<NodeID>()
+    var lastChildren = ChunkedColumn<NodeID>()
+    var nextSiblings = ChunkedColumn<NodeID>()
+    var previousSiblings = ChunkedColumn<NodeID>()
     // View geometry: the frame in the parent's bounds space. Explicit bounds
     // and transforms: an index into their table, or -1 for the default.
-    var frames: [CGRect] = []
-    var boundsSlots: [Int32] = []
+    var frames = ChunkedColumn<CGRect>()
+    var boundsSlots = ChunkedColumn<Int32>()
     var boundsTable = SideTable<CGRect>()
-    var transformSlots: [Int32] = []
+    var transformSlots = ChunkedColumn<Int32>()
     var transformTable = SideTable<CGAffineTransform>()
     // Rare properties: an index into `extras`, or -1.
-    var extraSlots: [Int32] = []
+    var extraSlots = ChunkedColumn<Int32>()
     var extras = SideTable<NodeExtras>()
     /// What every live node's `accessibilityPath` earns toward the path
     /// budget (`pathPointsEarned(by:)`) together, kept by the write path.
@@ -529,7 +529,7 @@ public struct ElementTree: Sendable {
 /// that entries a node gives up are reused and a long-lived tree that
 /// inserts and removes forever does not grow.
 struct SideTable<Element: Sendable>: Sendable {
-    private var entries: [Element] = []
+    private var entries = ChunkedColumn<Element>()
     private var free: [Int32] = []
 
     /// The entry in `slot`.
@@ -566,7 +566,7 @@ struct SideTable<Element: Sendable>: Sendable {
 /// slot ever freed: the slots beyond are in their first generation, so a
 /// tree that never removes a node stores none.
 struct SlotGenerations: Sendable {
-    private var stored: [UInt32] = []
+    private var stored = ChunkedColumn<UInt32>()
 
     /// The generation of the node in `slot` now.
     @inline(__always)
@@ -582,7 +582,7 @@ struct SlotGenerations: Sendable {
     /// - Complexity: O(1) amortized; the first call stores the generations
     ///   up to the slot.
     mutating func advance(_ slot: Int) -> Bool {
-        if stored.count <= slot { stored.append(contentsOf: repeatElement(0, count: slot + 1 - stored.count)) }
+        if stored.count <= slot { stored.append(repeating: 0, count: slot + 1 - stored.count) }
         stored[slot] &+= 1
         return stored[slot] != .max
     }
@@ -591,17 +591,19 @@ struct SlotGenerations: Sendable {
     /// the storage (for query loops).
     @inline(__always)
     func withView<R>(_ body: (View) throws -> R) rethrows -> R {
-        try stored.withUnsafeBufferPointer { try body(View(stored: $0)) }
+        let count = stored.count
+        return try stored.withView { try body(View(stored: $0, count: count)) }
     }
 
-    /// `SlotGenerations` read through a pointer.
+    /// `SlotGenerations` read through its column's view.
     struct View {
-        let stored: UnsafeBufferPointer<UInt32>
+        let stored: ChunkedColumn<UInt32>.View
+        let count: Int
 
         /// The handle of the node in `slot` now.
         @inline(__always)
         func nodeID(_ slot: Int32) -> NodeID {
-            NodeID(slot: slot, generation: Int(slot) < stored.count ? stored[Int(slot)] : 0)
+            NodeID(slot: slot, generation: Int(slot) < count ? stored[Int(slot)] : 0)
         }
     }
 }

@@ -18,7 +18,7 @@
 /// - **Limits:** slots below 2^31 (the tree's `Int32` slots), buckets up to
 ///   2^32 (the stored hash places an entry).
 struct IDTable: Sendable {
-    private var buckets: [UInt64] = []
+    private var buckets = ChunkedColumn<UInt64>()
     /// Entries in use.
     private(set) var count = 0
 
@@ -36,7 +36,7 @@ struct IDTable: Sendable {
     /// The slot of `key`, whose hash is `hash`, if an entry holds it; `ids`
     /// is the tree's column of id strings.
     @inline(__always)
-    func slot(of key: String, hash: UInt32, ids: [String]) -> Int32? {
+    func slot(of key: String, hash: UInt32, ids: ChunkedColumn<String>) -> Int32? {
         guard !buckets.isEmpty else { return nil }
         let mask = buckets.count - 1
         var b = Int(hash) & mask
@@ -101,7 +101,7 @@ struct IDTable: Sendable {
 
     private mutating func rehash(to size: Int) {
         let old = buckets
-        buckets = [UInt64](repeating: 0, count: size)
+        buckets = ChunkedColumn(repeating: 0, count: size)
         for e in old where e != 0 { place(e) }
     }
 }

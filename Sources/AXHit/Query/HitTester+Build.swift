@@ -40,16 +40,15 @@ extension HitTester {
         let before = (exposedCounts[top.index], windowCounts[top.index])
         let start = inheritedFromAncestors(of: top)
         var work = DeriveWork()
-        // The walk writes the columns through pointers (no uniqueness check
-        // per store) and reads a reference to the same tree.
+        // The walk writes the columns through writers (a chunk checked once
+        // per run, not at every store) and reads a reference to the same tree.
         let tree = self.tree
         let rules = self.rules
-        hot.withUnsafeMutableBufferPointer { hot in
-            exposedCounts.withUnsafeMutableBufferPointer { exposedCounts in
-                windowCounts.withUnsafeMutableBufferPointer { windowCounts in
-                    let counts = SubtreeCounts(exposed: exposedCounts, windows: windowCounts)
-                    ranks.withUnsafeMutableBufferPointer { ranks in
-                        boxHits.withUnsafeMutableWords { boxHits in
+        hot.withWriter { hot in
+            exposedCounts.withWriter { exposedCounts in
+                windowCounts.withWriter { windowCounts in
+                    ranks.withWriter { ranks in
+                        boxHits.withWriter { boxHits in
                             // The walk specialised for the platform's own rules
                             // type, so that the exposure step inlines instead of
                             // calling through an existential per node (any other
@@ -57,16 +56,20 @@ extension HitTester {
                             switch rules {
                             case let r as UIKitRules:
                                 Self.derive(
-                                    top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                                    top, structure: structure, start, tree, r, &hot, &exposedCounts, &windowCounts,
+                                    &ranks, &boxHits, &work)
                             case let r as IOSSnapshotRules:
                                 Self.derive(
-                                    top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                                    top, structure: structure, start, tree, r, &hot, &exposedCounts, &windowCounts,
+                                    &ranks, &boxHits, &work)
                             case let r as AndroidRules:
                                 Self.derive(
-                                    top, structure: structure, start, tree, r, hot, counts, ranks, boxHits, &work)
+                                    top, structure: structure, start, tree, r, &hot, &exposedCounts, &windowCounts,
+                                    &ranks, &boxHits, &work)
                             default:
                                 Self.derive(
-                                    top, structure: structure, start, tree, rules, hot, counts, ranks, boxHits, &work)
+                                    top, structure: structure, start, tree, rules, &hot, &exposedCounts,
+                                    &windowCounts, &ranks, &boxHits, &work)
                             }
                         }
                     }
@@ -96,23 +99,31 @@ extension HitTester {
     /// `PlatformRules.exposureStep`), exposed counts on the way up.
     static func derive<Rules: PlatformRules>(
         _ top: NodeID, structure: Bool, _ start: Inherited, _ tree: ElementTree, _ rules: Rules,
-        _ hot: UnsafeMutableBufferPointer<HotNode>, _ counts: SubtreeCounts,
-        _ ranks: UnsafeMutableBufferPointer<Int64>, _ boxHits: UnsafeMutableBufferPointer<UInt64>,
+        _ hot: inout ChunkedColumn<HotNode>.Writer, _ exposedCounts: inout ChunkedColumn<Int32>.Writer,
+        _ windowCounts: inout ChunkedColumn<Int32>.Writer, _ ranks: inout ChunkedColumn<Int64>.Writer,
+        _ boxHits: inout NodeBits.Writer,
         _ work: inout DeriveWork
     ) {
         let exposedHidesSubtree = rules.exposedHidesSubtree, needsWindows = rules.needsWindows
         /// Children are done: the node's counts are final, and go to its parent.
+        // Each node's entries through pointers, fetched once per node.
         func finish(_ n: NodeID) {
             let i = n.index
-            let state = hot[i].state
-            if state.contains(.exposed) { counts.exposed[i] += 1 }
+            let h = hot.pointer(i), exposed = exposedCounts.pointer(i)
+            let state = h.pointee.state
+            if state.contains(.exposed) { exposed.pointee += 1 }
             // Rules without windows leave the window counts at zero.
-            if needsWindows && state.contains(.finalWindow) && !state.contains(.blocked) { counts.windows[i] += 1 }
-            hot[i].state.setSubtreeBits(exposed: counts.exposed[i], windows: needsWindows ? counts.windows[i] : 0)
+            var windows: Int32 = 0
+            if needsWindows {
+                let w = windowCounts.pointer(i)
+                if state.contains(.finalWindow) && !state.contains(.blocked) { w.pointee += 1 }
+                windows = w.pointee
+            }
+            h.pointee.state.setSubtreeBits(exposed: exposed.pointee, windows: windows)
             if n != top {
-                let p = tree.parents[n.index].index
-                counts.exposed[p] += counts.exposed[i]
-                if needsWindows { counts.windows[p] += counts.windows[i] }
+                let p = tree.parents[i].index
+                exposedCounts.pointer(p).pointee += exposed.pointee
+                if needsWindows { windowCounts.pointer(p).pointee += windows }
             }
         }
         var frames = [start]
@@ -125,7 +136,8 @@ extension HitTester {
             let isView = !flags.contains(.element)
             // The children's slot and the modal bit are the engine's own and
             // stay, but a new node (with `structure`) looks for a modal child.
-            let kept = hot[i]
+            let h = hot.pointer(i)
+            let kept = h.pointee
             let modal =
                 structure ? !child.isNone && ViewRules.hasModalChild(n, in: tree) : kept.state.contains(.hasModalChild)
             let step = rules.exposureStep(n, in: tree, scope: up.exposure, hasModalChild: modal) {
@@ -137,16 +149,16 @@ extension HitTester {
             if modal { state.insert(.hasModalChild) }
             if needsWindows && rules.isFinalWindow(n, in: tree) { state.insert(.finalWindow) }
             if rules.refusesTouch(n, in: tree) { state.insert(.refusesTouch) }
-            hot[i] = HotNode(
+            let record = HotNode(
                 frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
                 childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
-            NodeBits.set(
-                boxHits, i,
-                isBoxHit(hot[i], hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree))
-            counts.exposed[i] = 0
-            if needsWindows { counts.windows[i] = 0 }
+            h.pointee = record
+            boxHits[i] = isBoxHit(
+                record, hasChildren: !child.isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree)
+            exposedCounts.pointer(i).pointee = 0
+            if needsWindows { windowCounts.pointer(i).pointee = 0 }
             if structure && n != top {
-                ranks[i] = frames[frames.count - 1].nextRank
+                ranks.pointer(i).pointee = frames[frames.count - 1].nextRank
                 frames[frames.count - 1].nextRank += rankGap
             }
             // Leaves without a path (most nodes) pass nothing down.
@@ -189,12 +201,6 @@ extension HitTester {
         let hot = self.hot
         let scope = rules.exposureScope(above: top, in: tree) { hot[$0.index].state.contains(.hasModalChild) }
         return Inherited(toScreen: tree.toScreen(of: parent), exposure: scope)
-    }
-
-    /// The two count columns `derive` writes, by pointer.
-    struct SubtreeCounts {
-        var exposed: UnsafeMutableBufferPointer<Int32>
-        var windows: UnsafeMutableBufferPointer<Int32>
     }
 
     /// Adds the deltas to the exposed and window counts of the ancestors of
@@ -282,7 +288,7 @@ extension HitTester {
     /// Builds the block of narrow view `v` (see `ChildBlocks`), unless a
     /// child has a region fixed in screen space.
     mutating func buildBlock(_ v: NodeID, toScreen: CGAffineTransform) {
-        let start = blocks.boxes.count
+        let start = blocks.startBlock()
         var count = 0
         var c = tree.firstChildren[v.index]
         while !c.isNone {
@@ -302,8 +308,7 @@ extension HitTester {
             c = tree.nextSiblings[c.index]
         }
         guard count > 0 else { return }
-        hot[v.index].childSlot = Int32(start)
-        hot[v.index].blockCount = UInt8(count)
+        hot[v.index].setBlock(start: Int32(start), count: UInt8(count))
     }
 
     /// Forgets the block of `v`, if any (its entries become garbage).
@@ -324,7 +329,7 @@ extension HitTester {
         fresh.nodes.reserveCapacity(blocks.boxes.count - blocks.garbage)
         for i in hot.indices where hot[i].blockStart >= 0 {
             let start = Int(hot[i].blockStart), end = start + Int(hot[i].blockCount)
-            hot[i].childSlot = Int32(fresh.boxes.count)
+            hot[i].childSlot = Int32(fresh.startBlock())
             fresh.boxes.append(contentsOf: blocks.boxes[start ..< end])
             fresh.nodes.append(contentsOf: blocks.nodes[start ..< end])
         }

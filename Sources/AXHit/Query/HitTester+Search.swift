@@ -181,20 +181,17 @@ extension HitTester {
         // (on a moderate path only).
         if h.blockStart >= 0 {
             let qv = ChildBlocks.query(q)
-            let start = Int(h.blockStart), end = start + Int(h.blockCount)
-            blocks.boxes.withUnsafeBufferPointer { boxes in
-                blocks.nodes.withUnsafeBufferPointer { nodes in
-                    boxHits.withUnsafeWords { boxHits in
-                        for k in start ..< end where PackedRTree.matches(boxes[k], qv) {
-                            let c = nodes[k]
-                            let isHit =
-                                moderatePath && NodeBits.test(boxHits, c.index)
-                                && ChildBlocks.holdsWithRoom(boxes[k], q)
-                            scratch.stack.push(
-                                .init(
-                                    node: c, step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
-                                    toScreen: toScreen))
-                        }
+            let count = Int(h.blockCount)
+            blocks.withBlock(start: Int(h.blockStart), count: count) { boxes, nodes in
+                boxHits.withView { boxHits in
+                    for k in 0 ..< count where PackedRTree.matches(boxes[k], qv) {
+                        let c = nodes[k]
+                        let isHit =
+                            moderatePath && boxHits.test(c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
+                        scratch.stack.push(
+                            .init(
+                                node: c, step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
+                                toScreen: toScreen))
                     }
                 }
             }
@@ -229,9 +226,9 @@ extension HitTester {
             tree.generations.withView { generations in
                 if cells.outsideCells == 0 {
                     let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
-                    boxHits.withUnsafeWords { boxHits in
+                    boxHits.withView { boxHits in
                         cells.forEach(containing: q) { key, withRoom in
-                            let isHit = gridHits && withRoom && NodeBits.test(boxHits, Int(key))
+                            let isHit = gridHits && withRoom && boxHits.test(Int(key))
                             scratch.stack.push(
                                 .init(
                                     node: generations.nodeID(key), step: isHit ? .answer : .visit,

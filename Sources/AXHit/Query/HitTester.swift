@@ -62,6 +62,14 @@ struct HotNode: Sendable {
     @inline(__always) var indexSlot: Int32 { blockCount == 0 ? childSlot : -1 }
     /// Where the view's block starts in `HitTester.blocks`, or -1.
     @inline(__always) var blockStart: Int32 { blockCount > 0 ? childSlot : -1 }
+
+    /// Points the view at its block of `count` entries from `start` (one
+    /// write of the record).
+    @inline(__always)
+    mutating func setBlock(start: Int32, count: UInt8) {
+        childSlot = start
+        blockCount = count
+    }
 }
 
 /// The hit-testing engine: which exposed element is under a point, as the
@@ -91,9 +99,11 @@ struct HotNode: Sendable {
 /// box hit (`boxHits`) has that answer without reading the child's record.
 ///
 /// **Snapshots.** A value type: a copy is a consistent snapshot that other
-/// threads may query while the owner updates its own copy (copy-on-write:
-/// the first update after a copy duplicates the columns it touches; a scroll
-/// touches only the small table of scroll offsets).
+/// threads may query while the owner updates its own copy. The tree's and
+/// the engine's per-node columns are `ChunkedColumn`s, shared chunk by
+/// chunk: the first update after a copy copies each column's table of
+/// chunks and the chunks it writes (16 to 32 KB each), not the columns; a
+/// scroll writes only the small table of scroll offsets.
 ///
 /// **Boundary rule.** Frames and bounds are closed-open (CGRectContainsPoint);
 /// points exactly on the boundary of a rotated or path region may go either
@@ -110,19 +120,19 @@ public struct HitTester: Sendable {
     /// rule), so that a scroll re-derives its view's subtree.
     let exposureReadsGeometry: Bool
     /// Per node: what queries read (see `HotNode`).
-    var hot: [HotNode] = []
+    var hot = ChunkedColumn<HotNode>()
     /// Per node: the exposed nodes in its subtree, itself included (queries
     /// read only whether it is positive: `EngineState.subtreeExposed`).
-    var exposedCounts: [Int32] = []
+    var exposedCounts = ChunkedColumn<Int32>()
     /// Per node: the final windows accessibility does not block in its
     /// subtree, itself included (with `exposedCounts`, for
     /// `EngineState.subtreeSearched`); all zero for rules without windows.
-    var windowCounts: [Int32] = []
+    var windowCounts = ChunkedColumn<Int32>()
     /// Z-order among siblings (larger is in front), with gaps for inserts.
-    var ranks: [Int64] = []
+    var ranks = ChunkedColumn<Int64>()
     /// A child's item number in its parent's `ContainerIndex`, or its
     /// position in its parent's block of `blocks`, or -1.
-    var ordinals: [Int32] = []
+    var ordinals = ChunkedColumn<Int32>()
     var indexes: [ContainerIndex] = []
     var freeIndexSlots: [Int32] = []
     var blocks = ChildBlocks()
@@ -173,11 +183,11 @@ public struct HitTester: Sendable {
         let n = tree.capacity
         guard hot.count < n else { return }
         let extra = n - hot.count
-        hot.append(contentsOf: repeatElement(HotNode(), count: extra))
-        exposedCounts.append(contentsOf: repeatElement(0, count: extra))
-        windowCounts.append(contentsOf: repeatElement(0, count: extra))
-        ranks.append(contentsOf: repeatElement(0, count: extra))
-        ordinals.append(contentsOf: repeatElement(-1, count: extra))
+        hot.append(repeating: HotNode(), count: extra)
+        exposedCounts.append(repeating: 0, count: extra)
+        windowCounts.append(repeating: 0, count: extra)
+        ranks.append(repeating: 0, count: extra)
+        ordinals.append(repeating: -1, count: extra)
         boxHits.grow(to: n)
         shapes.grow(to: n)
     }

@@ -1,0 +1,366 @@
+/// A column of values, one per node slot, kept in fixed chunks that are
+/// shared copy-on-write one by one: a copy of the column (a snapshot of the
+/// tree or the engine) shares every chunk, and the first write to an entry
+/// afterwards copies that entry's chunk alone, not the column.
+///
+/// - **Storage:** a table of chunks (`ChunkTable`): the address of each
+///   chunk's first entry, contiguous for reads, and apart from them the
+///   objects that own the chunks' memory. A read is
+///   `bases[i >> shift][i & mask]`: one load more than an `Array`'s (from a
+///   table of 8 bytes per chunk), and no reference counted.
+/// - **Chunk size:** 2^`shift` entries: 16 KB over the entry's size
+///   rounded down to a power of two (16 to 32 KB a chunk, at least 64
+///   entries). Small, so that copying one costs microseconds and its memory
+///   comes from the allocator's free lists (a whole-column copy of a large
+///   tree is fresh memory, whose page faults were most of what an update
+///   under a snapshot cost); large enough that a 10M-entry column has a
+///   table of thousands. The first chunk starts at 16 entries and doubles,
+///   so that a small tree's columns stay small.
+/// - **Cost:** a read O(1). A write O(1): two reference-count checks (the
+///   table's and the chunk's), except that the first write since the column
+///   was copied copies the table (a retain per chunk), and the first write
+///   to a chunk since then copies its entries. A `Writer` checks each chunk
+///   once for a run of writes.
+/// - **Limits:** indices below `count`, checked as an `Array` checks them.
+struct ChunkedColumn<Element> {
+    private var table = ChunkTable<Element>.make(capacity: 0)
+    /// The entries in use.
+    private(set) var count = 0
+
+    /// log2 of the entries a chunk holds.
+    @inline(__always)
+    static var shift: Int {
+        let stride = Swift.max(1, MemoryLayout<Element>.stride)
+        return Swift.max(6, 14 - (Int.bitWidth - 1 - stride.leadingZeroBitCount))
+    }
+
+    @inline(__always) static var chunkSize: Int { 1 << shift }
+    @inline(__always) static var mask: Int { chunkSize - 1 }
+
+    /// An empty column.
+    init() {}
+
+    /// `count` copies of `value`.
+    init(repeating value: Element, count: Int) {
+        append(repeating: value, count: count)
+    }
+
+    /// The entry at `i`.
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        get {
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "ChunkedColumn index out of range")
+            return table.base(i &>> Self.shift)[i & Self.mask]
+        }
+        _modify {
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "ChunkedColumn index out of range")
+            let base = writableBase(i &>> Self.shift)
+            yield &base[i & Self.mask]
+        }
+    }
+
+    /// The memory of chunk `k`, which this column alone holds (the table and
+    /// the chunk are copied first when shared).
+    @inline(__always)
+    private mutating func writableBase(_ k: Int) -> UnsafeMutablePointer<Element> {
+        if _slowPath(!isKnownUniquelyReferenced(&table)) { table = table.copy(reserving: 0) }
+        let owner = table.owner(k)
+        if _slowPath(!isKnownUniquelyReferenced(&owner.pointee)) {
+            table.set(k, to: ColumnChunk(copying: owner.pointee, capacity: owner.pointee.capacity))
+        }
+        return table.base(k)
+    }
+
+    /// Adds `value` after the last entry.
+    mutating func append(_ value: Element) {
+        let k = count &>> Self.shift, at = count & Self.mask
+        let base = writableBase(forAppendingTo: k, at: at, count: 1)
+        (base + at).initialize(to: value)
+        table.owner(k).pointee.count += 1
+        count += 1
+    }
+
+    /// Adds `n` copies of `value` after the last entry, a chunk at a time.
+    mutating func append(repeating value: Element, count n: Int) {
+        precondition(n >= 0, "ChunkedColumn: a negative count")
+        var left = n
+        while left > 0 {
+            let k = count &>> Self.shift, at = count & Self.mask
+            let run = Swift.min(left, Self.chunkSize - at)
+            let base = writableBase(forAppendingTo: k, at: at, count: run)
+            (base + at).initialize(repeating: value, count: run)
+            table.owner(k).pointee.count += run
+            count += run
+            left -= run
+        }
+    }
+
+    /// The memory of chunk `k`, writable, with room for `n` entries from
+    /// `at`: a new chunk at the end, or the first chunk grown (the only one
+    /// ever smaller than `chunkSize`).
+    @inline(__always)
+    private mutating func writableBase(forAppendingTo k: Int, at: Int, count n: Int) -> UnsafeMutablePointer<Element> {
+        if k == table.chunkCount {
+            addChunk(capacity: k == 0 ? Swift.min(Self.chunkSize, Swift.max(16, n)) : Self.chunkSize)
+        }
+        let base = writableBase(k)
+        if _slowPath(k == 0 && at + n > table.owner(0).pointee.capacity) { return growFirstChunk(to: at + n) }
+        return base
+    }
+
+    /// Moves the first chunk into one with room for `n` entries (doubling,
+    /// up to `chunkSize`); returns its memory.
+    @inline(never)
+    private mutating func growFirstChunk(to n: Int) -> UnsafeMutablePointer<Element> {
+        let old = table.owner(0).pointee
+        var capacity = old.capacity
+        while capacity < n { capacity *= 2 }
+        let grown = ColumnChunk(copying: old, capacity: Swift.min(Self.chunkSize, capacity))
+        table.set(0, to: grown)
+        return grown.base
+    }
+
+    /// Adds `values` after the last entry.
+    mutating func append(contentsOf values: some Sequence<Element>) {
+        for v in values { append(v) }
+    }
+
+    /// Removes the last `n` entries. O(n), plus a copy of the last chunk
+    /// kept when it is shared.
+    mutating func removeLast(_ n: Int) {
+        precondition(n >= 0 && n <= count, "ChunkedColumn: removing more entries than there are")
+        guard n > 0 else { return }
+        let newCount = count - n
+        let keptChunks = (newCount + Self.mask) &>> Self.shift
+        if !isKnownUniquelyReferenced(&table) { table = table.copy(reserving: 0) }
+        // Whole chunks go with their slots (a shared one stays whole in its
+        // other tables); the last kept one gives back its tail.
+        table.removeLast(table.chunkCount - keptChunks)
+        count = newCount
+        let tail = newCount & Self.mask
+        guard tail > 0 else { return }
+        let k = keptChunks - 1
+        let base = writableBase(k)
+        let chunk = table.owner(k).pointee
+        (base + tail).deinitialize(count: chunk.count - tail)
+        chunk.count = tail
+    }
+
+    /// Makes room in the table for `n` entries, and in the first chunk when
+    /// there is none yet (the others are made as needed).
+    mutating func reserveCapacity(_ n: Int) {
+        let chunks = (n + Self.mask) &>> Self.shift
+        if chunks > table.room { table = table.copy(reserving: chunks) }
+        if n > 0 && table.chunkCount == 0 { addChunk(capacity: Swift.min(Self.chunkSize, Swift.max(16, n))) }
+    }
+
+    private mutating func addChunk(capacity: Int) {
+        if !isKnownUniquelyReferenced(&table) || table.chunkCount == table.room {
+            table = table.copy(reserving: Swift.max(4, 2 * table.chunkCount))
+        }
+        table.append(ColumnChunk(capacity: capacity))
+    }
+
+    /// Bytes held: every chunk whole, and the table (a chunk shared with a
+    /// copy is counted by both).
+    var memoryBytes: Int {
+        var entries = 0
+        for k in 0 ..< table.chunkCount { entries += table.owner(k).pointee.capacity }
+        return entries * MemoryLayout<Element>.stride + table.chunkCount * (2 * MemoryLayout<Int>.stride + 48)
+    }
+
+    /// The chunks this column shares with `other` (the same chunk object at
+    /// the same place), and its chunks in all: what a write since a copy
+    /// left shared.
+    func sharedChunks(with other: ChunkedColumn) -> (shared: Int, of: Int) {
+        var shared = 0
+        for k in 0 ..< Swift.min(table.chunkCount, other.table.chunkCount)
+        where table.owner(k).pointee === other.table.owner(k).pointee {
+            shared += 1
+        }
+        return (shared, table.chunkCount)
+    }
+
+    /// Calls `body` with a view that reads entries without bounds checks or
+    /// reference counting (for query loops over valid indices).
+    @inline(__always)
+    func withView<R>(_ body: (View) throws -> R) rethrows -> R {
+        try withExtendedLifetime(table) { try body(View(bases: table.bases)) }
+    }
+
+    /// `ChunkedColumn` read through its table.
+    struct View {
+        fileprivate let bases: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
+
+        @inline(__always)
+        subscript(i: Int) -> Element { bases[i &>> ChunkedColumn.shift][i & ChunkedColumn.mask] }
+
+        /// The address of entry `i`; the entries after it up to the end of
+        /// its chunk follow it in memory.
+        @inline(__always)
+        func pointer(_ i: Int) -> UnsafePointer<Element> {
+            UnsafePointer(bases[i &>> ChunkedColumn.shift] + (i & ChunkedColumn.mask))
+        }
+    }
+
+    /// Calls `body` with a writer for a run of writes: it checks each chunk
+    /// it writes once, not at every store (the column is held by `body`
+    /// throughout, so no copy can share a chunk in between).
+    mutating func withWriter<R>(_ body: (inout Writer) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointer(to: &self) { column in
+            var writer = Writer(column: column)
+            return try body(&writer)
+        }
+    }
+
+    /// Writes to a column, remembering the chunk it last made writable.
+    struct Writer {
+        fileprivate let column: UnsafeMutablePointer<ChunkedColumn>
+        /// The column's count (which a writer does not change).
+        private let count: Int
+        private var chunk = -1
+        private var base: UnsafeMutablePointer<Element>?
+
+        fileprivate init(column: UnsafeMutablePointer<ChunkedColumn>) {
+            self.column = column
+            count = column.pointee.count
+        }
+
+        /// The address of entry `i`, writable. It stays valid while the
+        /// writer lives: a chunk made writable is not copied again.
+        @inline(__always)
+        mutating func pointer(_ i: Int) -> UnsafeMutablePointer<Element> {
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "ChunkedColumn index out of range")
+            let k = i &>> ChunkedColumn.shift
+            if k != chunk {
+                base = column.pointee.writableBase(k)
+                chunk = k
+            }
+            return base.unsafelyUnwrapped + (i & ChunkedColumn.mask)
+        }
+
+        @inline(__always)
+        subscript(i: Int) -> Element {
+            mutating get { pointer(i).pointee }
+            _modify { yield &pointer(i).pointee }
+        }
+    }
+}
+
+extension ChunkedColumn: RandomAccessCollection, MutableCollection {
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+}
+
+// Unchecked: a chunk another copy holds is only read; a write first copies
+// any table or chunk this column does not hold alone (`writableBase`).
+extension ChunkedColumn: @unchecked Sendable where Element: Sendable {}
+
+/// One chunk of a `ChunkedColumn`: memory for `capacity` entries, the
+/// first `count` of them initialized.
+final class ColumnChunk<Element> {
+    let base: UnsafeMutablePointer<Element>
+    /// Entries the memory holds: the column's `chunkSize`, or less for a
+    /// first chunk still growing.
+    let capacity: Int
+    /// Unchecked: only the column that holds the chunk alone writes it
+    /// (an append), so the runtime's exclusivity check per append, a
+    /// tenth of a large tree's build, guards nothing.
+    @exclusivity(unchecked) var count = 0
+
+    init(capacity: Int) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    /// A copy of `other`'s entries, in memory for `capacity` of them.
+    init(copying other: ColumnChunk, capacity: Int) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+        base.initialize(from: other.base, count: other.count)
+        count = other.count
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+}
+
+/// The table of a `ChunkedColumn`, in two arrays: the address of each
+/// chunk's first entry (the elements, contiguous, all a read touches) and
+/// the chunks themselves (`owners`, which keep the memory alive).
+final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, UnsafeMutablePointer<Element>> {
+    /// An empty table with room for `capacity` chunks.
+    static func make(capacity: Int) -> ChunkTable {
+        let buffer = create(minimumCapacity: capacity) { _ in
+            ChunkTableHeader(chunkCount: 0, room: capacity, owners: .allocate(capacity: capacity))
+        }
+        return unsafeDowncast(buffer, to: ChunkTable.self)
+    }
+
+    /// The header, through a pointer: ManagedBuffer's `header` property is
+    /// a class's stored property, which the runtime checks for exclusive
+    /// access at every use (a tenth of a large tree's build).
+    @inline(__always)
+    private var head: UnsafeMutablePointer<ChunkTableHeader<Element>> { withUnsafeMutablePointerToHeader { $0 } }
+
+    var chunkCount: Int { head.pointee.chunkCount }
+    var room: Int { head.pointee.room }
+
+    /// The address of each chunk's first entry, in order.
+    @inline(__always)
+    var bases: UnsafeMutablePointer<UnsafeMutablePointer<Element>> { withUnsafeMutablePointerToElements { $0 } }
+
+    /// The address of chunk `k`'s first entry.
+    @inline(__always)
+    func base(_ k: Int) -> UnsafeMutablePointer<Element> { bases[k] }
+
+    /// Where chunk `k` is held.
+    @inline(__always)
+    func owner(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> { head.pointee.owners + k }
+
+    /// Puts `chunk` in place of chunk `k` (releasing the old one).
+    func set(_ k: Int, to chunk: ColumnChunk<Element>) {
+        head.pointee.owners[k] = chunk
+        bases[k] = chunk.base
+    }
+
+    /// A table holding the same chunks (each retained once more), with room
+    /// for at least `reserving` chunks.
+    func copy(reserving: Int) -> ChunkTable {
+        let n = chunkCount
+        let copy = ChunkTable.make(capacity: Swift.max(n, reserving))
+        copy.head.pointee.owners.initialize(from: head.pointee.owners, count: n)
+        copy.bases.initialize(from: bases, count: n)
+        copy.head.pointee.chunkCount = n
+        return copy
+    }
+
+    /// Adds `chunk` at the end (room must be left).
+    func append(_ chunk: ColumnChunk<Element>) {
+        let n = head.pointee.chunkCount
+        (head.pointee.owners + n).initialize(to: chunk)
+        bases[n] = chunk.base
+        head.pointee.chunkCount = n + 1
+    }
+
+    /// Drops the last `n` chunks (releasing them).
+    func removeLast(_ n: Int) {
+        let kept = head.pointee.chunkCount - n
+        (head.pointee.owners + kept).deinitialize(count: n)
+        head.pointee.chunkCount = kept
+    }
+
+    deinit {
+        head.pointee.owners.deinitialize(count: head.pointee.chunkCount)
+        head.pointee.owners.deallocate()
+    }
+}
+
+/// A `ChunkTable`'s chunks in use, its room, and its chunks.
+struct ChunkTableHeader<Element> {
+    var chunkCount: Int
+    var room: Int
+    var owners: UnsafeMutablePointer<ColumnChunk<Element>>
+}
