@@ -101,7 +101,7 @@ struct ChunkedColumn<Element> {
     @inline(__always)
     private mutating func writableBase(forAppendingTo k: Int, at: Int, count n: Int) -> UnsafeMutablePointer<Element> {
         if k == table.chunkCount {
-            addChunk(capacity: k == 0 ? Swift.min(Self.chunkSize, Swift.max(16, n)) : Self.chunkSize)
+            addChunk(capacity: k == 0 ? Self.firstChunkCapacity(n) : Self.chunkSize)
         }
         let base = writableBase(k)
         if _slowPath(k == 0 && at + n > table.owner(0).pointee.capacity) { return growFirstChunk(to: at + n) }
@@ -151,8 +151,12 @@ struct ChunkedColumn<Element> {
     mutating func reserveCapacity(_ n: Int) {
         let chunks = (n + Self.mask) &>> Self.shift
         if chunks > table.room { table = table.copy(reserving: chunks) }
-        if n > 0 && table.chunkCount == 0 { addChunk(capacity: Swift.min(Self.chunkSize, Swift.max(16, n))) }
+        if n > 0 && table.chunkCount == 0 { addChunk(capacity: Self.firstChunkCapacity(n)) }
     }
+
+    /// The first chunk's capacity for `n` entries: at least 16, at most
+    /// `chunkSize` (it doubles as it fills, so that small columns stay small).
+    private static func firstChunkCapacity(_ n: Int) -> Int { Swift.min(chunkSize, Swift.max(16, n)) }
 
     private mutating func addChunk(capacity: Int) {
         if !isKnownUniquelyReferenced(&table) || table.chunkCount == table.room {

@@ -535,7 +535,9 @@ struct SideTable<Element: Sendable>: Sendable {
     /// The entry in `slot`.
     @inline(__always)
     subscript(slot: Int32) -> Element {
-        _read { yield entries[Int(slot)] }  // in place: a field read copies no entry
+        // A read copies the entry out: `ChunkedColumn` has a `get`, not a
+        // `_read` (giving it one would read a field in place again).
+        _read { yield entries[Int(slot)] }
         _modify { yield &entries[Int(slot)] }
     }
 
