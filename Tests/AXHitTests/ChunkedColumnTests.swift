@@ -8,46 +8,75 @@ import Testing
 /// to the others; and what a write under a copy shares (every chunk but the
 /// one written), counted by chunk object identity.
 @Suite struct ChunkedColumnTests {
-    /// Chunk sizes from the rule (16 KB over the entry's size rounded down
-    /// to a power of two: 16 to 32 KB), worked out by hand.
-    @Test func chunksHoldAbout16KB() {
-        #expect(ChunkedColumn<UInt8>.chunkSize == 16_384)
-        #expect(ChunkedColumn<Int32>.chunkSize == 4_096)
-        #expect(ChunkedColumn<UInt64>.chunkSize == 2_048)
-        #expect(ChunkedColumn<CGRect>.chunkSize == 512)
-        #expect(ChunkedColumn<HotNode>.chunkSize == 512)  // 48 bytes, as 32: 24 KB
+    /// Chunk sizes from the rule (8 KB over the entry's size rounded down
+    /// to a power of two: 8 to 16 KB), worked out by hand.
+    @Test func chunksHoldAbout8KB() {
+        #expect(ChunkedColumn<UInt8>.chunkSize == 8_192)
+        #expect(ChunkedColumn<Int32>.chunkSize == 2_048)
+        #expect(ChunkedColumn<UInt64>.chunkSize == 1_024)
+        #expect(ChunkedColumn<CGRect>.chunkSize == 256)
+        #expect(ChunkedColumn<HotNode>.chunkSize == 256)  // 48 bytes, as 32: 12 KB
         #expect(MemoryLayout<HotNode>.stride == 48)
     }
 
     @Test func copiesKeepTheirValuesThroughRandomWrites() {
-        var rng = SeededRandom(seed: 11)
         // Strings longer than 15 bytes (stored on the heap, not inline), so
         // that a chunk copied or dropped wrongly would also show as a leak
         // or a double free under the sanitizers.
-        var columns = [ChunkedColumn<String>()]
-        var oracles = [[String]()]
+        let longest = Self.randomWrites(seed: 11, steps: 40_000, longestRun: 700) { $0 }
+        // Not vacuous: columns ran to several chunks (of 512 strings).
+        #expect(ChunkedColumn<String>.chunkSize == 512)
+        #expect(longest > 8 * 512)
+    }
+
+    /// Entries of 264 bytes: 64 to a chunk, so 4,096 to a group of 64
+    /// chunks, and random runs cross groups: appends that open one, removals
+    /// that drop one or cut one short, writes to a group a copy shares.
+    @Test func copiesKeepTheirValuesAcrossGroups() {
+        let longest = Self.randomWrites(seed: 12, steps: 12_000, longestRun: 3_000) { Wide(text: $0) }
+        #expect(ChunkedColumn<Wide>.chunkSize == 64)
+        #expect(ChunkTable<Wide>.groupSize == 64)
+        #expect(longest > 3 * 4_096)
+    }
+
+    /// A heap string and 248 bytes of padding.
+    struct Wide: Equatable {
+        var text: String
+        var padding = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        static func == (a: Wide, b: Wide) -> Bool { a.text == b.text }
+    }
+
+    /// Random appends, writes, removals, copies and drops of columns, each
+    /// checked against its `Array` oracle; runs of appends and removals up
+    /// to `longestRun`. Returns the longest column seen.
+    static func randomWrites<E: Equatable>(
+        seed: UInt64, steps total: Int, longestRun: Int, _ make: (String) -> E
+    ) -> Int {
+        var rng = SeededRandom(seed: seed)
+        var columns = [ChunkedColumn<E>()]
+        var oracles = [[E]()]
         var steps = 0
         var longest = 0
-        while steps < 40_000 {
+        while steps < total {
             steps += 1
             let c = Int(rng.next() % UInt64(columns.count))
             longest = Swift.max(longest, oracles[c].count)
             switch rng.next() % 100 {
             case 0 ..< 45:
-                let v = "appended value \(steps)"
+                let v = make("appended value \(steps)")
                 columns[c].append(v)
                 oracles[c].append(v)
             case 45 ..< 50:
-                let n = Int(rng.next() % 600)
-                columns[c].append(repeating: "repeated value \(steps)", count: n)
-                oracles[c].append(contentsOf: repeatElement("repeated value \(steps)", count: n))
+                let n = Int(rng.next() % UInt64(longestRun))
+                columns[c].append(repeating: make("repeated value \(steps)"), count: n)
+                oracles[c].append(contentsOf: repeatElement(make("repeated value \(steps)"), count: n))
             case 50 ..< 80:
                 guard !oracles[c].isEmpty else { continue }
                 let i = Int(rng.next() % UInt64(oracles[c].count))
-                columns[c][i] = "written value \(steps)"
-                oracles[c][i] = "written value \(steps)"
+                columns[c][i] = make("written value \(steps)")
+                oracles[c][i] = make("written value \(steps)")
             case 80 ..< 86:
-                let n = Int(rng.next() % UInt64(Swift.min(oracles[c].count, 700) + 1))
+                let n = Int(rng.next() % UInt64(Swift.min(oracles[c].count, longestRun) + 1))
                 columns[c].removeLast(n)
                 oracles[c].removeLast(n)
             case 86 ..< 92 where columns.count < 8:
@@ -73,21 +102,40 @@ import Testing
         for (column, oracle) in zip(columns, oracles) {
             #expect(Array(column) == oracle)
         }
-        // Not vacuous: columns ran to several chunks (of 1,024 strings).
-        #expect(ChunkedColumn<String>.chunkSize == 1_024)
-        #expect(longest > 4 * 1_024)
+        return longest
+    }
+
+    /// A copy of the table retains groups; a write copies the one group it
+    /// lands in, and in it the one chunk.
+    @Test func aWriteUnderACopyCopiesOneGroup() {
+        // 3 groups of 64 chunks of 2,048 entries.
+        let c = ChunkedColumn<Int32>.chunkSize
+        #expect(c == 2_048)
+        var column = ChunkedColumn<Int32>(repeating: 7, count: 3 * 64 * c)
+        let snapshot = column
+        #expect(column.sharedGroups(with: snapshot) == (3, 3))
+        column[64 * c + 5] = 1  // group 1, chunk 64
+        #expect(column.sharedGroups(with: snapshot) == (2, 3))
+        #expect(column.sharedChunks(with: snapshot) == (191, 192))
+        column.append(2)  // a fourth group, of the column's own
+        #expect(column.sharedGroups(with: snapshot) == (2, 4))
+        column.removeLast(3 * c + 1)  // back into group 2, which the snapshot shares
+        #expect(column.sharedGroups(with: snapshot) == (1, 3))
+        #expect(column.sharedChunks(with: snapshot) == (188, 189))
+        #expect(snapshot[64 * c + 5] == 7 && snapshot.count == 3 * 64 * c)
+        #expect(column[64 * c + 5] == 1 && column.count == 3 * 64 * c - 3 * c)
     }
 
     @Test func aWriteUnderACopyCopiesOneChunk() {
         var column = ChunkedColumn<Int32>(repeating: 7, count: 100_000)
         let snapshot = column
-        #expect(column.sharedChunks(with: snapshot) == (25, 25))  // 100,000 / 4,096, rounded up
+        #expect(column.sharedChunks(with: snapshot) == (49, 49))  // 100,000 / 2,048, rounded up
         column[50_000] = 1
         column[50_001] = 2  // the same chunk: no second copy
-        #expect(column.sharedChunks(with: snapshot) == (24, 25))
+        #expect(column.sharedChunks(with: snapshot) == (48, 49))
         column[99_999] = 3
-        column.append(4)
-        #expect(column.sharedChunks(with: snapshot) == (23, 25))
+        column.append(4)  // into chunk 48, which 99,999 copied
+        #expect(column.sharedChunks(with: snapshot) == (47, 49))
         #expect(snapshot[50_000] == 7 && snapshot[99_999] == 7 && snapshot.count == 100_000)
         #expect(column[50_000] == 1 && column[50_001] == 2 && column[99_999] == 3 && column[100_000] == 4)
     }
@@ -99,8 +147,8 @@ import Testing
             for i in stride(from: 0, to: 2_048, by: 3) { w[i] += Int64(i) }
             w.pointer(9_999).pointee = -1
         }
-        // Entries 0 ..< 2,048 are chunk 0; 9,999 is chunk 4 of 5.
-        #expect(column.sharedChunks(with: snapshot) == (3, 5))
+        // Entries 0 ..< 2,048 are chunks 0 and 1; 9,999 is chunk 9 of 10.
+        #expect(column.sharedChunks(with: snapshot) == (7, 10))
         #expect(column[3] == 3 && column[9_999] == -1 && column[1] == 0)
         #expect(snapshot[3] == 0 && snapshot[9_999] == 0)
     }
@@ -108,7 +156,7 @@ import Testing
     @Test func theFirstChunkStartsSmallAndGrows() {
         var column = ChunkedColumn<Int32>()
         for i in 0 ..< 10 { column.append(Int32(i)) }
-        // 16 entries of 4 bytes, not a 16 KB chunk, for a small tree.
+        // 16 entries of 4 bytes, not an 8 KB chunk, for a small tree.
         #expect(column.memoryBytes < 200)
         for i in 10 ..< 5_000 { column.append(Int32(i)) }
         #expect(Array(column) == (0 ..< 5_000).map { Int32($0) })

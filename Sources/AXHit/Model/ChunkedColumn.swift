@@ -5,22 +5,25 @@
 ///
 /// - **Storage:** a table of chunks (`ChunkTable`): the address of each
 ///   chunk's first entry, contiguous for reads, and apart from them the
-///   objects that own the chunks' memory. A read is
-///   `bases[i >> shift][i & mask]`: one load more than an `Array`'s (from a
-///   table of 8 bytes per chunk), and no reference counted.
-/// - **Chunk size:** 2^`shift` entries: 16 KB over the entry's size
-///   rounded down to a power of two (16 to 32 KB a chunk, at least 64
-///   entries). Small, so that copying one costs microseconds and its memory
-///   comes from the allocator's free lists (a whole-column copy of a large
-///   tree is fresh memory, whose page faults were most of what an update
-///   under a snapshot cost); large enough that a 10M-entry column has a
-///   table of thousands. The first chunk starts at 16 entries and doubles,
-///   so that a small tree's columns stay small.
-/// - **Cost:** a read O(1). A write O(1): two reference-count checks (the
-///   table's and the chunk's), except that the first write since the column
-///   was copied copies the table (a retain per chunk), and the first write
-///   to a chunk since then copies its entries. A `Writer` checks each chunk
-///   once for a run of writes.
+///   objects that own the chunks' memory, 64 to a group (`ChunkGroup`). A
+///   read is `bases[i >> shift][i & mask]`: one load more than an
+///   `Array`'s (from a table of 8 bytes per chunk), and no reference
+///   counted.
+/// - **Chunk size:** 2^`shift` entries: 8 KB over the entry's size
+///   rounded down to a power of two (8 to 16 KB a chunk, at least 64
+///   entries). Small, so that copying one costs a microsecond or two and its
+///   memory comes from the allocator's free lists (a whole-column copy of a
+///   large tree is fresh memory, whose page faults were most of what an
+///   update under a snapshot cost; chunks of 16 to 32 KB were measured
+///   slower at 10k and 1M elements); large enough that a 10M-entry column
+///   has a table of thousands. The first chunk starts at 16 entries and
+///   doubles, so that a small tree's columns stay small.
+/// - **Cost:** a read O(1). A write O(1): three reference-count checks
+///   (the table's, the group's and the chunk's), except that the first
+///   write since the column was copied copies the table (its addresses and
+///   a retain per group), and the first write to a group and to a chunk
+///   since then copies them (a retain per chunk in the group; the chunk's
+///   entries). A `Writer` checks each chunk once for a run of writes.
 /// - **Limits:** indices below `count`, checked as an `Array` checks them.
 struct ChunkedColumn<Element> {
     private var table = ChunkTable<Element>.make(capacity: 0)
@@ -31,7 +34,7 @@ struct ChunkedColumn<Element> {
     @inline(__always)
     static var shift: Int {
         let stride = Swift.max(1, MemoryLayout<Element>.stride)
-        return Swift.max(6, 14 - (Int.bitWidth - 1 - stride.leadingZeroBitCount))
+        return Swift.max(6, 13 - (Int.bitWidth - 1 - stride.leadingZeroBitCount))
     }
 
     @inline(__always) static var chunkSize: Int { 1 << shift }
@@ -64,9 +67,9 @@ struct ChunkedColumn<Element> {
     @inline(__always)
     private mutating func writableBase(_ k: Int) -> UnsafeMutablePointer<Element> {
         if _slowPath(!isKnownUniquelyReferenced(&table)) { table = table.copy(reserving: 0) }
-        let owner = table.owner(k)
-        if _slowPath(!isKnownUniquelyReferenced(&owner.pointee)) {
-            table.set(k, to: ColumnChunk(copying: owner.pointee, capacity: owner.pointee.capacity))
+        let slot = table.writableSlot(k)
+        if _slowPath(!isKnownUniquelyReferenced(&slot.pointee)) {
+            table.set(k, to: ColumnChunk(copying: slot.pointee, capacity: slot.pointee.capacity))
         }
         return table.base(k)
     }
@@ -76,7 +79,7 @@ struct ChunkedColumn<Element> {
         let k = count &>> Self.shift, at = count & Self.mask
         let base = writableBase(forAppendingTo: k, at: at, count: 1)
         (base + at).initialize(to: value)
-        table.owner(k).pointee.count += 1
+        table.chunk(k).count += 1
         count += 1
     }
 
@@ -89,7 +92,7 @@ struct ChunkedColumn<Element> {
             let run = Swift.min(left, Self.chunkSize - at)
             let base = writableBase(forAppendingTo: k, at: at, count: run)
             (base + at).initialize(repeating: value, count: run)
-            table.owner(k).pointee.count += run
+            table.chunk(k).count += run
             count += run
             left -= run
         }
@@ -104,7 +107,7 @@ struct ChunkedColumn<Element> {
             addChunk(capacity: k == 0 ? Self.firstChunkCapacity(n) : Self.chunkSize)
         }
         let base = writableBase(k)
-        if _slowPath(k == 0 && at + n > table.owner(0).pointee.capacity) { return growFirstChunk(to: at + n) }
+        if _slowPath(k == 0 && at + n > table.chunk(0).capacity) { return growFirstChunk(to: at + n) }
         return base
     }
 
@@ -112,7 +115,7 @@ struct ChunkedColumn<Element> {
     /// up to `chunkSize`); returns its memory.
     @inline(never)
     private mutating func growFirstChunk(to n: Int) -> UnsafeMutablePointer<Element> {
-        let old = table.owner(0).pointee
+        let old = table.chunk(0)
         var capacity = old.capacity
         while capacity < n { capacity *= 2 }
         let grown = ColumnChunk(copying: old, capacity: Swift.min(Self.chunkSize, capacity))
@@ -141,7 +144,7 @@ struct ChunkedColumn<Element> {
         guard tail > 0 else { return }
         let k = keptChunks - 1
         let base = writableBase(k)
-        let chunk = table.owner(k).pointee
+        let chunk = table.chunk(k)
         (base + tail).deinitialize(count: chunk.count - tail)
         chunk.count = tail
     }
@@ -169,8 +172,11 @@ struct ChunkedColumn<Element> {
     /// copy is counted by both).
     var memoryBytes: Int {
         var entries = 0
-        for k in 0 ..< table.chunkCount { entries += table.owner(k).pointee.capacity }
-        return entries * MemoryLayout<Element>.stride + table.chunkCount * (2 * MemoryLayout<Int>.stride + 48)
+        for k in 0 ..< table.chunkCount { entries += table.chunk(k).capacity }
+        // A chunk: its address and its object; a group: its place in the
+        // table, its object and its slots.
+        return entries * MemoryLayout<Element>.stride + table.chunkCount * (MemoryLayout<Int>.stride + 48)
+            + table.groupBytes
     }
 
     /// The chunks this column shares with `other` (the same chunk object at
@@ -179,10 +185,16 @@ struct ChunkedColumn<Element> {
     func sharedChunks(with other: ChunkedColumn) -> (shared: Int, of: Int) {
         var shared = 0
         for k in 0 ..< Swift.min(table.chunkCount, other.table.chunkCount)
-        where table.owner(k).pointee === other.table.owner(k).pointee {
+        where table.chunk(k) === other.table.chunk(k) {
             shared += 1
         }
         return (shared, table.chunkCount)
+    }
+
+    /// The groups of chunks this column shares with `other` (the same group
+    /// object at the same place), and its groups in all.
+    func sharedGroups(with other: ChunkedColumn) -> (shared: Int, of: Int) {
+        table.sharedGroups(with: other.table)
     }
 
     /// Calls `body` with a view that reads entries without bounds checks or
@@ -291,14 +303,58 @@ final class ColumnChunk<Element> {
     }
 }
 
+/// Up to `ChunkTable.groupSize` consecutive chunks of a column, held
+/// together: a copy of the table retains each group once, not each chunk
+/// (a retain per chunk was most of an update's cost under a snapshot of a
+/// large tree: 20,000 of them at 1M elements). A group is itself shared
+/// copy-on-write; copying one retains its chunks.
+final class ChunkGroup<Element> {
+    let chunks: UnsafeMutablePointer<ColumnChunk<Element>>
+    /// Slots for chunks: `groupSize`, or fewer in a column's first group
+    /// while it grows (so that a small tree's columns stay small).
+    let capacity: Int
+    /// Unchecked, as `ColumnChunk.count`: only a table that holds the group
+    /// alone changes it.
+    @exclusivity(unchecked) var count = 0
+
+    init(capacity: Int) {
+        chunks = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    /// The first `count` chunks of `other`, each retained once more, in
+    /// `capacity` slots.
+    init(copying other: ChunkGroup, count: Int, capacity: Int) {
+        chunks = .allocate(capacity: capacity)
+        self.capacity = capacity
+        chunks.initialize(from: other.chunks, count: count)
+        self.count = count
+    }
+
+    deinit {
+        chunks.deinitialize(count: count)
+        chunks.deallocate()
+    }
+}
+
 /// The table of a `ChunkedColumn`, in two arrays: the address of each
 /// chunk's first entry (the elements, contiguous, all a read touches) and
-/// the chunks themselves (`owners`, which keep the memory alive).
+/// the groups of chunks (`groups`, which keep the memory alive).
 final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, UnsafeMutablePointer<Element>> {
+    /// log2 of the chunks a group holds. 64: at 1M elements a column has
+    /// 500 to 4,000 chunks, so that a copy of its table retains 8 to 63
+    /// groups, and the copy of a group a write lands in retains 64 chunks.
+    static var groupShift: Int { 6 }
+    static var groupSize: Int { 1 << groupShift }
+
+    /// The groups that hold `chunks` chunks.
+    @inline(__always)
+    static func groups(_ chunks: Int) -> Int { (chunks + groupSize - 1) &>> groupShift }
+
     /// An empty table with room for `capacity` chunks.
     static func make(capacity: Int) -> ChunkTable {
         let buffer = create(minimumCapacity: capacity) { _ in
-            ChunkTableHeader(chunkCount: 0, room: capacity, owners: .allocate(capacity: capacity))
+            ChunkTableHeader(chunkCount: 0, room: capacity, groups: .allocate(capacity: groups(capacity)))
         }
         return unsafeDowncast(buffer, to: ChunkTable.self)
     }
@@ -311,6 +367,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
 
     var chunkCount: Int { head.pointee.chunkCount }
     var room: Int { head.pointee.room }
+    private var groupCount: Int { Self.groups(head.pointee.chunkCount) }
 
     /// The address of each chunk's first entry, in order.
     @inline(__always)
@@ -320,51 +377,107 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     @inline(__always)
     func base(_ k: Int) -> UnsafeMutablePointer<Element> { bases[k] }
 
-    /// Where chunk `k` is held.
-    @inline(__always)
-    func owner(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> { head.pointee.owners + k }
+    /// Bytes of the groups: each one's place in the table, its object and
+    /// its slots.
+    var groupBytes: Int {
+        var bytes = 0
+        for g in 0 ..< groupCount { bytes += MemoryLayout<Int>.stride * (1 + head.pointee.groups[g].capacity) + 48 }
+        return bytes
+    }
 
-    /// Puts `chunk` in place of chunk `k` (releasing the old one).
+    /// The groups at the same place in `self` and `other`, and `self`'s.
+    func sharedGroups(with other: ChunkTable) -> (shared: Int, of: Int) {
+        var shared = 0
+        for g in 0 ..< Swift.min(groupCount, other.groupCount)
+        where head.pointee.groups[g] === other.head.pointee.groups[g] {
+            shared += 1
+        }
+        return (shared, groupCount)
+    }
+
+    /// Chunk `k`, to read.
+    @inline(__always)
+    func chunk(_ k: Int) -> ColumnChunk<Element> {
+        head.pointee.groups[k &>> Self.groupShift].chunks[k & (Self.groupSize - 1)]
+    }
+
+    /// Where chunk `k` is held, in a group this table holds alone (copied
+    /// first when shared). The table must be held alone.
+    @inline(__always)
+    func writableSlot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
+        let g = k &>> Self.groupShift, groups = head.pointee.groups
+        if _slowPath(!isKnownUniquelyReferenced(&groups[g])) {
+            groups[g] = ChunkGroup(copying: groups[g], count: groups[g].count, capacity: groups[g].capacity)
+        }
+        return groups[g].chunks + (k & (Self.groupSize - 1))
+    }
+
+    /// Puts `chunk` in place of chunk `k` (releasing the old one); `k`'s
+    /// group must be held alone (`writableSlot`).
     func set(_ k: Int, to chunk: ColumnChunk<Element>) {
-        head.pointee.owners[k] = chunk
+        head.pointee.groups[k &>> Self.groupShift].chunks[k & (Self.groupSize - 1)] = chunk
         bases[k] = chunk.base
     }
 
-    /// A table holding the same chunks (each retained once more), with room
-    /// for at least `reserving` chunks.
+    /// A table holding the same chunks (each group retained once more),
+    /// with room for at least `reserving` chunks.
     func copy(reserving: Int) -> ChunkTable {
         let n = chunkCount
         let copy = ChunkTable.make(capacity: Swift.max(n, reserving))
-        copy.head.pointee.owners.initialize(from: head.pointee.owners, count: n)
+        copy.head.pointee.groups.initialize(from: head.pointee.groups, count: groupCount)
         copy.bases.initialize(from: bases, count: n)
         copy.head.pointee.chunkCount = n
         return copy
     }
 
-    /// Adds `chunk` at the end (room must be left).
+    /// Adds `chunk` at the end (room must be left): in a new group, or in
+    /// the last one, copied first when shared.
     func append(_ chunk: ColumnChunk<Element>) {
-        let n = head.pointee.chunkCount
-        (head.pointee.owners + n).initialize(to: chunk)
+        let n = head.pointee.chunkCount, g = n &>> Self.groupShift
+        if n & (Self.groupSize - 1) == 0 {
+            // A column's first group starts with one slot and doubles.
+            (head.pointee.groups + g).initialize(to: ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize))
+        } else {
+            _ = writableSlot(n - 1)
+            let full = head.pointee.groups[g]
+            if full.count == full.capacity {
+                head.pointee.groups[g] = ChunkGroup(copying: full, count: full.count, capacity: 2 * full.capacity)
+            }
+        }
+        let group = head.pointee.groups[g]
+        (group.chunks + group.count).initialize(to: chunk)
+        group.count += 1
         bases[n] = chunk.base
         head.pointee.chunkCount = n + 1
     }
 
-    /// Drops the last `n` chunks (releasing them).
+    /// Drops the last `n` chunks (releasing them; a shared group that keeps
+    /// some is copied with those).
     func removeLast(_ n: Int) {
-        let kept = head.pointee.chunkCount - n
-        (head.pointee.owners + kept).deinitialize(count: n)
+        let kept = head.pointee.chunkCount - n, keptGroups = Self.groups(kept)
+        (head.pointee.groups + keptGroups).deinitialize(count: groupCount - keptGroups)
+        let tail = kept & (Self.groupSize - 1), groups = head.pointee.groups
+        if tail > 0 && groups[keptGroups - 1].count > tail {
+            let g = keptGroups - 1
+            if isKnownUniquelyReferenced(&groups[g]) {
+                (groups[g].chunks + tail).deinitialize(count: groups[g].count - tail)
+                groups[g].count = tail
+            } else {
+                groups[g] = ChunkGroup(copying: groups[g], count: tail, capacity: groups[g].capacity)
+            }
+        }
         head.pointee.chunkCount = kept
     }
 
     deinit {
-        head.pointee.owners.deinitialize(count: head.pointee.chunkCount)
-        head.pointee.owners.deallocate()
+        head.pointee.groups.deinitialize(count: groupCount)
+        head.pointee.groups.deallocate()
     }
 }
 
-/// A `ChunkTable`'s chunks in use, its room, and its chunks.
+/// A `ChunkTable`'s chunks in use, its room (in chunks), and its groups.
 struct ChunkTableHeader<Element> {
     var chunkCount: Int
     var room: Int
-    var owners: UnsafeMutablePointer<ColumnChunk<Element>>
+    var groups: UnsafeMutablePointer<ChunkGroup<Element>>
 }

@@ -102,8 +102,9 @@ struct HotNode: Sendable {
 /// threads may query while the owner updates its own copy. The tree's and
 /// the engine's per-node columns are `ChunkedColumn`s, shared chunk by
 /// chunk: the first update after a copy copies each column's table of
-/// chunks and the chunks it writes (16 to 32 KB each), not the columns; a
-/// scroll writes only the small table of scroll offsets.
+/// chunks, the groups of 64 chunks it writes in and the chunks it writes
+/// (8 to 16 KB each), not the columns; a scroll writes only the small table
+/// of scroll offsets.
 ///
 /// **Boundary rule.** Frames and bounds are closed-open (CGRectContainsPoint);
 /// points exactly on the boundary of a rotated or path region may go either
