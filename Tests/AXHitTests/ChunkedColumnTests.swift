@@ -46,9 +46,9 @@ import Testing
         static func == (a: Wide, b: Wide) -> Bool { a.text == b.text }
     }
 
-    /// Random appends, writes, removals, copies and drops of columns, each
-    /// checked against its `Array` oracle; runs of appends and removals up
-    /// to `longestRun`. Returns the longest column seen.
+    /// Random appends, writes, removals, copies, drops and reservations of
+    /// columns, each checked against its `Array` oracle; runs of appends and
+    /// removals up to `longestRun`. Returns the longest column seen.
     static func randomWrites<E: Equatable>(
         seed: UInt64, steps total: Int, longestRun: Int, _ make: (String) -> E
     ) -> Int {
@@ -86,6 +86,10 @@ import Testing
             case 92 ..< 95 where columns.count > 1:
                 columns.remove(at: c)
                 oracles.remove(at: c)
+            case 95:
+                // Room for more: a larger table, copied from a shared one
+                // when a snapshot holds it.
+                columns[c].reserveCapacity(oracles[c].count + Int(rng.next() % UInt64(4 * longestRun)))
             default:
                 // This copy still reads its own values (all of them are
                 // checked every 2,000 steps: each check is O(entries), and

@@ -14,8 +14,8 @@
 ///   entries). Small, so that copying one costs a microsecond or two and its
 ///   memory comes from the allocator's free lists (a whole-column copy of a
 ///   large tree is fresh memory, whose page faults were most of what an
-///   update under a snapshot cost; chunks of 16 to 32 KB were measured
-///   slower at 10k and 1M elements); large enough that a 10M-entry column
+///   update under a snapshot cost; chunks of 16 to 32 KB, and of 4 to 8
+///   KB, were slower at 1M elements); large enough that a 10M-entry column
 ///   has a table of thousands. The first chunk starts at 16 entries and
 ///   doubles, so that a small tree's columns stay small.
 /// - **Cost:** a read O(1). A write O(1): three reference-count checks
@@ -62,8 +62,12 @@ struct ChunkedColumn<Element> {
         }
     }
 
-    /// The memory of chunk `k`, which this column alone holds (the table and
-    /// the chunk are copied first when shared).
+    /// The memory of chunk `k`, which this column alone holds. The rule of
+    /// every write, in this order: the table is held alone (else copied),
+    /// then the chunk's group (else copied, by the table), then the chunk
+    /// (else copied). A chunk held once may still sit in a group two tables
+    /// share, and a group held once may share chunks with a copy of it, so
+    /// no check stands in for another.
     @inline(__always)
     private mutating func writableBase(_ k: Int) -> UnsafeMutablePointer<Element> {
         if _slowPath(!isKnownUniquelyReferenced(&table)) { table = table.copy(reserving: 0) }
@@ -305,8 +309,9 @@ final class ColumnChunk<Element> {
 
 /// Up to `ChunkTable.groupSize` consecutive chunks of a column, held
 /// together: a copy of the table retains each group once, not each chunk
-/// (a retain per chunk was most of an update's cost under a snapshot of a
-/// large tree: 20,000 of them at 1M elements). A group is itself shared
+/// (a retain per chunk, and its release when the snapshot went, were three
+/// quarters of what updates under snapshots of a 1M-element tree cost:
+/// some 20,000 of them an update). A group is itself shared
 /// copy-on-write; copying one retains its chunks.
 final class ChunkGroup<Element> {
     let chunks: UnsafeMutablePointer<ColumnChunk<Element>>
@@ -346,6 +351,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// groups, and the copy of a group a write lands in retains 64 chunks.
     static var groupShift: Int { 6 }
     static var groupSize: Int { 1 << groupShift }
+    static var groupMask: Int { groupSize - 1 }
 
     /// The groups that hold `chunks` chunks.
     @inline(__always)
@@ -395,27 +401,38 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         return (shared, groupCount)
     }
 
-    /// Chunk `k`, to read.
+    /// Where chunk `k` is held: its slot in its group.
     @inline(__always)
-    func chunk(_ k: Int) -> ColumnChunk<Element> {
-        head.pointee.groups[k &>> Self.groupShift].chunks[k & (Self.groupSize - 1)]
+    private func slot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
+        head.pointee.groups[k &>> Self.groupShift].chunks + (k & Self.groupMask)
     }
 
-    /// Where chunk `k` is held, in a group this table holds alone (copied
-    /// first when shared). The table must be held alone.
+    /// Chunk `k`, to read.
     @inline(__always)
-    func writableSlot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
-        let g = k &>> Self.groupShift, groups = head.pointee.groups
+    func chunk(_ k: Int) -> ColumnChunk<Element> { slot(k).pointee }
+
+    /// Makes group `g` one this table holds alone (a copy, when shared).
+    /// This and the methods below that write follow the rule stated on
+    /// `ChunkedColumn.writableBase`: the table is held alone.
+    @inline(__always)
+    private func makeGroupWritable(_ g: Int) {
+        let groups = head.pointee.groups
         if _slowPath(!isKnownUniquelyReferenced(&groups[g])) {
             groups[g] = ChunkGroup(copying: groups[g], count: groups[g].count, capacity: groups[g].capacity)
         }
-        return groups[g].chunks + (k & (Self.groupSize - 1))
     }
 
-    /// Puts `chunk` in place of chunk `k` (releasing the old one); `k`'s
-    /// group must be held alone (`writableSlot`).
+    /// Where chunk `k` is held, in a group this table holds alone.
+    @inline(__always)
+    func writableSlot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
+        makeGroupWritable(k &>> Self.groupShift)
+        return slot(k)
+    }
+
+    /// Puts `chunk` in place of chunk `k` (releasing the old one), in a
+    /// group this table holds alone (`writableSlot`).
     func set(_ k: Int, to chunk: ColumnChunk<Element>) {
-        head.pointee.groups[k &>> Self.groupShift].chunks[k & (Self.groupSize - 1)] = chunk
+        slot(k).pointee = chunk
         bases[k] = chunk.base
     }
 
@@ -433,16 +450,16 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// Adds `chunk` at the end (room must be left): in a new group, or in
     /// the last one, copied first when shared.
     func append(_ chunk: ColumnChunk<Element>) {
-        let n = head.pointee.chunkCount, g = n &>> Self.groupShift
-        if n & (Self.groupSize - 1) == 0 {
+        let n = head.pointee.chunkCount, g = n &>> Self.groupShift, groups = head.pointee.groups
+        if n & Self.groupMask == 0 {
             // A column's first group starts with one slot and doubles.
-            (head.pointee.groups + g).initialize(to: ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize))
+            (groups + g).initialize(to: ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize))
+        } else if groups[g].count == groups[g].capacity {
+            // Only a first group fills before `groupSize`: one copy, shared
+            // or not, with twice the room.
+            groups[g] = ChunkGroup(copying: groups[g], count: groups[g].count, capacity: 2 * groups[g].capacity)
         } else {
-            _ = writableSlot(n - 1)
-            let full = head.pointee.groups[g]
-            if full.count == full.capacity {
-                head.pointee.groups[g] = ChunkGroup(copying: full, count: full.count, capacity: 2 * full.capacity)
-            }
+            makeGroupWritable(g)
         }
         let group = head.pointee.groups[g]
         (group.chunks + group.count).initialize(to: chunk)
@@ -456,7 +473,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     func removeLast(_ n: Int) {
         let kept = head.pointee.chunkCount - n, keptGroups = Self.groups(kept)
         (head.pointee.groups + keptGroups).deinitialize(count: groupCount - keptGroups)
-        let tail = kept & (Self.groupSize - 1), groups = head.pointee.groups
+        let tail = kept & Self.groupMask, groups = head.pointee.groups
         if tail > 0 && groups[keptGroups - 1].count > tail {
             let g = keptGroups - 1
             if isKnownUniquelyReferenced(&groups[g]) {
