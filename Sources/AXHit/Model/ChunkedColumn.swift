@@ -83,7 +83,7 @@ struct ChunkedColumn<Element> {
         let k = count &>> Self.shift, at = count & Self.mask
         let base = writableBase(forAppendingTo: k, at: at, count: 1)
         (base + at).initialize(to: value)
-        table.chunk(k).count += 1
+        table.slot(k).pointee.count += 1
         count += 1
     }
 
@@ -96,7 +96,7 @@ struct ChunkedColumn<Element> {
             let run = Swift.min(left, Self.chunkSize - at)
             let base = writableBase(forAppendingTo: k, at: at, count: run)
             (base + at).initialize(repeating: value, count: run)
-            table.chunk(k).count += run
+            table.slot(k).pointee.count += run
             count += run
             left -= run
         }
@@ -355,7 +355,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
 
     /// The groups that hold `chunks` chunks.
     @inline(__always)
-    static func groups(_ chunks: Int) -> Int { (chunks + groupSize - 1) &>> groupShift }
+    static func groups(_ chunks: Int) -> Int { (chunks + groupMask) &>> groupShift }
 
     /// An empty table with room for `capacity` chunks.
     static func make(capacity: Int) -> ChunkTable {
@@ -401,9 +401,10 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         return (shared, groupCount)
     }
 
-    /// Where chunk `k` is held: its slot in its group.
+    /// Where chunk `k` is held: its slot in its group (read through it, a
+    /// chunk's fields are reached without retaining the chunk).
     @inline(__always)
-    private func slot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
+    func slot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
         head.pointee.groups[k &>> Self.groupShift].chunks + (k & Self.groupMask)
     }
 
