@@ -71,6 +71,9 @@ enum BuildBenchmark {
     /// `append(node, under:)` for every node in pre-order, with no capacity
     /// reserved. The nodes are read out of the workload's tree beforehand,
     /// untimed. Guard: the copy has every node, under the same parents.
+    ///
+    /// `batch-builder-time` (ms): the same nodes added to a `NodeBatch` and
+    /// appended in one call, both timed; the same guard.
     static func runBuilder(_ c: BenchContext, _ name: String, repetitions: Int) throws {
         let source = c.screen.tree
         var nodes: [Node] = [], parents: [Int32] = []
@@ -102,5 +105,27 @@ enum BuildBenchmark {
             c.sink.consume(tree.count)
         }
         c.results.add(name, "axhit", elements: c.elements, metric: "builder-time", unit: "ms", samples: times)
+
+        // The same nodes through a `NodeBatch`: filled, then appended in one
+        // call, both timed.
+        var batchTimes: [Double] = []
+        for _ in 0 ..< max(1, c.share(repetitions)) {
+            let start = Stopwatch.now()
+            var batch = NodeBatch()
+            batch.reserveCapacity(nodes.count)
+            for k in nodes.indices { try batch.append(nodes[k], under: parents[k] < 0 ? nil : Int(parents[k])) }
+            var tree = ElementTree()
+            let made = try tree.append(batch, under: .none)
+            batchTimes.append(Double(Stopwatch.now() - start) / 1e6)
+            guard tree.count == source.count, made.count == nodes.count else {
+                throw BenchError("\(name): the batch made \(tree.count) nodes of \(source.count)")
+            }
+            for k in made.indices where tree.parent(of: made[k]) != (parents[k] < 0 ? .none : made[Int(parents[k])]) {
+                throw BenchError("\(name): the batch put node \(k) under another parent")
+            }
+            c.sink.consume(tree.count)
+        }
+        c.results.add(
+            name, "axhit", elements: c.elements, metric: "batch-builder-time", unit: "ms", samples: batchTimes)
     }
 }

@@ -65,4 +65,24 @@ import Testing
         #expect(tree.node(withID: "child") == again)
         #expect(tree.count == 2)
     }
+
+    /// A batch's two sorts (radix from 256 keys, a comparison sort below)
+    /// give the same order, by home bucket and then index, for every table
+    /// size: checked against a sort by the rule itself.
+    @Test func bothBatchSortsOrderByBucketThenIndex() {
+        var rng = SeededRandom(seed: 3)
+        for bits in [4, 10, 11, 12, 21, 22, 23, 27] {
+            for n in [1, 255, 256, 3_000] {
+                let hashes = (0 ..< n).map { _ in UInt32(truncatingIfNeeded: rng.next()) }
+                let entries = hashes.indices.map { UInt64(hashes[$0]) << 32 | UInt64($0) }
+                let bucket = { (e: UInt64) in (e >> 32) & (UInt64(1) << UInt64(bits) - 1) }
+                let expected = entries.sorted { (bucket($0), $0 & 0xFFFF_FFFF) < (bucket($1), $1 & 0xFFFF_FFFF) }
+                for radix in [false, true] {
+                    var sorted = entries
+                    IDTable.sortByBucket(&sorted, bits: bits, radix: radix)
+                    #expect(sorted == expected, "bits \(bits), n \(n), radix \(radix)")
+                }
+            }
+        }
+    }
 }

@@ -78,8 +78,9 @@ struct ChunkedColumn<Element> {
         return table.base(k)
     }
 
-    /// Adds `value` after the last entry.
-    mutating func append(_ value: Element) {
+    /// Adds `value` after the last entry (moved in: a value of a few
+    /// hundred bytes is not copied and destroyed).
+    mutating func append(_ value: consuming Element) {
         let k = count &>> Self.shift, at = count & Self.mask
         let base = writableBase(forAppendingTo: k, at: at, count: 1)
         (base + at).initialize(to: value)
@@ -89,16 +90,24 @@ struct ChunkedColumn<Element> {
 
     /// Adds `n` copies of `value` after the last entry, a chunk at a time.
     mutating func append(repeating value: Element, count n: Int) {
+        append(count: n) { _ in value }
+    }
+
+    /// Adds `n` entries after the last, `value(j)` for the `j`th of them, a
+    /// chunk at a time: one check that a chunk is held alone per chunk, not
+    /// per entry.
+    @inline(__always)
+    mutating func append(count n: Int, _ value: (Int) -> Element) {
         precondition(n >= 0, "ChunkedColumn: a negative count")
-        var left = n
-        while left > 0 {
+        var done = 0
+        while done < n {
             let k = count &>> Self.shift, at = count & Self.mask
-            let run = Swift.min(left, Self.chunkSize - at)
+            let run = Swift.min(n - done, Self.chunkSize - at)
             let base = writableBase(forAppendingTo: k, at: at, count: run)
-            (base + at).initialize(repeating: value, count: run)
+            for j in 0 ..< run { (base + at + j).initialize(to: value(done + j)) }
             table.slot(k).pointee.count += run
             count += run
-            left -= run
+            done += run
         }
     }
 
@@ -125,6 +134,18 @@ struct ChunkedColumn<Element> {
         let grown = ColumnChunk(copying: old, capacity: Swift.min(Self.chunkSize, capacity))
         table.set(0, to: grown)
         return grown.base
+    }
+
+    /// Adds `other[start...]` after the last entry. Into an empty column,
+    /// from the start, `other` is shared, not copied: O(its chunks), and
+    /// each chunk is copied only when one of the two writes to it.
+    mutating func append(contentsOf other: ChunkedColumn, from start: Int) {
+        precondition(start >= 0 && start <= other.count, "ChunkedColumn: a start out of range")
+        if count == 0 && start == 0 {
+            self = other
+        } else {
+            append(count: other.count - start) { other[start + $0] }
+        }
     }
 
     /// Adds `values` after the last entry.

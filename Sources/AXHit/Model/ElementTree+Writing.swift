@@ -54,9 +54,40 @@ struct NodeRecord {
         hasExtras = false
     }
 
+    /// A record of the values given (a node a `NodeBatch` laid out).
+    init(
+        name: String, flags: NodeFlags, frame: CGRect, bounds: CGRect?, transform: CGAffineTransform?,
+        extras: NodeExtras?
+    ) {
+        self.name = name
+        self.flags = flags
+        self.frame = frame
+        self.bounds = bounds
+        self.transform = transform
+        self.extras = extras ?? NodeExtras()
+        hasExtras = extras != nil
+    }
+
+    /// Moves the extras out, leaving defaults (and `hasExtras` false).
+    mutating func takeExtras() -> NodeExtras {
+        var e = NodeExtras()
+        swap(&e, &extras)
+        hasExtras = false
+        return e
+    }
+
     /// The record of `node` (which `Node.validate()` has checked).
     init(_ node: borrowing Node) {
         name = node.id
+        flags = Self.flags(of: node)
+        (frame, bounds, transform) = Self.geometry(of: node)
+        hasExtras = !NodeExtras.areDefault(in: node)
+        extras = hasExtras ? NodeExtras(of: node) : NodeExtras()
+    }
+
+    /// `node`'s kind and boolean properties as flags.
+    @inline(__always)
+    static func flags(of node: borrowing Node) -> NodeFlags {
         var f: NodeFlags = [.alive]
         if node.kind == .element { f.insert(.element) }
         if node.isAccessibilityElement { f.insert(.accessibilityElement) }
@@ -67,18 +98,15 @@ struct NodeRecord {
         if node.accessibilityElementsHidden { f.insert(.elementsHidden) }
         if node.accessibilityViewIsModal { f.insert(.modal) }
         if node.shouldGroupAccessibilityChildren { f.insert(.groupsChildren) }
-        flags = f
-        if node.kind == .view {
-            frame = node.frame
-            bounds = node.bounds
-            transform = node.transform == .identity ? nil : node.transform
-        } else {
-            frame = .zero
-            bounds = nil
-            transform = nil
-        }
-        extras = NodeExtras(of: node)
-        hasExtras = !extras.isDefault
+        return f
+    }
+
+    /// A view's frame, explicit bounds and transform (nil for the
+    /// identity); an element node has none.
+    @inline(__always)
+    static func geometry(of node: borrowing Node) -> (CGRect, CGRect?, CGAffineTransform?) {
+        guard node.kind == .view else { return (.zero, nil, nil) }
+        return (node.frame, node.bounds, node.transform == .identity ? nil : node.transform)
     }
 }
 
@@ -109,6 +137,170 @@ extension ElementTree {
         try node.validate()
         var record = NodeRecord(node)
         return try add(&record, named: true, final: true, under: parent, before: sibling)
+    }
+
+    /// Adds a batch of nodes in one pass: each under its parent in the
+    /// batch, and those added with no parent as the frontmost children of
+    /// `parent`, in the batch's order (as the root when `parent` is
+    /// `.none`). Returns each node's handle, at its index in the batch.
+    ///
+    /// The tree is the one the same `append(_:under:)` calls would make, in
+    /// the batch's order, and this fails where they would fail first, with
+    /// the same error (a node's own values were checked as it joined the
+    /// batch); but the batch is checked whole before any of it is written,
+    /// so after an error the tree is unchanged.
+    ///
+    /// - Complexity: O(n) for n nodes: each column grows by the batch at
+    ///   once, and the ids are looked up and registered in the order of the
+    ///   id table's buckets (`IDTable.batchOrder`).
+    /// - Throws: `TreeError` naming the first node at fault and the key: an
+    ///   id already taken (by the tree or by an earlier node of the batch),
+    ///   a second root, an element node as the root, a view under an element
+    ///   node, or a `parent` the tree does not hold; or, naming no node, a
+    ///   tree that would pass 2^31 - 1 nodes.
+    @discardableResult
+    public mutating func append(_ batch: NodeBatch, under parent: NodeID) throws(TreeError) -> [NodeID] {
+        let n = batch.count
+        // As no appends at all: no check, no change.
+        guard n > 0 else { return [] }
+        // Slots as `add` takes them: the last freed first, then new ones.
+        let reused = Swift.min(n, freeSlots.count)
+        let fresh = n - reused
+        guard ids.count + fresh <= Int(Int32.max) else {
+            throw TreeError(.validation, "a tree holds at most \(Int32.max) nodes")
+        }
+        let freeTop = freeSlots.count - 1, firstFresh = ids.count
+        func slot(_ k: Int) -> Int32 {
+            k < reused ? freeSlots[freeTop - k] : Int32(truncatingIfNeeded: firstFresh + k - reused)
+        }
+
+        // 1. Each node's place, in order, up to the first at fault; its id
+        // is hashed first, since a taken id is reported before its place.
+        var hashes: [UInt32] = []
+        hashes.reserveCapacity(n)
+        var fault: (index: Int, error: TreeError)?
+        let parentHeld = parent.isNone || contains(parent)
+        let parentIsElement: Bool? = parent.isNone ? nil : kind(of: parent) == .element
+        var rootTaken = !root.isNone
+        for k in 0 ..< n {
+            hashes.append(IDTable.hash(batch.names[k]))
+            let p = Int(batch.parents[k])
+            var problem: TreeError?
+            if p < 0 && !parentHeld {
+                problem = notAParent(parent)
+            } else {
+                problem = Self.placementProblem(
+                    isElement: batch.isElement(k), parentIsElement: p < 0 ? parentIsElement : batch.isElement(p),
+                    rootTaken: rootTaken)
+                if p < 0 && parent.isNone { rootTaken = true }
+            }
+            if var problem {
+                problem.node = batch.names[k]
+                fault = (k, problem)
+                break
+            }
+        }
+        // 2. The ids, in bucket order.
+        let order = idTable.batchOrder(hashes: hashes)
+        if let taken = idTable.firstTaken(in: order, key: { batch.names[$0] }, ids: ids),
+            taken <= fault?.index ?? n
+        {
+            throw TreeError(.validation, "duplicate id", node: batch.names[taken], key: "id")
+        }
+        if let fault { throw fault.error }
+        idTable.insert(order, slot: slot)
+
+        // 3. The links, among the batch's nodes (batch indices, -1 for
+        // none); `parent`'s own children come before the batch's.
+        let made = (0 ..< n).map { nodeID(Int(slot($0))) }
+        var firstChild = [Int32](repeating: -1, count: n), lastChild = firstChild
+        var next = firstChild, previous = firstChild
+        var firstUnder: Int32 = -1, lastUnder: Int32 = -1
+        for k in 0 ..< n {
+            let p = Int(batch.parents[k])
+            let last = p < 0 ? lastUnder : lastChild[p]
+            if last >= 0 {
+                next[Int(last)] = Int32(k)
+                previous[k] = last
+            } else if p < 0 {
+                firstUnder = Int32(k)
+            } else {
+                firstChild[p] = Int32(k)
+            }
+            if p < 0 { lastUnder = Int32(k) } else { lastChild[p] = Int32(k) }
+        }
+        let oldLast = parent.isNone ? .none : lastChildren[parent.index]
+        func node(_ k: Int32) -> NodeID { k < 0 ? .none : made[Int(k)] }
+        func parentID(_ k: Int) -> NodeID { batch.parents[k] < 0 ? parent : made[Int(batch.parents[k])] }
+        func previousID(_ k: Int) -> NodeID { k == firstUnder ? oldLast : node(previous[k]) }
+
+        // 4. The values and links: reused slots one by one, new ones a
+        // column at a time.
+        for k in 0 ..< reused {
+            var record = batch.record(k)
+            let i = made[k].index
+            write(&record, named: true, final: true, at: i)
+            parents[i] = parentID(k)
+            firstChildren[i] = node(firstChild[k])
+            lastChildren[i] = node(lastChild[k])
+            nextSiblings[i] = node(next[k])
+            previousSiblings[i] = previousID(k)
+        }
+        freeSlots.removeLast(reused)
+        ids.append(contentsOf: batch.names, from: reused)
+        flags.append(contentsOf: batch.flags, from: reused)
+        parents.append(count: fresh) { parentID(reused + $0) }
+        firstChildren.append(count: fresh) { node(firstChild[reused + $0]) }
+        lastChildren.append(count: fresh) { node(lastChild[reused + $0]) }
+        nextSiblings.append(count: fresh) { node(next[reused + $0]) }
+        previousSiblings.append(count: fresh) { previousID(reused + $0) }
+        frames.append(contentsOf: batch.frames, from: reused)
+        Self.appendRare(&boundsSlots, &boundsTable, batch.boundsSlots, batch.boundsTable, from: reused)
+        Self.appendRare(&transformSlots, &transformTable, batch.transformSlots, batch.transformTable, from: reused)
+        Self.appendRare(&extraSlots, &extras, batch.extraSlots, batch.extras, from: reused)
+        for k in reused ..< n where batch.flags[k].contains(.hasPath) {
+            pathPointsEarned += batch.extras[Int(batch.extraSlots[k])].pathPointsEarned
+        }
+
+        // 5. The batch's top nodes, after `parent`'s children.
+        if firstUnder >= 0 {
+            if parent.isNone {
+                root = made[Int(firstUnder)]
+            } else {
+                if oldLast.isNone {
+                    firstChildren[parent.index] = made[Int(firstUnder)]
+                } else {
+                    nextSiblings[oldLast.index] = made[Int(firstUnder)]
+                }
+                lastChildren[parent.index] = made[Int(lastUnder)]
+            }
+        }
+        identifiersChanged()
+        return made
+    }
+
+    /// Appends the slots of a batch's nodes from `start` on, with their
+    /// entries of a rare value, as `add` would: free entries first (the last
+    /// freed first), then new ones at the end. Without free entries, the
+    /// nodes' entries (which follow the others' in the batch's table) go to
+    /// the end in one piece: shared, not copied, into an empty table.
+    private static func appendRare<T>(
+        _ column: inout ChunkedColumn<Int32>, _ table: inout SideTable<T>, _ slots: [Int32],
+        _ values: ChunkedColumn<T>, from start: Int
+    ) {
+        guard !table.hasFreeEntries else {
+            column.append(count: slots.count - start) { j in
+                let s = slots[start + j]
+                return s < 0 ? -1 : table.add(values[Int(s)])
+            }
+            return
+        }
+        let skipped = slots[..<start].reduce(Int32(0)) { $0 + ($1 >= 0 ? 1 : 0) }
+        let offset = table.append(contentsOf: values, from: Int(skipped)) - skipped
+        column.append(count: slots.count - start) { j in
+            let s = slots[start + j]
+            return s < 0 ? -1 : s + offset
+        }
     }
 
     /// Replaces every property of a node but its place in the tree.
@@ -218,15 +410,13 @@ extension ElementTree {
         let isElement = node.isElement
         var structural: TreeError?
         if parent.isNone {
-            if !root.isNone {
-                structural = TreeError(.validation, "a tree has one root")
-            } else if isElement {
-                structural = TreeError(.validation, "the root must be a view", key: "kind")
-            }
+            structural = Self.placementProblem(isElement: isElement, parentIsElement: nil, rootTaken: !root.isNone)
         } else if !contains(parent) {
-            structural = TreeError(.validation, "the parent \(parent) is not a node of the tree")
-        } else if !isElement && kind(of: parent) == .element {
-            structural = TreeError(.validation, "a view cannot be a child of an element node", key: "kind")
+            structural = notAParent(parent)
+        } else if let problem = Self.placementProblem(
+            isElement: isElement, parentIsElement: kind(of: parent) == .element, rootTaken: false)
+        {
+            structural = problem
         } else if !sibling.isNone && (!contains(sibling) || parents[sibling.index] != parent) {
             structural = TreeError(.validation, "\(sibling) is not a child of the parent")
         }
@@ -248,25 +438,7 @@ extension ElementTree {
             throw structural
         }
         if fresh {
-            // Straight appends: no default value written first, then replaced.
-            ids.append(named ? node.name : "")
-            flags.append(Self.storedFlags(node))
-            parents.append(.none)
-            firstChildren.append(.none)
-            lastChildren.append(.none)
-            nextSiblings.append(.none)
-            previousSiblings.append(.none)
-            if isElement {
-                frames.append(.zero)
-                boundsSlots.append(-1)
-                transformSlots.append(-1)
-            } else {
-                frames.append(node.frame)
-                boundsSlots.append(node.bounds.map { boundsTable.add($0) } ?? -1)
-                transformSlots.append(node.transform.map { transformTable.add($0) } ?? -1)
-            }
-            extraSlots.append(-1)
-            if node.hasExtras { setExtras(at: extraSlots.count - 1, to: Self.take(&node, final: final)) }
+            appendSlot(&node, named: named, final: final)
         } else {
             freeSlots.removeLast()
             write(&node, named: named, final: final, at: id.index)
@@ -278,6 +450,50 @@ extension ElementTree {
         }
         identifiersChanged()
         return id
+    }
+
+    /// The rule a node of kind `isElement` breaks by going under a parent
+    /// whose kind is `parentIsElement`, or by becoming the root when that is
+    /// nil (`rootTaken`: the tree has one already), or nil: one root, the
+    /// root a view, no view under an element node.
+    static func placementProblem(isElement: Bool, parentIsElement: Bool?, rootTaken: Bool) -> TreeError? {
+        guard let parentIsElement else {
+            if rootTaken { return TreeError(.validation, "a tree has one root") }
+            if isElement { return TreeError(.validation, "the root must be a view", key: "kind") }
+            return nil
+        }
+        if !isElement && parentIsElement {
+            return TreeError(.validation, "a view cannot be a child of an element node", key: "kind")
+        }
+        return nil
+    }
+
+    /// The error for a parent this tree does not hold.
+    private func notAParent(_ parent: NodeID) -> TreeError {
+        TreeError(.validation, "the parent \(parent) is not a node of the tree")
+    }
+
+    /// Writes `node` into a new slot at the end, unlinked: straight
+    /// appends, no default value written first and then replaced.
+    private mutating func appendSlot(_ node: inout NodeRecord, named: Bool, final: Bool) {
+        ids.append(named ? node.name : "")
+        flags.append(Self.storedFlags(node))
+        parents.append(.none)
+        firstChildren.append(.none)
+        lastChildren.append(.none)
+        nextSiblings.append(.none)
+        previousSiblings.append(.none)
+        if node.isElement {
+            frames.append(.zero)
+            boundsSlots.append(-1)
+            transformSlots.append(-1)
+        } else {
+            frames.append(node.frame)
+            boundsSlots.append(node.bounds.map { boundsTable.add($0) } ?? -1)
+            transformSlots.append(node.transform.map { transformTable.add($0) } ?? -1)
+        }
+        extraSlots.append(-1)
+        if node.hasExtras { setExtras(at: extraSlots.count - 1, to: Self.take(&node, final: final)) }
     }
 
     /// Gives a node added early (pending, or added with what was known then)
@@ -303,10 +519,14 @@ extension ElementTree {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
             let parent = parents[i]
+            if var problem = Self.placementProblem(
+                isElement: node.isElement, parentIsElement: parent.isNone ? nil : kind(of: parent) == .element,
+                rootTaken: false)
+            {
+                problem.node = node.name
+                throw problem
+            }
             if node.isElement {
-                if parent.isNone {
-                    throw TreeError(.validation, "the root must be a view", node: node.name, key: "kind")
-                }
                 var c = firstChildren[i]
                 while !c.isNone {
                     if kind(of: c) == .view {
@@ -316,9 +536,6 @@ extension ElementTree {
                     }
                     c = nextSiblings[c.index]
                 }
-            } else if !parent.isNone && kind(of: parent) == .element {
-                throw TreeError(
-                    .validation, "a view cannot be a child of an element node", node: node.name, key: "kind")
             }
         }
         if rename {
@@ -343,11 +560,18 @@ extension ElementTree {
     /// The flags to store for `node`: its own, plus those derived from its
     /// values.
     @inline(__always)
-    private static func storedFlags(_ node: borrowing NodeRecord) -> NodeFlags {
-        var f = node.flags
+    static func storedFlags(_ node: borrowing NodeRecord) -> NodeFlags {
+        storedFlags(node.flags, extras: node.extras, hasExtras: node.hasExtras)
+    }
+
+    /// The flags to store for a node of `flags` and, when `hasExtras`, rare
+    /// properties `extras`.
+    @inline(__always)
+    static func storedFlags(_ flags: NodeFlags, extras: borrowing NodeExtras, hasExtras: Bool) -> NodeFlags {
+        var f = flags
         f.insert(.alive)
-        guard node.hasExtras else { return f }
-        return f.union(NodeFlags.derived(from: node.extras, isElement: node.isElement))
+        guard hasExtras else { return f }
+        return f.union(NodeFlags.derived(from: extras, isElement: f.contains(.element)))
     }
 
     /// Overwrites slot `i` with `node`'s values (not its links), reusing its
@@ -430,11 +654,7 @@ extension ElementTree {
     /// when `final`, else copied.
     @inline(__always)
     private static func take(_ node: inout NodeRecord, final: Bool) -> NodeExtras {
-        guard final else { return node.extras }
-        var e = NodeExtras()
-        swap(&e, &node.extras)
-        node.hasExtras = false
-        return e
+        final ? node.takeExtras() : node.extras
     }
 
     /// Marks the identifier table stale; a table shared with a copy of the

@@ -98,17 +98,25 @@ struct NodeExtras: Sendable, Hashable {
         actions = node.actions
     }
 
+    /// Every property at its default, made once.
+    static let none = NodeExtras()
+
     /// The points `path` earns toward the tree's path budget (0 without
     /// one): `ElementTree.pathPointsEarned(by:)`.
     var pathPointsEarned: Int { path.map { ElementTree.pathPointsEarned(by: $0.path) } ?? 0 }
 
-    /// Whether every property is at its default (field by field: no
-    /// default value made to compare with).
-    var isDefault: Bool {
-        alpha == 1 && label == nil && value == nil && hint == nil && identifier == nil && language == nil
-            && traits.isEmpty && accessibilityFrame == nil && frameInContainerSpace == nil && activationPoint == nil
-            && path == nil && navigationStyle == .automatic && accessibilityElements == nil && containerType == .none
-            && visibleInSnapshot == nil && actions.isEmpty
+    /// Whether every property `init(of:)` would take from `node` is at its
+    /// default, field by field, so that a node without any is stored
+    /// without making its extras (copying five optional strings) to find
+    /// out.
+    static func areDefault(in node: borrowing Node) -> Bool {
+        node.alpha == 1 && node.accessibilityLabel == nil && node.accessibilityValue == nil
+            && node.accessibilityHint == nil && node.accessibilityIdentifier == nil
+            && node.accessibilityLanguage == nil && node.accessibilityTraits.isEmpty
+            && node.accessibilityFrame == nil && node.accessibilityFrameInContainerSpace == nil
+            && node.accessibilityActivationPoint == nil && node.accessibilityPath == nil
+            && node.accessibilityNavigationStyle == .automatic && node.accessibilityElements == nil
+            && node.accessibilityContainerType == .none && node.visibleInSnapshot == nil && node.actions.isEmpty
     }
 }
 
@@ -562,6 +570,19 @@ struct SideTable<Element: Sendable>: Sendable {
     }
 
     mutating func reserveCapacity(_ n: Int) { entries.reserveCapacity(n) }
+
+    /// Whether a removal left an entry to reuse.
+    var hasFreeEntries: Bool { !free.isEmpty }
+
+    /// Stores `values[from...]` in new entries at the end (free ones stay
+    /// free: callers take them first, with `add`); returns the first one's
+    /// slot. Into an empty table, the column is shared, not copied: O(its
+    /// chunks).
+    mutating func append(contentsOf values: ChunkedColumn<Element>, from start: Int) -> Int32 {
+        let first = Int32(truncatingIfNeeded: entries.count)
+        entries.append(contentsOf: values, from: start)
+        return first
+    }
 }
 
 /// Each slot's generation (`NodeID.generation`), stored only up to the last
