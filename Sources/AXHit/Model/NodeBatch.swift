@@ -11,7 +11,7 @@ import Foundation
 /// batch is appended.
 ///
 /// Why a batch: a node is laid out as the tree stores it when it is added
-/// (about 70 bytes, its rare properties apart, not a 350-byte `Node`), and
+/// (about 70 bytes, its rare properties apart, not a 392-byte `Node`), and
 /// the tree takes the batch in one pass: each of its columns grows by the
 /// whole batch at once, and the ids are looked up and registered in the
 /// order of the id table's buckets rather than at one random bucket per
