@@ -106,7 +106,7 @@ public struct NodeBatch: Sendable {
             extras: extraSlots[k] < 0 ? nil : extras[Int(extraSlots[k])])
     }
 
-    /// Whether node `k` is an accessibility element.
+    /// Whether node `k` is an element node (`NodeKind.element`), not a view.
     func isElement(_ k: Int) -> Bool { flags[k].contains(.element) }
 
     private static func add<T>(_ value: T?, to table: inout ChunkedColumn<T>) -> Int32 {
