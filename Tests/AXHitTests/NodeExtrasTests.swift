@@ -37,7 +37,60 @@ import Testing
             // The extras made of it agree: the field did move off its default.
             #expect(NodeExtras(of: node) != NodeExtras(), "\(name)")
         }
-        // Every stored field is covered.
-        #expect(changes.count == Mirror(reflecting: NodeExtras()).children.count)
+        // Every stored field is covered: the inline ones and the boxes'.
+        let inline = Mirror(reflecting: NodeExtras()).children.count - 2
+        let boxed =
+            Mirror(reflecting: NodeExtras.Texts.defaults).children.count
+            + Mirror(reflecting: NodeExtras.Geometry.defaults).children.count
+        #expect(changes.count == inline + boxed)
+    }
+
+    /// The inline part is 40 bytes: a node with a trait alone stores no
+    /// more (the flat record of every field took 232).
+    @Test func theInlinePartIsFortyBytes() {
+        #expect(MemoryLayout<NodeExtras>.stride == 40)
+    }
+
+    /// Copies share boxes and a write copies the box it changes: the copy
+    /// keeps its values.
+    @Test func copiesAreIndependent() {
+        var a = NodeExtras()
+        a.label = "A"
+        a.frameInContainerSpace = CGRect(x: 1, y: 2, width: 3, height: 4)
+        var b = a
+        b.label = "B"
+        b.hint = "h"
+        b.frameInContainerSpace = nil
+        b.activationPoint = CGPoint(x: 5, y: 6)
+        #expect(a.label == "A" && a.hint == nil)
+        #expect(a.frameInContainerSpace == CGRect(x: 1, y: 2, width: 3, height: 4) && a.activationPoint == nil)
+        #expect(b.label == "B" && b.hint == "h")
+        #expect(b.frameInContainerSpace == nil && b.activationPoint == CGPoint(x: 5, y: 6))
+        // Writing a value back makes the two equal again, field by field.
+        b.label = "A"
+        b.hint = nil
+        b.frameInContainerSpace = CGRect(x: 1, y: 2, width: 3, height: 4)
+        b.activationPoint = nil
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+    }
+
+    /// Values set and cleared again leave extras equal to the defaults, with
+    /// the same hash, whether or not a box was made on the way.
+    @Test func clearedValuesEqualTheDefaults() {
+        var e = NodeExtras()
+        e.identifier = "id"
+        e.path = AccessibilityPath(BezierPath(rect: CGRect(x: 0, y: 0, width: 1, height: 1)))
+        #expect(e != NodeExtras())
+        e.identifier = nil
+        e.path = nil
+        #expect(e == NodeExtras())
+        #expect(e.hashValue == NodeExtras().hashValue)
+        // Clearing an unset value makes no box, and changes nothing.
+        var f = NodeExtras()
+        f.label = nil
+        f.accessibilityFrame = nil
+        #expect(f == NodeExtras())
+        #expect(f.label == nil && f.accessibilityFrame == nil)
     }
 }

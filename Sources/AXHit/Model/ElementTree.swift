@@ -36,90 +36,6 @@ struct NodeFlags: OptionSet, Hashable, Sendable {
     }
 }
 
-/// The properties most nodes leave at their defaults, stored only for the
-/// nodes that set one of them.
-struct NodeExtras: Sendable, Hashable {
-    // No default values: each init sets every property once (see
-    // `NodeRecord`).
-    var alpha: CGFloat
-    var label: String?
-    var value: String?
-    var hint: String?
-    var identifier: String?
-    var language: String?
-    var traits: AccessibilityTraits
-    var accessibilityFrame: CGRect?
-    var frameInContainerSpace: CGRect?
-    var activationPoint: CGPoint?
-    var path: AccessibilityPath?
-    var navigationStyle: NavigationStyle
-    var accessibilityElements: [String]?
-    var containerType: AccessibilityContainerType
-    var visibleInSnapshot: Bool?
-    var actions: NodeActions
-
-    /// Every property at its default.
-    init() {
-        alpha = 1
-        label = nil
-        value = nil
-        hint = nil
-        identifier = nil
-        language = nil
-        traits = []
-        accessibilityFrame = nil
-        frameInContainerSpace = nil
-        activationPoint = nil
-        path = nil
-        navigationStyle = .automatic
-        accessibilityElements = nil
-        containerType = .none
-        visibleInSnapshot = nil
-        actions = []
-    }
-
-    /// The extras of `node`.
-    init(of node: borrowing Node) {
-        alpha = node.alpha
-        label = node.accessibilityLabel
-        value = node.accessibilityValue
-        hint = node.accessibilityHint
-        identifier = node.accessibilityIdentifier
-        language = node.accessibilityLanguage
-        traits = node.accessibilityTraits
-        accessibilityFrame = node.accessibilityFrame
-        frameInContainerSpace = node.accessibilityFrameInContainerSpace
-        activationPoint = node.accessibilityActivationPoint
-        path = node.accessibilityPath
-        navigationStyle = node.accessibilityNavigationStyle
-        accessibilityElements = node.accessibilityElements
-        containerType = node.accessibilityContainerType
-        visibleInSnapshot = node.visibleInSnapshot
-        actions = node.actions
-    }
-
-    /// Every property at its default, made once.
-    static let none = NodeExtras()
-
-    /// The points `path` earns toward the tree's path budget (0 without
-    /// one): `ElementTree.pathPointsEarned(by:)`.
-    var pathPointsEarned: Int { path.map { ElementTree.pathPointsEarned(by: $0.path) } ?? 0 }
-
-    /// Whether every property `init(of:)` would take from `node` is at its
-    /// default, field by field, so that a node without any is stored
-    /// without making its extras (copying five optional strings) to find
-    /// out.
-    static func areDefault(in node: borrowing Node) -> Bool {
-        node.alpha == 1 && node.accessibilityLabel == nil && node.accessibilityValue == nil
-            && node.accessibilityHint == nil && node.accessibilityIdentifier == nil
-            && node.accessibilityLanguage == nil && node.accessibilityTraits.isEmpty
-            && node.accessibilityFrame == nil && node.accessibilityFrameInContainerSpace == nil
-            && node.accessibilityActivationPoint == nil && node.accessibilityPath == nil
-            && node.accessibilityNavigationStyle == .automatic && node.accessibilityElements == nil
-            && node.accessibilityContainerType == .none && node.visibleInSnapshot == nil && node.actions.isEmpty
-    }
-}
-
 /// A tree of views and accessibility elements, stored flat.
 ///
 /// Nodes live in columns (arrays indexed by `NodeID`), linked to their parent,
@@ -129,8 +45,10 @@ struct NodeExtras: Sendable, Hashable {
 /// front. Rarely set properties live in side tables: explicit bounds (scroll
 /// offsets) and transforms each in a small table of their own, so that a
 /// scroll rewrites one entry of a table as long as the number of scroll
-/// views; strings, explicit accessibility geometry and alpha in another.
-/// Entries a removed node or a reset property leaves are reused.
+/// views; the rest (alpha, traits, strings, explicit accessibility
+/// geometry) in another, 40 bytes an entry with the strings and the
+/// geometry boxed apart (`NodeExtras`). Entries a removed node or a reset
+/// property leaves are reused.
 ///
 /// The tree also carries the facts that decide whose rules answer questions
 /// about it (`platform`, `source`) and the screen's metadata.

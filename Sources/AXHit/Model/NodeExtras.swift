@@ -1,0 +1,212 @@
+import Foundation
+
+/// The properties most nodes leave at their defaults, stored only for the
+/// nodes that set one of them (`ElementTree.extras`).
+///
+/// Space: 40 bytes inline (alpha, traits and the small enums, which the
+/// common rare node sets alone: a button's trait), plus the strings and the
+/// explicit accessibility geometry each in a box of its own (104 and 130
+/// bytes with the object's header), made only when one of its values is
+/// set. A node with a trait alone stores 40 bytes, where one flat record of
+/// every field took 232. Boxes are copied on write, so copies of a tree
+/// share them and a write copies only the box it changes.
+struct NodeExtras: Sendable, Hashable {
+    // No default values: each init sets every property once (see
+    // `NodeRecord`). Declared widest first: 36 bytes, a stride of 40.
+    var alpha: CGFloat
+    var traits: AccessibilityTraits
+    private var texts: Box<Texts>?
+    private var geometry: Box<Geometry>?
+    var navigationStyle: NavigationStyle
+    var containerType: AccessibilityContainerType
+    var visibleInSnapshot: Bool?
+    var actions: NodeActions
+
+    /// The strings: what VoiceOver reads and the ids an explicit order lists.
+    struct Texts: Sendable, Hashable {
+        var label: String?
+        var value: String?
+        var hint: String?
+        var identifier: String?
+        var language: String?
+        var accessibilityElements: [String]?
+        static let defaults = Texts()
+    }
+
+    /// The explicit accessibility geometry.
+    struct Geometry: Sendable, Hashable {
+        var accessibilityFrame: CGRect?
+        var frameInContainerSpace: CGRect?
+        var activationPoint: CGPoint?
+        var path: AccessibilityPath?
+        static let defaults = Geometry()
+    }
+
+    /// Every property at its default.
+    init() {
+        alpha = 1
+        traits = []
+        texts = nil
+        geometry = nil
+        navigationStyle = .automatic
+        containerType = .none
+        visibleInSnapshot = nil
+        actions = []
+    }
+
+    /// The extras of `node`.
+    init(of node: borrowing Node) {
+        alpha = node.alpha
+        traits = node.accessibilityTraits
+        // A box only where one of its values is set (asked field by field:
+        // making the values to compare would copy the strings).
+        texts =
+            Self.setsTexts(node)
+            ? Box(
+                Texts(
+                    label: node.accessibilityLabel, value: node.accessibilityValue, hint: node.accessibilityHint,
+                    identifier: node.accessibilityIdentifier, language: node.accessibilityLanguage,
+                    accessibilityElements: node.accessibilityElements)) : nil
+        geometry =
+            Self.setsGeometry(node)
+            ? Box(
+                Geometry(
+                    accessibilityFrame: node.accessibilityFrame,
+                    frameInContainerSpace: node.accessibilityFrameInContainerSpace,
+                    activationPoint: node.accessibilityActivationPoint, path: node.accessibilityPath)) : nil
+        navigationStyle = node.accessibilityNavigationStyle
+        containerType = node.accessibilityContainerType
+        visibleInSnapshot = node.visibleInSnapshot
+        actions = node.actions
+    }
+
+    /// Every property at its default, made once.
+    static let none = NodeExtras()
+
+    // MARK: The boxed properties
+
+    var label: String? {
+        get { texts?.value.label }
+        set { modifyTexts(unless: newValue == nil) { $0.label = newValue } }
+    }
+    var value: String? {
+        get { texts?.value.value }
+        set { modifyTexts(unless: newValue == nil) { $0.value = newValue } }
+    }
+    var hint: String? {
+        get { texts?.value.hint }
+        set { modifyTexts(unless: newValue == nil) { $0.hint = newValue } }
+    }
+    var identifier: String? {
+        get { texts?.value.identifier }
+        set { modifyTexts(unless: newValue == nil) { $0.identifier = newValue } }
+    }
+    var language: String? {
+        get { texts?.value.language }
+        set { modifyTexts(unless: newValue == nil) { $0.language = newValue } }
+    }
+    var accessibilityElements: [String]? {
+        get { texts?.value.accessibilityElements }
+        set { modifyTexts(unless: newValue == nil) { $0.accessibilityElements = newValue } }
+    }
+    var accessibilityFrame: CGRect? {
+        get { geometry?.value.accessibilityFrame }
+        set { modifyGeometry(unless: newValue == nil) { $0.accessibilityFrame = newValue } }
+    }
+    var frameInContainerSpace: CGRect? {
+        get { geometry?.value.frameInContainerSpace }
+        set { modifyGeometry(unless: newValue == nil) { $0.frameInContainerSpace = newValue } }
+    }
+    var activationPoint: CGPoint? {
+        get { geometry?.value.activationPoint }
+        set { modifyGeometry(unless: newValue == nil) { $0.activationPoint = newValue } }
+    }
+    var path: AccessibilityPath? {
+        get { geometry?.value.path }
+        set { modifyGeometry(unless: newValue == nil) { $0.path = newValue } }
+    }
+
+    /// Writes the strings through `body`, in a box held alone; a write of a
+    /// default (`skip`) where there is no box makes none.
+    private mutating func modifyTexts(unless skip: Bool, _ body: (inout Texts) -> Void) {
+        if texts == nil && skip { return }
+        Box.makeUnique(&texts, blank: .defaults)
+        body(&texts.unsafelyUnwrapped.value)
+    }
+
+    /// Writes the geometry through `body` (see `modifyTexts`).
+    private mutating func modifyGeometry(unless skip: Bool, _ body: (inout Geometry) -> Void) {
+        if geometry == nil && skip { return }
+        Box.makeUnique(&geometry, blank: .defaults)
+        body(&geometry.unsafelyUnwrapped.value)
+    }
+
+    // MARK: Equality by value
+
+    // A box whose values went back to their defaults equals no box.
+    static func == (a: NodeExtras, b: NodeExtras) -> Bool {
+        a.alpha == b.alpha && a.traits == b.traits && a.navigationStyle == b.navigationStyle
+            && a.containerType == b.containerType && a.visibleInSnapshot == b.visibleInSnapshot
+            && a.actions == b.actions && (a.texts?.value ?? .defaults) == (b.texts?.value ?? .defaults)
+            && (a.geometry?.value ?? .defaults) == (b.geometry?.value ?? .defaults)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(alpha)
+        hasher.combine(traits)
+        hasher.combine(navigationStyle)
+        hasher.combine(containerType)
+        hasher.combine(visibleInSnapshot)
+        hasher.combine(actions)
+        hasher.combine(texts?.value ?? .defaults)
+        hasher.combine(geometry?.value ?? .defaults)
+    }
+
+    // MARK: Derived
+
+    /// The points `path` earns toward the tree's path budget (0 without
+    /// one): `ElementTree.pathPointsEarned(by:)`.
+    var pathPointsEarned: Int { path.map { ElementTree.pathPointsEarned(by: $0.path) } ?? 0 }
+
+    /// Whether every property `init(of:)` would take from `node` is at its
+    /// default, field by field, so that a node without any is stored
+    /// without making its extras (copying five optional strings) to find
+    /// out.
+    static func areDefault(in node: borrowing Node) -> Bool {
+        node.alpha == 1 && node.accessibilityTraits.isEmpty && !setsTexts(node) && !setsGeometry(node)
+            && node.accessibilityNavigationStyle == .automatic && node.accessibilityContainerType == .none
+            && node.visibleInSnapshot == nil && node.actions.isEmpty
+    }
+
+    /// Whether `node` sets one of the values of `Texts`.
+    private static func setsTexts(_ node: borrowing Node) -> Bool {
+        node.accessibilityLabel != nil || node.accessibilityValue != nil || node.accessibilityHint != nil
+            || node.accessibilityIdentifier != nil || node.accessibilityLanguage != nil
+            || node.accessibilityElements != nil
+    }
+
+    /// Whether `node` sets one of the values of `Geometry`.
+    private static func setsGeometry(_ node: borrowing Node) -> Bool {
+        node.accessibilityFrame != nil || node.accessibilityFrameInContainerSpace != nil
+            || node.accessibilityActivationPoint != nil || node.accessibilityPath != nil
+    }
+}
+
+/// A value on the heap, shared by copies and copied on write by its owner
+/// (`makeUnique`): how `NodeExtras` keeps values most nodes leave unset out
+/// of its inline 40 bytes.
+///
+/// `@unchecked Sendable`: `value` is written only through a reference held
+/// alone (`isKnownUniquelyReferenced`), so no two threads see a write.
+final class Box<Value: Sendable>: @unchecked Sendable {
+    var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    /// Makes `box` a box held by the caller alone: a new one holding
+    /// `blank` where there is none, a copy where it is shared.
+    static func makeUnique(_ box: inout Box?, blank: Value) {
+        guard !isKnownUniquelyReferenced(&box) else { return }
+        box = Box(box?.value ?? blank)
+    }
+}
