@@ -38,7 +38,9 @@ import Testing
             #expect(NodeExtras(of: node) != NodeExtras(), "\(name)")
         }
         // Every stored field is covered: the inline ones and the boxes'.
-        let inline = Mirror(reflecting: NodeExtras()).children.count - 2
+        let stored = Mirror(reflecting: NodeExtras()).children.map(\.label)
+        #expect(stored.contains("texts") && stored.contains("geometry"))
+        let inline = stored.count - 2
         let boxed =
             Mirror(reflecting: NodeExtras.Texts.defaults).children.count
             + Mirror(reflecting: NodeExtras.Geometry.defaults).children.count

@@ -77,8 +77,7 @@ public struct NodeBatch: Sendable {
             throw TreeError(.validation, "a batch holds at most \(Int32.max) nodes", node: node.id)
         }
         // Laid out as `NodeRecord(node)` lays it out, field by field: a
-        // whole record (its rare properties inline) costs a copy and a
-        // destruction of a few hundred bytes a node.
+        // whole record would cost a copy and a destruction of every field.
         let (frame, bounds, transform) = NodeRecord.geometry(of: node)
         names.append(node.id)
         if NodeExtras.areDefault(in: node) {

@@ -87,56 +87,65 @@ struct NodeExtras: Sendable, Hashable {
 
     var label: String? {
         get { texts?.value.label }
-        set { modifyTexts(unless: newValue == nil) { $0.label = newValue } }
+        set { modifyTexts(unless: newValue == nil && label == nil) { $0.label = newValue } }
     }
     var value: String? {
         get { texts?.value.value }
-        set { modifyTexts(unless: newValue == nil) { $0.value = newValue } }
+        set { modifyTexts(unless: newValue == nil && value == nil) { $0.value = newValue } }
     }
     var hint: String? {
         get { texts?.value.hint }
-        set { modifyTexts(unless: newValue == nil) { $0.hint = newValue } }
+        set { modifyTexts(unless: newValue == nil && hint == nil) { $0.hint = newValue } }
     }
     var identifier: String? {
         get { texts?.value.identifier }
-        set { modifyTexts(unless: newValue == nil) { $0.identifier = newValue } }
+        set { modifyTexts(unless: newValue == nil && identifier == nil) { $0.identifier = newValue } }
     }
     var language: String? {
         get { texts?.value.language }
-        set { modifyTexts(unless: newValue == nil) { $0.language = newValue } }
+        set { modifyTexts(unless: newValue == nil && language == nil) { $0.language = newValue } }
     }
     var accessibilityElements: [String]? {
         get { texts?.value.accessibilityElements }
-        set { modifyTexts(unless: newValue == nil) { $0.accessibilityElements = newValue } }
+        set {
+            modifyTexts(unless: newValue == nil && accessibilityElements == nil) { $0.accessibilityElements = newValue }
+        }
     }
     var accessibilityFrame: CGRect? {
         get { geometry?.value.accessibilityFrame }
-        set { modifyGeometry(unless: newValue == nil) { $0.accessibilityFrame = newValue } }
+        set {
+            modifyGeometry(unless: newValue == nil && accessibilityFrame == nil) { $0.accessibilityFrame = newValue }
+        }
     }
     var frameInContainerSpace: CGRect? {
         get { geometry?.value.frameInContainerSpace }
-        set { modifyGeometry(unless: newValue == nil) { $0.frameInContainerSpace = newValue } }
+        set {
+            modifyGeometry(unless: newValue == nil && frameInContainerSpace == nil) {
+                $0.frameInContainerSpace = newValue
+            }
+        }
     }
     var activationPoint: CGPoint? {
         get { geometry?.value.activationPoint }
-        set { modifyGeometry(unless: newValue == nil) { $0.activationPoint = newValue } }
+        set { modifyGeometry(unless: newValue == nil && activationPoint == nil) { $0.activationPoint = newValue } }
     }
     var path: AccessibilityPath? {
         get { geometry?.value.path }
-        set { modifyGeometry(unless: newValue == nil) { $0.path = newValue } }
+        set { modifyGeometry(unless: newValue == nil && path == nil) { $0.path = newValue } }
     }
 
-    /// Writes the strings through `body`, in a box held alone; a write of a
-    /// default (`skip`) where there is no box makes none.
+    /// Writes the strings through `body`, in a box held alone, unless the
+    /// write changes nothing (`skip`: a value cleared that was not set), so
+    /// that it makes or copies no box.
     private mutating func modifyTexts(unless skip: Bool, _ body: (inout Texts) -> Void) {
-        if texts == nil && skip { return }
+        if skip { return }
         Box.makeUnique(&texts, blank: .defaults)
         body(&texts.unsafelyUnwrapped.value)
     }
 
     /// Writes the geometry through `body` (see `modifyTexts`).
     private mutating func modifyGeometry(unless skip: Bool, _ body: (inout Geometry) -> Void) {
-        if geometry == nil && skip { return }
+        if skip { return }
         Box.makeUnique(&geometry, blank: .defaults)
         body(&geometry.unsafelyUnwrapped.value)
     }
@@ -199,7 +208,9 @@ struct NodeExtras: Sendable, Hashable {
 /// `@unchecked Sendable`: `value` is written only through a reference held
 /// alone (`isKnownUniquelyReferenced`), so no two threads see a write.
 final class Box<Value: Sendable>: @unchecked Sendable {
-    var value: Value
+    /// Unchecked: written only through a reference held alone, so the
+    /// runtime's exclusivity check on every read guards nothing.
+    @exclusivity(unchecked) var value: Value
 
     init(_ value: Value) { self.value = value }
 
