@@ -28,6 +28,8 @@ enum HitBenchmark {
             name, "axhit", elements: c.elements, metric: "throughput-all-cores", unit: "queries/s",
             samples: parallel.samples)
 
+        try measureScreenGrid(c, name: name, engine: engine)
+
         let n = sampler.measure { p in Int(naive.hit(p)?.rawValue ?? -1) }
         c.results.add(name, "naive", elements: c.elements, metric: "latency", unit: "ns", samples: n.samples)
         c.results.add(
@@ -56,6 +58,36 @@ enum HitBenchmark {
         let geos = try c.geos()
         let g = sampler.measure { p in Int(geos.hit(p)?.rawValue ?? -1) }
         c.results.add(name, "geos-strtree", elements: c.elements, metric: "latency", unit: "ns", samples: g.samples)
+    }
+
+    /// The same queries on a copy of the engine with a screen grid
+    /// (`buildScreenGrid()`): its build time, its memory beyond the engine's
+    /// and its latency (`axhit+screen-grid`), once its answers are checked
+    /// against the engine's without it.
+    static func measureScreenGrid(_ c: BenchContext, name: String, engine: HitTester) throws {
+        var gridded = engine
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard gridded.buildScreenGrid() else {
+            c.log.log("  screen grid: declined (the boxes don't suit a uniform grid)")
+            return
+        }
+        let buildMs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        var check = SplitMix64(seed: 0x5C8E_E2)
+        let area = c.screen.queryArea
+        for _ in 0 ..< 10_000 {
+            let p = CGPoint(x: check.uniform(area.minX, area.maxX), y: check.uniform(area.minY, area.maxY))
+            guard gridded.hit(p) == engine.hit(p) else {
+                throw BenchError("\(name): the screen grid disagrees with the engine at \(p); not timing it")
+            }
+        }
+        let implementation = "axhit+screen-grid"
+        c.results.add(name, implementation, elements: c.elements, metric: "build", unit: "ms", samples: [buildMs])
+        c.results.add(
+            name, implementation, elements: c.elements, metric: "extra-bytes-per-element", unit: "bytes",
+            samples: [Double(gridded.memoryBytes - engine.memoryBytes) / Double(max(1, c.elements))])
+        var scratch = HitScratch()
+        let m = c.sampler.measure { p in Int(gridded.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
+        c.results.add(name, implementation, elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
     }
 
     static func runShape(_ c: BenchContext) throws {

@@ -50,8 +50,8 @@ public struct CellGrid: Sendable {
     @usableFromInline package private(set) var cells: Cells
     /// Items scanned by every query, ascending, with their boxes in
     /// `PackedRTree`'s stored form.
-    @usableFromInline var loose: [Int32]
-    @usableFromInline var looseBoxes: [SIMD4<Float>]
+    @usableFromInline package internal(set) var loose: [Int32]
+    @usableFromInline package internal(set) var looseBoxes: [SIMD4<Float>]
     /// The number of items. O(1).
     public let count: Int
     /// How many items `setBox` made loose since the build.
@@ -112,12 +112,14 @@ public struct CellGrid: Sendable {
 
     /// A grid over `boxes`, or nil when they don't suit one (see the type's
     /// notes). Item `i` is `boxes[i]`, reported as `keys[i]` (as `i` when
-    /// `keys` is nil); keys must increase with `i` and not be negative.
+    /// `keys` is nil); keys must increase with `i` and not be negative. A
+    /// caller that wants a grid however few the boxes (for its other
+    /// properties) lowers `minimumCount`.
     ///
     /// - Complexity: O(n + cells) time; no sort.
-    public init?(boxes: [CGRect], keys: [Int32]? = nil) {
+    public init?(boxes: [CGRect], keys: [Int32]? = nil, minimumCount: Int = CellGrid.minimumCount) {
         let n = boxes.count
-        guard n >= Self.minimumCount, n <= Int(Int32.max), keys == nil || keys!.count == n else { return nil }
+        guard n >= Swift.max(1, minimumCount), n <= Int(Int32.max), keys == nil || keys!.count == n else { return nil }
         func key(_ k: Int) -> Int32 { keys?[k] ?? Int32(k) }
         var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
         var widths = 0.0, heights = 0.0, finite = 0

@@ -7,9 +7,17 @@ extension HitTester {
     /// The frontmost exposed element whose region under `policy` holds the
     /// screen point `p`, or nil.
     ///
-    /// - Complexity: O(depth + log(children)) per level on typical layouts;
-    ///   no GEOS call, no lock, and no allocation once `scratch` has grown.
+    /// - Complexity: O(depth + log(children)) per level on typical layouts,
+    ///   one cell's entries with a screen grid (`buildScreenGrid()`); no GEOS
+    ///   call, no lock, and no allocation once `scratch` has grown.
     public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
+        if policy == .frame, let grid = screenGrid, Self.isModerate(p) {
+            switch grid.answer(p) {
+            case .node(let n): return n
+            case .nothing: return nil
+            case .undecided: break
+            }
+        }
         var found: NodeID?
         search(p, policy: policy, scratch: &scratch) {
             found = $0
@@ -362,6 +370,25 @@ extension HitTester {
         return CGPoint(x: (t.d * x - t.c * y) / det, y: (t.a * y - t.b * x) / det)
     }
 
+    /// The screen rect an exposed node answers in under the frame policy: an
+    /// explicit accessibility frame as given; else a view's bounds mapped by
+    /// its own map to the screen (`ownToScreen`; their bounding box when it
+    /// rotates), an element node's frame in container space mapped by its
+    /// container's (`containerToScreen`), and an element node with neither
+    /// answers nowhere (a zero rect). Each caller passes the map its node
+    /// kind reads.
+    @inline(__always)
+    func frameRegion(
+        _ n: NodeID, _ h: HotNode, containerToScreen: CGAffineTransform, ownToScreen: CGAffineTransform
+    ) -> CGRect {
+        if h.isView {
+            if h.flags.contains(.hasAccessibilityFrame), let f = tree.explicitAccessibilityFrame(of: n) { return f }
+            return bounds(h).applying(ownToScreen)
+        }
+        if h.flags.contains(.hasFrameInContainerSpace) { return h.frame.applying(containerToScreen) }
+        return tree.explicitAccessibilityFrame(of: n) ?? .zero
+    }
+
     /// Whether the region of view `n` holds the point, given as `q` in the
     /// view's own bounds space (nil when that space is singular) and `p` on
     /// the screen.
@@ -372,10 +399,7 @@ extension HitTester {
     ) -> Bool {
         switch policy {
         case .frame:
-            if h.flags.contains(.hasAccessibilityFrame), let f = tree.explicitAccessibilityFrame(of: n) {
-                return f.containsClosedOpen(p)
-            }
-            return bounds(h).applying(toScreen).containsClosedOpen(p)
+            return frameRegion(n, h, containerToScreen: .identity, ownToScreen: toScreen).containsClosedOpen(p)
         case .shape:
             if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
                 if shape.inScreenSpace { return shape.region.contains(p) }
@@ -394,10 +418,8 @@ extension HitTester {
     ) -> Bool {
         switch policy {
         case .frame:
-            if h.flags.contains(.hasFrameInContainerSpace) {
-                return h.frame.applying(containerToScreen).containsClosedOpen(p)
-            }
-            return (tree.explicitAccessibilityFrame(of: n) ?? .zero).containsClosedOpen(p)
+            return frameRegion(n, h, containerToScreen: containerToScreen, ownToScreen: .identity)
+                .containsClosedOpen(p)
         case .shape:
             if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
                 return shape.region.contains(shape.inScreenSpace ? p : pc)

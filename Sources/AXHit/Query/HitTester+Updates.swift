@@ -1,7 +1,8 @@
 import Foundation
 
 /// Updates: each changes the tree and the engine's derived state without a
-/// rebuild, doing work in proportion to what the change affects.
+/// rebuild, doing work in proportion to what the change affects. Each drops
+/// the screen grid (`buildScreenGrid()`), whose screen boxes it may move.
 extension HitTester {
     /// Scrolls a view: sets its bounds origin (`contentOffset`).
     ///
@@ -16,6 +17,7 @@ extension HitTester {
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
+        screenGrid = nil
         let i = view.index
         if hot[i].boundsSlot != tree.boundsSlots[i] {
             syncHot(view)  // its first scroll: a new bounds slot
@@ -53,6 +55,7 @@ extension HitTester {
         let old = tree.nodeValue(id)
         let wasHidden = rules.hidesFromAccessibility(id, in: tree)
         try tree.update(id, to: node)
+        screenGrid = nil
         syncHot(id)
         let isHidden = rules.hidesFromAccessibility(id, in: tree)
 
@@ -164,6 +167,7 @@ extension HitTester {
 
     /// Derives the engine's state for the new subtree at `top`, already in the tree.
     private mutating func attach(_ top: NodeID) {
+        screenGrid = nil
         growColumns()
         assignRank(top)
         let parent = tree.parents[top.index]
@@ -207,6 +211,7 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
+        screenGrid = nil
         navigationBeforeRemove(id)
         let parent = tree.parents[id.index]
         let hadModalFlag = tree.has(.modal, id)

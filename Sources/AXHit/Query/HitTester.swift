@@ -148,6 +148,9 @@ public struct HitTester: Sendable {
     var boxHits = NodeBits()
     /// The navigation order, built at the first query and kept current.
     var navigation = NavigationCache()
+    /// Frame answers in screen space, while nothing changes
+    /// (`buildScreenGrid()`); nil once an update drops it.
+    var screenGrid: ScreenGrid?
 
     /// Views with at least this many children get a `ContainerIndex`; fewer
     /// get a block of boxes scanned one by one, which is faster for a handful.
@@ -307,10 +310,11 @@ public struct HitTester: Sendable {
         ItemBoxes(item: item, containerToScreen: t, in: tree)
     }
 
-    /// Bytes the engine holds beyond the tree: per-node columns and indexes
-    /// (not the flattened paths).
+    /// Bytes the engine holds beyond the tree: per-node columns, indexes and
+    /// the screen grid (not the flattened paths).
     public var memoryBytes: Int {
         hot.count * (MemoryLayout<HotNode>.stride + 2 * MemoryLayout<Int32>.stride + MemoryLayout<Int64>.stride)
             + indexes.reduce(0) { $0 + $1.memoryBytes } + blocks.memoryBytes + boxHits.memoryBytes
+            + (screenGrid?.memoryBytes ?? 0)
     }
 }
