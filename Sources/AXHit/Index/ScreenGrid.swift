@@ -2,9 +2,9 @@ import AXGeometry
 import Foundation
 
 /// Every answer a frame query can have on a screen that no longer changes,
-/// in uniform grids in screen space (one per size class of box): a query
-/// reads the one cell under the point in each instead of descending a
-/// record per view.
+/// in a uniform grid in screen space (or one per size class of box): a
+/// query reads the one cell under the point instead of descending a record
+/// per view.
 ///
 /// **Entries.** In pre-order (back to front), one per place the per-view
 /// search can end:
@@ -35,11 +35,13 @@ import Foundation
 /// **Memory.** The grids' 12 bytes per cell entry (two to four per entry,
 /// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle.
 final class ScreenGrid: Sendable {
-    /// The entries by size, one grid per power of four of a box's longer
-    /// side, so that a screen's large boxes (a full-width banner over rows of
-    /// small cells) don't size, or crowd, the cells of its small ones; in
-    /// each, item keys are entry numbers.
-    let levels: [CellGrid]
+    /// One grid over every entry, or, when `CellGrid` declines them together
+    /// (a screen's large boxes, a full-width banner over rows of small
+    /// cells, would size or crowd the cells of its small ones), one per
+    /// power of four of a box's longer side: the largest class here and the
+    /// rest in `others`. Item keys are entry numbers.
+    let first: CellGrid
+    let others: [CellGrid]
     /// Entry `k`'s node; `.none` for an opaque entry.
     let nodes: [NodeID]
 
@@ -62,26 +64,32 @@ final class ScreenGrid: Sendable {
 
     /// A grid over `boxes` (widened by `slack`, in pre-order) for `nodes`,
     /// or nil when `CellGrid` declines the boxes of a size class (too
-    /// clustered, too uneven) or its room would be under
+    /// clustered, too many too wide) or its room would be under
     /// `HitTester.minimumGridStep`.
     init?(boxes: [CGRect], nodes: [NodeID]) {
         guard !boxes.isEmpty, boxes.count == nodes.count, boxes.count <= Int(Int32.max) else { return nil }
-        // A class per power of four of a box's longer side: within one, no
-        // box is much larger than the cells its class's mean sizes.
-        var classes = [[Int32]](repeating: [], count: 65)
-        for (k, r) in boxes.enumerated() {
-            let side = min(max(Double(r.width), Double(r.height), 0x1p-64), 0x1p64)
-            classes[(Int(side.exponent) + 64) / 2].append(Int32(k))
+        // However few: a screen of twenty rows gains as much as a million.
+        func grid(_ keys: [Int32]?) -> CellGrid? {
+            let grid = CellGrid(boxes: keys.map { $0.map { boxes[Int($0)] } } ?? boxes, keys: keys, minimumCount: 1)
+            return grid.flatMap { $0.cells.quantizationStep >= HitTester.minimumGridStep ? $0 : nil }
         }
-        var levels: [CellGrid] = []
-        for keys in classes where !keys.isEmpty {
-            // However few: a screen of twenty rows gains as much as a million.
-            guard let grid = CellGrid(boxes: keys.map { boxes[Int($0)] }, keys: keys, minimumCount: 1),
-                grid.cells.quantizationStep >= HitTester.minimumGridStep
-            else { return nil }
-            levels.append(grid)
+        if let one = grid(nil) {
+            first = one
+            others = []
+        } else {
+            var classes = [[Int32]](repeating: [], count: 65)
+            for (k, r) in boxes.enumerated() {
+                let side = min(max(Double(r.width), Double(r.height), 0x1p-64), 0x1p64)
+                classes[(Int(side.exponent) + 64) / 2].append(Int32(k))
+            }
+            var levels: [CellGrid] = []
+            for keys in classes.filter({ !$0.isEmpty }).sorted(by: { $0.count > $1.count }) {
+                guard let level = grid(keys) else { return nil }
+                levels.append(level)
+            }
+            first = levels[0]
+            others = Array(levels.dropFirst())
         }
-        self.levels = levels
         self.nodes = nodes
     }
 
@@ -95,27 +103,10 @@ final class ScreenGrid: Sendable {
         // point is the frontmost, over all the classes.
         var front: Int32 = -1
         var room = false
-        levels.withUnsafeBufferPointer { levels in
-            for l in levels.indices {
-                let level = levels.baseAddress! + l
-                let cells = level.pointee.cells
-                cells.forEach(containing: p) { k, withRoom in
-                    if k > front {
-                        front = k
-                        room = withRoom
-                    }
-                    return true
-                }
-                if cells.outsideCells > 0 {
-                    // Entries too wide for the cells, ascending too.
-                    let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
-                    let q = SIMD4(f, g, -f, -g)
-                    let loose = level.pointee.loose, looseBoxes = level.pointee.looseBoxes
-                    for (j, k) in loose.enumerated() where k > front && PackedRTree.matches(looseBoxes[j], q) {
-                        front = k
-                        room = ChildBlocks.holdsWithRoom(looseBoxes[j], p)
-                    }
-                }
+        Self.scan(first, p, &front, &room)
+        if !others.isEmpty {
+            others.withUnsafeBufferPointer { levels in
+                for level in levels.indices { Self.scan(levels[level], p, &front, &room) }
             }
         }
         guard front >= 0 else { return .nothing }
@@ -123,8 +114,34 @@ final class ScreenGrid: Sendable {
         return room && !n.isNone ? .node(n) : .undecided
     }
 
+    /// Raises `front` to the frontmost entry of `grid` whose box holds `p`,
+    /// if any is in front of it, with whether it holds `p` with room.
+    @inline(__always)
+    private static func scan(_ grid: borrowing CellGrid, _ p: CGPoint, _ front: inout Int32, _ room: inout Bool) {
+        let cells = grid.cells
+        var found = front, withRoom = room
+        cells.forEach(containing: p) { k, r in
+            if k > found {
+                found = k
+                withRoom = r
+            }
+            return true
+        }
+        if cells.outsideCells > 0 {
+            // Entries too wide for the cells, ascending too.
+            let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
+            let q = SIMD4(f, g, -f, -g)
+            for (j, k) in grid.loose.enumerated() where k > found && PackedRTree.matches(grid.looseBoxes[j], q) {
+                found = k
+                withRoom = ChildBlocks.holdsWithRoom(grid.looseBoxes[j], p)
+            }
+        }
+        front = found
+        room = withRoom
+    }
+
     /// Bytes held.
     var memoryBytes: Int {
-        levels.reduce(0) { $0 + $1.memoryBytes } + nodes.count * MemoryLayout<NodeID>.stride
+        others.reduce(first.memoryBytes) { $0 + $1.memoryBytes } + nodes.count * MemoryLayout<NodeID>.stride
     }
 }
