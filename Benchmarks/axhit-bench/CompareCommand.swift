@@ -3,7 +3,7 @@ import Foundation
 
 /// `axhit-bench compare BASELINE.json NEW.json [--threshold 5%]`: a verdict
 /// per measurement present in both (`regressed`, `improved`, `no change`,
-/// `inconclusive (noisy)`), and exit 2 when an engine (`axhit`) row
+/// `inconclusive (noisy)`), and exit 2 when an engine row (`axhit`, `axhit+...`)
 /// regressed. Baseline implementations are shown but never gate: they
 /// measure the machine, not the engine (and correct for it, `MachineShift`).
 enum CompareCommand {
@@ -143,7 +143,7 @@ enum CompareCommand {
             matched += 1
             let t = thresholds.value(metric: n.metric, unit: n.unit)
             let j = judge(b, n, t)
-            let gates = n.implementation == "axhit"
+            let gates = n.isEngine
             if gates { counts[j.verdict, default: 0] += 1 }
             let change = String(format: "%+.1f%%", j.change * 100)
             if j.verdict == .regressed && gates {
@@ -293,7 +293,7 @@ struct MachineShift {
         for r in base { baseByKey[r.key] = r }
         var groups: [String: [Double]] = [:]
         var all: [Double] = []
-        for n in new where n.implementation != "axhit" && (n.unit == "ns" || n.unit == "ms") {
+        for n in new where !n.isEngine && (n.unit == "ns" || n.unit == "ms") {
             guard let b = baseByKey[n.key], b.p50 > 0, n.p50 > 0 else { continue }
             let r = log(n.p50 / b.p50)
             groups[Self.group(n), default: []].append(r)

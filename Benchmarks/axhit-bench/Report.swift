@@ -13,7 +13,7 @@ enum Report {
             lines.append([
                 r.benchmark, r.implementation, count(r.elements), r.metric, r.unit,
                 format(r.p50), format(r.p90), format(r.p99), String(r.samples),
-                r.implementation == "axhit" ? ratios(of: r, in: rows) : "",
+                r.isEngine ? ratios(of: r, in: rows) : "",
             ])
         }
         var widths = [Int](repeating: 0, count: header.count)
@@ -39,7 +39,7 @@ enum Report {
     /// engine's (inverted for throughput, where more is better).
     static func ratios(of r: ResultRow, in rows: [ResultRow]) -> String {
         rows.filter {
-            $0.implementation != "axhit" && $0.benchmark == r.benchmark && $0.elements == r.elements
+            !$0.isEngine && $0.benchmark == r.benchmark && $0.elements == r.elements
                 && $0.metric == r.metric
         }.map { b in
             let x = r.higherIsBetter ? r.p50 / b.p50 : b.p50 / r.p50

@@ -4,7 +4,8 @@ import Foundation
 struct ResultRow: Codable {
     /// `<operation>/<workload>`, e.g. `hit-frame/grid`.
     var benchmark: String
-    /// `axhit`, or a baseline: `naive`, `flat-scan`, `uniform-grid`, `geos-strtree`, `jsondecoder`, ...
+    /// `axhit` or a variant of it (`axhit+screen-grid`), or a baseline:
+    /// `naive`, `flat-scan`, `uniform-grid`, `geos-strtree`, `jsondecoder`, ...
     var implementation: String
     /// Nodes in the tree.
     var elements: Int
@@ -34,6 +35,10 @@ struct ResultRow: Codable {
     /// workload was measured (`SystemLoad`; the mean over passes). Nil in
     /// older files and in counts.
     var otherCores: Double?
+
+    /// Whether the row measures the engine (`axhit`, `axhit+...`), not a
+    /// baseline: it gates `compare` and is not a yardstick of the machine.
+    var isEngine: Bool { implementation == "axhit" || implementation.hasPrefix("axhit+") }
 
     /// Whether a larger value is better (throughputs) or worse (everything else).
     var higherIsBetter: Bool { Self.higherIsBetter(unit: unit) }

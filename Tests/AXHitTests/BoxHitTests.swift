@@ -62,8 +62,10 @@ import Testing
     }
 
     /// One update of a random node below the root: any change that can
-    /// make a node stop or start being a box hit, or move it.
-    static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws {
+    /// make a node stop or start being a box hit, or move it. Returns whether
+    /// it changed the engine (some draws don't apply to the node drawn).
+    @discardableResult
+    static func randomUpdate(_ engine: inout HitTester, _ rng: inout SeededRandom, serial: inout Int) throws -> Bool {
         let nodes = engine.tree.preOrder.dropFirst()
         let id = nodes[nodes.startIndex + Int.random(in: 0 ..< nodes.count, using: &rng)]
         var node = engine.tree[id]!
@@ -78,7 +80,7 @@ import Testing
                 var m = engine.tree[modal]!
                 m.accessibilityViewIsModal = false
                 try engine.update(modal, to: m)
-                return
+                return true
             }
             node.accessibilityViewIsModal = true
         case 5: node.accessibilityFrame = node.accessibilityFrame == nil ? box(&rng) : nil
@@ -101,10 +103,10 @@ import Testing
             inner.isAccessibilityElement = rng.chance(0.5)
             inner.accessibilityFrameInContainerSpace = box(&rng)
             try engine.insert(inner, under: id)
-            return
+            return true
         case 10 where engine.tree.firstChild(of: id).isNone || engine.tree.kind(of: id) == .element:
             try engine.removeSubtree(id)
-            return
+            return true
         case 11:
             serial += 1
             var v = Node.view("new\(serial)", frame: box(&rng))
@@ -112,16 +114,17 @@ import Testing
             var parent = id
             while engine.tree.kind(of: parent) == .element { parent = engine.tree.parent(of: parent) }
             try engine.insert(v, under: parent)
-            return
+            return true
         case 12:
             try engine.scroll(
                 try #require(engine.tree.node(withID: "wide")),
                 to: CGPoint(x: rng.number(-20 ... 20), y: rng.number(-20 ... 20)))
-            return
+            return true
         default:
-            return
+            return false
         }
         try engine.update(id, to: node)
+        return true
     }
 
     /// How many of `points` random points the reference answers with a node

@@ -114,10 +114,14 @@ public struct CellGrid: Sendable {
     /// notes). Item `i` is `boxes[i]`, reported as `keys[i]` (as `i` when
     /// `keys` is nil); keys must increase with `i` and not be negative. A
     /// caller that wants a grid however few the boxes (for its other
-    /// properties) lowers `minimumCount`.
+    /// properties) lowers `minimumCount`; one that needs a quantization step
+    /// of at least `minimumStep` (room for its exact check) gets cells at
+    /// least `minimumStep` × 65,535 wide, however small the boxes.
     ///
     /// - Complexity: O(n + cells) time; no sort.
-    public init?(boxes: [CGRect], keys: [Int32]? = nil, minimumCount: Int = CellGrid.minimumCount) {
+    public init?(
+        boxes: [CGRect], keys: [Int32]? = nil, minimumCount: Int = CellGrid.minimumCount, minimumStep: Double = 0
+    ) {
         let n = boxes.count
         guard n >= Swift.max(1, minimumCount), n <= Int(Int32.max), keys == nil || keys!.count == n else { return nil }
         func key(_ k: Int) -> Int32 { keys?[k] ?? Int32(k) }
@@ -138,6 +142,8 @@ public struct CellGrid: Sendable {
         // of the canvas), grown evenly when that makes more cells than boxes.
         var sideX = Swift.max(2 * widths / Double(finite), width * 1e-5)
         var sideY = Swift.max(2 * heights / Double(finite), height * 1e-5)
+        sideX = Swift.max(sideX, minimumStep * Self.steps)
+        sideY = Swift.max(sideY, minimumStep * Self.steps)
         let cellCount = (width / sideX + 1) * (height / sideY + 1)
         if cellCount > Double(n) {
             let grow = (cellCount / Double(n)).squareRoot()

@@ -10,23 +10,28 @@ import Foundation
 /// search can end:
 /// - an exposed element reached from the root through views that only
 ///   translate and keep moderate values: its frame-policy region
-///   (`HitTester.frameRegion`, computed as the per-view search computes it)
+///   (`HitTester.viewFrameRegion`, `elementFrameRegion`, as the per-view search computes it)
 ///   cut by the bounds of every view above it (UIKit prunes by each one),
 ///   answered from the entry alone;
 /// - an *opaque* entry for a subtree the grid does not flatten (below a
-///   view that rotates or scales, or a deep chain): the cut of its parent,
-///   where that subtree's answers must lie. A query whose frontmost
-///   candidate is opaque takes the per-view search.
+///   view that rotates or scales, or a deep chain), over where that
+///   subtree's answers must lie: the view's bounds on the screen, widened
+///   by their mapping's rounding and cut by the views above; or the cut
+///   alone where that rounding has no small bound (huge or ill-conditioned
+///   values), or for the rest of a chain deeper than `maxDepth`. An exposed
+///   element whose region is not moderate is opaque over that region. A
+///   query whose frontmost candidate is opaque takes the per-view search.
 ///
 /// **Exactness.** Boxes and cuts are computed in screen space, the per-view
 /// search maps the point down level by level; on a moderate path the two
 /// differ by under 2^-20 pt (`HitTester.isModerate`, at most `maxDepth`
 /// levels). Every box is widened by `slack` (2^-16) before it goes into the
 /// grid, so a point outside an entry is outside the exact region too, and
-/// an answer is taken only with the grid's room (at least
-/// `HitTester.minimumGridStep`, 2^-13) inside the widened box, so inside the
-/// exact region. Anything closer to an edge is undecided, and the caller
-/// searches per view.
+/// an answer is taken only with room inside the widened box, so inside the
+/// exact region: a cell's room is its quantization step (at least
+/// `HitTester.minimumGridStep`, 2^-13), a loose entry's that of
+/// `ChildBlocks.holdsWithRoom` (over 2^-14). Anything closer to an edge is
+/// undecided, and the caller searches per view.
 ///
 /// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), shared by
 /// copies of the engine, dropped by its next update: it holds screen boxes,
@@ -69,8 +74,12 @@ final class ScreenGrid: Sendable {
     init?(boxes: [CGRect], nodes: [NodeID]) {
         guard !boxes.isEmpty, boxes.count == nodes.count, boxes.count <= Int(Int32.max) else { return nil }
         // However few: a screen of twenty rows gains as much as a million.
+        // Cells keep the room an answer needs however small the boxes (a
+        // class of zero-size views shares cells of 8 pt).
         func grid(_ keys: [Int32]?) -> CellGrid? {
-            let grid = CellGrid(boxes: keys.map { $0.map { boxes[Int($0)] } } ?? boxes, keys: keys, minimumCount: 1)
+            let grid = CellGrid(
+                boxes: keys.map { $0.map { boxes[Int($0)] } } ?? boxes, keys: keys, minimumCount: 1,
+                minimumStep: HitTester.minimumGridStep)
             return grid.flatMap { $0.cells.quantizationStep >= HitTester.minimumGridStep ? $0 : nil }
         }
         if let one = grid(nil) {

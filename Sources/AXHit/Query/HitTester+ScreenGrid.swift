@@ -53,8 +53,10 @@ extension HitTester {
         if h.state.contains(.exposed) {
             // The region as the per-view search's exact test computes it
             // (and a view's own map as the search composes it).
-            let own = h.isView ? boundsToParent(h).concatenating(t) : .identity
-            let region = frameRegion(n, h, containerToScreen: t, ownToScreen: own)
+            let region =
+                h.isView
+                ? viewFrameRegion(n, h, toScreen: boundsToParent(h).concatenating(t))
+                : elementFrameRegion(n, h, containerToScreen: t)
             guard Self.isFinite(region) else { return opaque(cut) }
             let box = region.insetBy(dx: -slack, dy: -slack).intersection(cut)
             if box.isNull { return }  // cut off
@@ -69,22 +71,23 @@ extension HitTester {
         var childToScreen = t, childCut = cut
         if h.isView {
             // The search enters the subtree only where the view's bounds hold
-            // the point: it answers inside their quad's box on the screen,
-            // up to rounding far below a point (a relative 2^-40 beyond)
-            // when the map is well conditioned (else the point it maps back
-            // may be far off, and only the cut bounds the answers).
+            // the point it maps down: its answers lie inside the bounds' quad
+            // on the screen, up to the rounding of that mapping. The margin
+            // bounds it only for a well-conditioned map of moderate values
+            // (under a bounds origin of 2^55 a point's place in the bounds is
+            // known to 8 pt); for any other map only the cut bounds them.
             let b = bounds(h)
             let own = boundsToParent(h).concatenating(t)
             let onScreen = b.applying(own)
-            guard Self.isFinite(onScreen), Self.isWellConditioned(own) else { return opaque(cut) }
+            guard Self.isFinite(onScreen), Self.isWellConditioned(own), Self.isModerate(b), Self.isModerate(h.frame),
+                abs(Double(own.tx)) < 0x1p30, abs(Double(own.ty)) < 0x1p30
+            else { return opaque(cut) }
             let margin =
                 1 + (abs(onScreen.minX) + abs(onScreen.maxX) + abs(onScreen.minY) + abs(onScreen.maxY)) * 0x1p-40
             let reach = onScreen.insetBy(dx: -margin, dy: -margin).intersection(cut)
             if reach.isNull { return }  // no point reaches the subtree
             // Only a moderate translation keeps the rounding bound.
-            guard h.transformSlot < 0, Self.isModerate(h.frame), Self.isModerate(b), Self.isModerate(own) else {
-                return opaque(reach)
-            }
+            guard h.transformSlot < 0, Self.isModerate(own) else { return opaque(reach) }
             childToScreen = own
             childCut = cut.intersection(onScreen.insetBy(dx: -slack, dy: -slack))
             if childCut.isNull { return }
@@ -97,12 +100,14 @@ extension HitTester {
         }
     }
 
-    /// Whether the linear part of `t` has a scale within 2^±20 and an
-    /// inverse whose rounding stays as small (|det| not far below scale²).
+    /// Whether the linear part of `t` has a scale within 2^±10 and an
+    /// inverse whose rounding stays as small (|det| at least 2^-10 scale²):
+    /// with moderate bounds and frame, a point mapped down and back is then
+    /// off by far under the margin's 1 pt.
     private static func isWellConditioned(_ t: CGAffineTransform) -> Bool {
         let scale = max(abs(Double(t.a)), abs(Double(t.b)), abs(Double(t.c)), abs(Double(t.d)))
         let det = abs(Double(t.a) * Double(t.d) - Double(t.b) * Double(t.c))
-        return scale >= 0x1p-20 && scale <= 0x1p20 && det >= 0x1p-20 * scale * scale
+        return scale >= 0x1p-10 && scale <= 0x1p10 && det >= 0x1p-10 * scale * scale
     }
 
     /// Whether every edge of `r` is finite (false for `CGRect.null`).

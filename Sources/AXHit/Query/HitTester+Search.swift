@@ -11,7 +11,7 @@ extension HitTester {
     ///   one cell's entries with a screen grid (`buildScreenGrid()`); no GEOS
     ///   call, no lock, and no allocation once `scratch` has grown.
     public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
-        if policy == .frame, let grid = screenGrid, Self.isModerate(p) {
+        if let grid = screenGrid, policy == .frame, Self.isModerate(p) {
             switch grid.answer(p) {
             case .node(let n): return n
             case .nothing: return nil
@@ -370,21 +370,21 @@ extension HitTester {
         return CGPoint(x: (t.d * x - t.c * y) / det, y: (t.a * y - t.b * x) / det)
     }
 
-    /// The screen rect an exposed node answers in under the frame policy: an
-    /// explicit accessibility frame as given; else a view's bounds mapped by
-    /// its own map to the screen (`ownToScreen`; their bounding box when it
-    /// rotates), an element node's frame in container space mapped by its
-    /// container's (`containerToScreen`), and an element node with neither
-    /// answers nowhere (a zero rect). Each caller passes the map its node
-    /// kind reads.
+    /// The screen rect an exposed view answers in under the frame policy:
+    /// its explicit accessibility frame as given, else its bounds mapped by
+    /// its own map to the screen (their bounding box when it rotates).
     @inline(__always)
-    func frameRegion(
-        _ n: NodeID, _ h: HotNode, containerToScreen: CGAffineTransform, ownToScreen: CGAffineTransform
-    ) -> CGRect {
-        if h.isView {
-            if h.flags.contains(.hasAccessibilityFrame), let f = tree.explicitAccessibilityFrame(of: n) { return f }
-            return bounds(h).applying(ownToScreen)
-        }
+    func viewFrameRegion(_ n: NodeID, _ h: HotNode, toScreen: CGAffineTransform) -> CGRect {
+        if h.flags.contains(.hasAccessibilityFrame), let f = tree.explicitAccessibilityFrame(of: n) { return f }
+        return bounds(h).applying(toScreen)
+    }
+
+    /// The screen rect an exposed element node answers in under the frame
+    /// policy: its frame in container space mapped by its container's map,
+    /// which wins over an explicit frame; else its explicit frame; else
+    /// nowhere (a zero rect).
+    @inline(__always)
+    func elementFrameRegion(_ n: NodeID, _ h: HotNode, containerToScreen: CGAffineTransform) -> CGRect {
         if h.flags.contains(.hasFrameInContainerSpace) { return h.frame.applying(containerToScreen) }
         return tree.explicitAccessibilityFrame(of: n) ?? .zero
     }
@@ -399,7 +399,7 @@ extension HitTester {
     ) -> Bool {
         switch policy {
         case .frame:
-            return frameRegion(n, h, containerToScreen: .identity, ownToScreen: toScreen).containsClosedOpen(p)
+            return viewFrameRegion(n, h, toScreen: toScreen).containsClosedOpen(p)
         case .shape:
             if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
                 if shape.inScreenSpace { return shape.region.contains(p) }
@@ -418,8 +418,7 @@ extension HitTester {
     ) -> Bool {
         switch policy {
         case .frame:
-            return frameRegion(n, h, containerToScreen: containerToScreen, ownToScreen: .identity)
-                .containsClosedOpen(p)
+            return elementFrameRegion(n, h, containerToScreen: containerToScreen).containsClosedOpen(p)
         case .shape:
             if h.flags.contains(.hasPath), let shape = shapes.shape(of: n) {
                 return shape.region.contains(shape.inScreenSpace ? p : pc)

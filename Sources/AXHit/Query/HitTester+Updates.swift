@@ -17,7 +17,7 @@ extension HitTester {
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
-        screenGrid = nil
+        dropScreenGrid()
         let i = view.index
         if hot[i].boundsSlot != tree.boundsSlots[i] {
             syncHot(view)  // its first scroll: a new bounds slot
@@ -55,7 +55,7 @@ extension HitTester {
         let old = tree.nodeValue(id)
         let wasHidden = rules.hidesFromAccessibility(id, in: tree)
         try tree.update(id, to: node)
-        screenGrid = nil
+        dropScreenGrid()
         syncHot(id)
         let isHidden = rules.hidesFromAccessibility(id, in: tree)
 
@@ -165,9 +165,16 @@ extension HitTester {
         return top
     }
 
+    /// Drops the screen grid; a load and a branch when there is none (the
+    /// common case, kept off every update's path).
+    @inline(__always)
+    private mutating func dropScreenGrid() {
+        if screenGrid != nil { screenGrid = nil }
+    }
+
     /// Derives the engine's state for the new subtree at `top`, already in the tree.
     private mutating func attach(_ top: NodeID) {
-        screenGrid = nil
+        dropScreenGrid()
         growColumns()
         assignRank(top)
         let parent = tree.parents[top.index]
@@ -211,7 +218,7 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
-        screenGrid = nil
+        dropScreenGrid()
         navigationBeforeRemove(id)
         let parent = tree.parents[id.index]
         let hadModalFlag = tree.has(.modal, id)
