@@ -72,22 +72,26 @@ extension HitTester {
         if h.isView {
             // The search enters the subtree only where the view's bounds hold
             // the point it maps down: its answers lie inside the bounds' quad
-            // on the screen, up to the rounding of that mapping. The margin
-            // bounds it only for a well-conditioned map of moderate values
-            // (under a bounds origin of 2^55 a point's place in the bounds is
-            // known to 8 pt); for any other map only the cut bounds them.
+            // on the screen, up to the rounding of that mapping, a few ulps
+            // of the largest value it adds (frame, bounds, translation; under
+            // a bounds origin of 2^55 a point's place in them is known to 8
+            // pt) times the map's condition (at most 2^10, else only the cut
+            // bounds the answers). The margin allows 2^4 times that.
             let b = bounds(h)
             let own = boundsToParent(h).concatenating(t)
             let onScreen = b.applying(own)
-            guard Self.isFinite(onScreen), Self.isWellConditioned(own), Self.isModerate(b), Self.isModerate(h.frame),
-                abs(Double(own.tx)) < 0x1p30, abs(Double(own.ty)) < 0x1p30
-            else { return opaque(cut) }
-            let margin =
-                1 + (abs(onScreen.minX) + abs(onScreen.maxX) + abs(onScreen.minY) + abs(onScreen.maxY)) * 0x1p-40
+            guard Self.isFinite(onScreen), Self.isWellConditioned(own) else { return opaque(cut) }
+            let magnitude =
+                Self.magnitude(onScreen) + Self.magnitude(b) + Self.magnitude(h.frame) + abs(Double(own.tx))
+                + abs(Double(own.ty))
+            guard magnitude.isFinite else { return opaque(cut) }
+            let margin = 1 + magnitude * 0x1p-36
             let reach = onScreen.insetBy(dx: -margin, dy: -margin).intersection(cut)
             if reach.isNull { return }  // no point reaches the subtree
             // Only a moderate translation keeps the rounding bound.
-            guard h.transformSlot < 0, Self.isModerate(own) else { return opaque(reach) }
+            guard h.transformSlot < 0, Self.isModerate(h.frame), Self.isModerate(b), Self.isModerate(own) else {
+                return opaque(reach)
+            }
             childToScreen = own
             childCut = cut.intersection(onScreen.insetBy(dx: -slack, dy: -slack))
             if childCut.isNull { return }
@@ -101,13 +105,17 @@ extension HitTester {
     }
 
     /// Whether the linear part of `t` has a scale within 2^±10 and an
-    /// inverse whose rounding stays as small (|det| at least 2^-10 scale²):
-    /// with moderate bounds and frame, a point mapped down and back is then
-    /// off by far under the margin's 1 pt.
+    /// inverse whose rounding stays as small (|det| at least 2^-10 scale²,
+    /// a condition of at most about 2^10).
     private static func isWellConditioned(_ t: CGAffineTransform) -> Bool {
         let scale = max(abs(Double(t.a)), abs(Double(t.b)), abs(Double(t.c)), abs(Double(t.d)))
         let det = abs(Double(t.a) * Double(t.d) - Double(t.b) * Double(t.c))
         return scale >= 0x1p-10 && scale <= 0x1p10 && det >= 0x1p-10 * scale * scale
+    }
+
+    /// The sum of the magnitudes of `r`'s edges.
+    private static func magnitude(_ r: CGRect) -> Double {
+        abs(Double(r.minX)) + abs(Double(r.maxX)) + abs(Double(r.minY)) + abs(Double(r.maxY))
     }
 
     /// Whether every edge of `r` is finite (false for `CGRect.null`).
