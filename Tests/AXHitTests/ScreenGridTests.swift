@@ -97,7 +97,7 @@ import Testing
         #expect(built >= 10)
         #expect(tally.decided > 5_000)
         #expect(tally.nothing > 100)
-        #expect(tally.undecided > 1_000)
+        #expect(tally.undecided > 100)
     }
 
     /// Small cells under a hundred large panels, interleaved in z-order: too
@@ -449,5 +449,78 @@ import Testing
         #expect(engine.hit(p).map { tree.id(of: $0) } == "c3.0")
         #expect(engine.hit(p, policy: .shape) == nil)
         #expect(engine.hit(CGPoint(x: 5, y: 55), policy: .shape).map { tree.id(of: $0) } == "c3.0")
+    }
+
+    /// The edges of a square turned 45° about its corner (a diamond
+    /// centered at (0, 50√2)), as distances inside each side, by hand.
+    @Test func theEdgesOfATurnedSquare() {
+        let r = CGRect(x: 0, y: 0, width: 100, height: 100)
+        let lines = HitTester.edgeLines(r, CGAffineTransform(rotationAngle: .pi / 4), margin: 1)
+        #expect(lines.count == 4 && lines.allSatisfy { $0.w == 1 })
+        func distances(_ x: Double, _ y: Double) -> [Double] { lines.map { $0.x * x + $0.y * y + $0.z } }
+        let root2 = 2.0.squareRoot()
+        for (got, expected) in zip(distances(0, 50 * root2), [50.0, 50, 50, 50]) {
+            #expect(abs(got - expected) < 1e-9)
+        }
+        // The corner at the origin lies on two sides, 100 from the others;
+        // a point 10 left of it, 10/√2 outside both.
+        for (got, expected) in zip(distances(0, 0), [0.0, 100, 0, 100]) { #expect(abs(got - expected) < 1e-9) }
+        for (got, expected) in zip(distances(-10, 0), [-10 / root2, 100 + 10 / root2, 10 / root2, 100 - 10 / root2]) {
+            #expect(abs(got - expected) < 1e-9)
+        }
+        // Mirrored (a negative determinant): still distances inside.
+        let mirrored = HitTester.edgeLines(r, CGAffineTransform(scaleX: -2, y: 1), margin: 1)
+        let m = mirrored.map { $0.x * -50 + $0.y * 50 + $0.z }
+        for (got, expected) in zip(m, [50.0, 150, 50, 50]) { #expect(abs(got - expected) < 1e-9) }
+    }
+
+    /// Below views that turn and scale (the harness's `rotated` panels):
+    /// elements answer from the grid where every view above surely holds
+    /// the point, by more than the margin inside each edge of its bounds,
+    /// and are left to the search within the margin of an edge.
+    @Test func turnedPanelsAgreeWithTheSpec() throws {
+        var tally = Tally()
+        for seed in 1 ... 4 as ClosedRange<UInt64> {
+            var rng = SeededRandom(seed: seed)
+            var tree = ElementTree()
+            let window = try tree.append(
+                .view("window", frame: CGRect(x: 0, y: 0, width: 1200, height: 1200)), under: .none)
+            func turn(_ degrees: Double) -> CGAffineTransform {
+                CGAffineTransform(rotationAngle: rng.number(-degrees ... degrees) * .pi / 180)
+                    .scaledBy(x: rng.number(0.7 ... 1.3), y: rng.number(0.7 ... 1.3))
+            }
+            for p in 0 ..< 9 {
+                var panelNode = Node.view(
+                    "p\(p)",
+                    frame: CGRect(x: Double(p % 3) * 400 + 50, y: Double(p / 3) * 400 + 50, width: 300, height: 300))
+                panelNode.transform = turn(30)
+                let panel = try tree.append(panelNode, under: window)
+                for q in 0 ..< 4 {
+                    var subNode = Node.view(
+                        "p\(p)s\(q)",
+                        frame: CGRect(x: Double(q % 2) * 150 + 5, y: Double(q / 2) * 150 + 5, width: 140, height: 140))
+                    subNode.transform = turn(45)
+                    let sub = try tree.append(subNode, under: panel)
+                    for c in 0 ..< 6 {
+                        var cell = Node.view(
+                            "p\(p)s\(q)c\(c)",
+                            frame: CGRect(x: Double(c % 2) * 70 + 4, y: Double(c / 2) * 46 + 4, width: 62, height: 40))
+                        cell.isAccessibilityElement = true
+                        try tree.append(cell, under: sub)
+                    }
+                }
+            }
+            var engine = HitTester(tree)
+            let built = engine.buildScreenGrid()
+            #expect(built)
+            let points = (0 ..< 3000).map { _ in CGPoint(x: rng.number(0 ... 1200), y: rng.number(0 ... 1200)) }
+            Self.compare(engine, points, &tally)
+        }
+        // Of 12,000 points (400,000 once by hand: none differed): 5,191
+        // decided, 6,624 nothing, 185 within the margin of an edge.
+        #expect(tally.mismatches == 0)
+        #expect(tally.decided > 4_000)
+        #expect(tally.nothing > 5_000)
+        #expect(tally.undecided > 50)
     }
 }

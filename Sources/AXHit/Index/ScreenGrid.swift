@@ -10,17 +10,22 @@ import Foundation
 /// search can end:
 /// - an exposed element reached from the root through views that only
 ///   translate and keep moderate values: its frame-policy region
-///   (`HitTester.viewFrameRegion`, `elementFrameRegion`, as the per-view search computes it)
-///   cut by the bounds of every view above it (UIKit prunes by each one),
-///   answered from the entry alone;
-/// - an *opaque* entry for a subtree the grid does not flatten (below a
-///   view that rotates or scales, or a deep chain), over where that
-///   subtree's answers must lie: the view's bounds on the screen, widened
-///   by their mapping's rounding and cut by the views above; or the cut
-///   alone where that rounding has no small bound (huge or ill-conditioned
-///   values), or for the rest of a chain deeper than `maxDepth`. An exposed
-///   element whose region is not moderate is opaque over that region. A
-///   query whose frontmost candidate is opaque takes the per-view search.
+///   (`HitTester.viewFrameRegion`, `elementFrameRegion`, as the per-view
+///   search computes it) cut by the bounds of every view above it (UIKit
+///   prunes by each one), answered from the entry alone;
+/// - an exposed element below views that turn or scale gently (at most
+///   `maxTurns` views from the first): the same region cut by those views' bounding
+///   boxes on the screen, answered only where the point is also inside
+///   every edge of their bounds by more than the rounding (`Edges`);
+/// - an *opaque* entry for a subtree the grid does not flatten (a view
+///   that turns or scales too much, too many turns, a deep chain), over
+///   where that subtree's answers must lie: the view's bounds on the
+///   screen, widened by their mapping's rounding and cut by the views
+///   above; or the cut alone where that rounding has no small bound (huge
+///   or ill-conditioned values), or for the rest of a chain deeper than
+///   `maxDepth`. An exposed element whose region is not moderate is opaque
+///   over that region. A query whose frontmost candidate is opaque takes
+///   the per-view search.
 ///
 /// **Exactness.** Boxes and cuts are computed in screen space, the per-view
 /// search maps the point down level by level; on a moderate path the two
@@ -30,15 +35,20 @@ import Foundation
 /// an answer is taken only with room inside the widened box, so inside the
 /// exact region: a cell's room is its quantization step (at least
 /// `HitTester.minimumGridStep`, 2^-13), a loose entry's that of
-/// `ChildBlocks.holdsWithRoom` (over 2^-14). Anything closer to an edge is
-/// undecided, and the caller searches per view.
+/// `ChildBlocks.holdsWithRoom` (over 2^-14). Below a turn, the views'
+/// edges carry a margin of at least 1 pt, far above the rounding of a
+/// gentle map: a point that far outside one is surely not reached there
+/// (the entry is passed over for the one behind it), one that far inside
+/// all of them surely is. Anything closer to an edge is undecided, and the
+/// caller searches per view.
 ///
 /// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), shared by
 /// copies of the engine, dropped by its next update: it holds screen boxes,
 /// which any change may move.
 ///
 /// **Memory.** The grids' 12 bytes per cell entry (two to four per entry,
-/// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle.
+/// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle; below turns,
+/// 4 bytes per entry and the edges (`Edges`).
 final class ScreenGrid: Sendable {
     /// One grid over every entry, or, when `CellGrid` declines them together
     /// (a screen's large boxes, a full-width banner over rows of small
@@ -49,12 +59,19 @@ final class ScreenGrid: Sendable {
     let others: [CellGrid]
     /// Entry `k`'s node; `.none` for an opaque entry.
     let nodes: [NodeID]
+    /// The edges of the views that turn or scale above entries (see
+    /// `Edges`); empty when there are none.
+    let edges: Edges
 
     /// How far each box is widened (see the type's notes).
     static let slack = 0x1p-16
     /// The longest chain of nodes below the root the grid flattens; deeper
     /// subtrees are opaque (it bounds the rounding, see the type's notes).
     static let maxDepth = 64
+    /// The most views, from the first that turns or scales down, above an
+    /// element the grid still answers for (each adds its rounding and its
+    /// four edges); below more, subtrees are opaque.
+    static let maxTurns = 8
 
     /// What the grid says of a point.
     enum Answer: Equatable {
@@ -71,8 +88,9 @@ final class ScreenGrid: Sendable {
     /// or nil when `CellGrid` declines the boxes of a size class (too
     /// clustered, too many too wide) or its room would be under
     /// `HitTester.minimumGridStep`.
-    init?(boxes: [CGRect], nodes: [NodeID]) {
+    init?(boxes: [CGRect], nodes: [NodeID], edges: Edges = Edges()) {
         guard !boxes.isEmpty, boxes.count == nodes.count, boxes.count <= Int(Int32.max) else { return nil }
+        guard edges.groups.isEmpty || edges.groups.count == nodes.count else { return nil }
         // However few: a screen of twenty rows gains as much as a million.
         // Cells keep the room an answer needs however small the boxes (a
         // class of zero-size views shares cells of 8 pt).
@@ -100,37 +118,53 @@ final class ScreenGrid: Sendable {
             others = Array(levels.dropFirst())
         }
         self.nodes = nodes
+        self.edges = edges
     }
 
     /// The answer at a moderate screen point `p` (`HitTester.isModerate`).
     ///
     /// - Complexity: O(entries in the point's cell + loose entries) per
-    ///   size class; no allocation.
+    ///   size class, once more for each entry passed over below a turn
+    ///   (each at most 128 + 64, `CellGrid`); no allocation.
     @inline(__always)
     func answer(_ p: CGPoint) -> Answer {
         // Items come in increasing entry number: the last that holds the
-        // point is the frontmost, over all the classes.
-        var front: Int32 = -1
-        var room = false
-        Self.scan(first, p, &front, &room)
-        if !others.isEmpty {
-            others.withUnsafeBufferPointer { levels in
-                for level in levels.indices { Self.scan(levels[level], p, &front, &room) }
+        // point is the frontmost, over all the classes. Below a turn, the
+        // frontmost box may be one whose views' edges surely exclude the
+        // point: then the next one behind it is the candidate, and so on
+        // (each round scans the same few cells, below the last candidate).
+        var limit = Int32.max
+        while true {
+            var front: Int32 = -1
+            var room = false
+            Self.scan(first, p, below: limit, &front, &room)
+            if !others.isEmpty {
+                others.withUnsafeBufferPointer { levels in
+                    for level in levels.indices { Self.scan(levels[level], p, below: limit, &front, &room) }
+                }
             }
+            guard front >= 0 else { return .nothing }
+            let side = edges.groups.isEmpty ? .inside : edges.side(of: p, entry: front)
+            if side == .outside {
+                limit = front
+                continue
+            }
+            let n = nodes[Int(front)]
+            return room && side == .inside && !n.isNone ? .node(n) : .undecided
         }
-        guard front >= 0 else { return .nothing }
-        let n = nodes[Int(front)]
-        return room && !n.isNone ? .node(n) : .undecided
     }
 
-    /// Raises `front` to the frontmost entry of `grid` whose box holds `p`,
-    /// if any is in front of it, with whether it holds `p` with room.
+    /// Raises `front` to the frontmost entry of `grid` below `limit` whose
+    /// box holds `p`, if any is in front of it, with whether it holds `p`
+    /// with room.
     @inline(__always)
-    private static func scan(_ grid: borrowing CellGrid, _ p: CGPoint, _ front: inout Int32, _ room: inout Bool) {
+    private static func scan(
+        _ grid: borrowing CellGrid, _ p: CGPoint, below limit: Int32, _ front: inout Int32, _ room: inout Bool
+    ) {
         let cells = grid.cells
         var found = front, withRoom = room
         cells.forEach(containing: p) { k, r in
-            if k > found {
+            if k > found && k < limit {
                 found = k
                 withRoom = r
             }
@@ -140,7 +174,8 @@ final class ScreenGrid: Sendable {
             // Entries too wide for the cells, ascending too.
             let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
             let q = SIMD4(f, g, -f, -g)
-            for (j, k) in grid.loose.enumerated() where k > found && PackedRTree.matches(grid.looseBoxes[j], q) {
+            for (j, k) in grid.loose.enumerated()
+            where k > found && k < limit && PackedRTree.matches(grid.looseBoxes[j], q) {
                 found = k
                 withRoom = ChildBlocks.holdsWithRoom(grid.looseBoxes[j], p)
             }
@@ -149,8 +184,66 @@ final class ScreenGrid: Sendable {
         room = withRoom
     }
 
+    /// The edges of the bounds of the views that turn or scale above an
+    /// entry, as lines in screen space: a group per such view (and per view
+    /// below one), its four lines and the group of the view above it, so
+    /// that the entries below a view share its group. Each line carries its
+    /// margin (the rounding of mapping a point down to that view,
+    /// `HitTester`). A point more than the margin inside every line of an
+    /// entry's chain of groups is surely reached by the per-view search, one
+    /// more than the margin outside any line surely is not, and anything
+    /// between is left to the search.
+    ///
+    /// **Memory.** 4 bytes per entry (its group), and 132 per group.
+    struct Edges: Sendable {
+        /// Entry `k`'s group, or -1 above every turn; empty with no group.
+        var groups: [Int32] = []
+        /// Group `g`'s lines are `lines[4g ..< 4g + 4]`: `(nx, ny, offset,
+        /// margin)`, where `nx·x + ny·y + offset` is the distance of `(x, y)`
+        /// inside the line, in points.
+        var lines: [SIMD4<Double>] = []
+        /// Group `g`'s parent group (the view above's), or -1.
+        var parents: [Int32] = []
+
+        /// Which side of entry `k`'s edges `p` lies on.
+        enum Side { case inside, near, outside }
+
+        /// Adds a group of four `lines` below group `parent` (-1: none);
+        /// returns its number.
+        mutating func addGroup(_ lines: [SIMD4<Double>], parent: Int32) -> Int32 {
+            self.lines += lines
+            parents.append(parent)
+            return Int32(parents.count - 1)
+        }
+
+        /// The side of entry `k`'s edges `p` is on: each group up its chain
+        /// (at most `maxTurns`), four lines each.
+        @inline(__always)
+        func side(of p: CGPoint, entry k: Int32) -> Side {
+            var g = Int(groups[Int(k)])
+            var side = Side.inside
+            let x = Double(p.x), y = Double(p.y)
+            while g >= 0 {
+                for line in lines[4 * g ..< 4 * g + 4] {
+                    let distance = line.x * x + line.y * y + line.z
+                    if distance <= -line.w { return .outside }
+                    if distance < line.w { side = .near }
+                }
+                g = Int(parents[g])
+            }
+            return side
+        }
+
+        /// Bytes held.
+        var memoryBytes: Int {
+            (groups.count + parents.count) * MemoryLayout<Int32>.stride
+                + lines.count * MemoryLayout<SIMD4<Double>>.stride
+        }
+    }
+
     /// Bytes held.
     var memoryBytes: Int {
         others.reduce(first.memoryBytes) { $0 + $1.memoryBytes } + nodes.count * MemoryLayout<NodeID>.stride
+            + edges.memoryBytes
     }
 }

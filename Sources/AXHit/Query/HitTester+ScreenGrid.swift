@@ -6,7 +6,8 @@ extension HitTester {
     /// Builds a screen grid of every answer a frame query can have, so that
     /// `hit(_:policy:scratch:)` reads one cell instead of a record per view
     /// wherever a point is not near an edge or over a subtree the grid does
-    /// not flatten (below a view that rotates or scales).
+    /// not flatten (below a view that turns or scales by more than 16×,
+    /// or more than eight views deep from the first view that turns).
     /// Returns whether it was built: only for rules whose exposed element
     /// hides its subtree (VoiceOver), with at least one element it answers
     /// for, and not when the boxes of a size class don't suit a uniform grid
@@ -16,40 +17,67 @@ extension HitTester {
     /// removal), after which queries search per view as before; build it
     /// again for the new screen. Answers are the same with it or without.
     ///
-    /// - Complexity: O(n) time; about 35 bytes per element it files
-    ///   (`memoryBytes` counts them).
+    /// - Complexity: O(n) time; about 35 bytes per element it files, up
+    ///   to about 75 below views that turn (`memoryBytes` counts them).
     @discardableResult
     public mutating func buildScreenGrid() -> Bool {
         screenGrid = nil
         guard exposedHidesSubtree, !tree.root.isNone else { return false }
-        var boxes: [CGRect] = [], nodes: [NodeID] = []
+        var entries = ScreenEntries()
         let everywhere = CGRect(x: -0x1p40, y: -0x1p40, width: 0x1p41, height: 0x1p41)
-        collectScreenEntries(tree.root, containerToScreen: .identity, cut: everywhere, depth: 0, &boxes, &nodes)
-        guard nodes.contains(where: { !$0.isNone }) else { return false }
-        screenGrid = ScreenGrid(boxes: boxes, nodes: nodes)
+        collectScreenEntries(
+            tree.root, Reach(toScreen: .identity, cut: everywhere, group: -1, turns: 0, depth: 0), &entries)
+        guard entries.nodes.contains(where: { !$0.isNone }) else { return false }
+        if entries.edges.lines.isEmpty { entries.edges.groups = [] }
+        screenGrid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges)
         return screenGrid != nil
     }
 
     /// Whether frame queries read a screen grid (`buildScreenGrid()`).
     public var hasScreenGrid: Bool { screenGrid != nil }
 
-    /// Appends the screen grid's entries for `n`'s subtree in pre-order:
-    /// `containerToScreen` maps the space `n`'s region is given in to the
-    /// screen, and `cut` is the intersection of the bounds of the views
-    /// above it on the screen, each widened by `ScreenGrid.slack`.
-    private func collectScreenEntries(
-        _ n: NodeID, containerToScreen t: CGAffineTransform, cut: CGRect, depth: Int, _ boxes: inout [CGRect],
-        _ nodes: inout [NodeID]
-    ) {
+    /// The screen grid's entries as the walk files them.
+    private struct ScreenEntries {
+        var boxes: [CGRect] = []
+        var nodes: [NodeID] = []
+        var edges = ScreenGrid.Edges()
+
+        /// Files an entry for `node` (`.none`: opaque) in `box`, reached
+        /// through the views of edge group `group`.
+        mutating func append(_ box: CGRect, _ node: NodeID, group: Int32) {
+            boxes.append(box)
+            nodes.append(node)
+            edges.groups.append(group)
+        }
+    }
+
+    /// Where the per-view search can reach a node, as the walk descends.
+    private struct Reach {
+        /// Maps the space the node's region is given in to the screen, as
+        /// the search composes it.
+        var toScreen: CGAffineTransform
+        /// Every point at which the search may reach the node: the bounds
+        /// of the views above it on the screen (their bounding boxes, for
+        /// views that turn), each widened by the rounding of mapping a point
+        /// down (by `ScreenGrid.slack` on a path that only translates).
+        var cut: CGRect
+        /// The edge group of the views that turn or scale above the node
+        /// (and of every view below the first), or -1 on a path that only
+        /// translates, where the cut is exact to the slack.
+        var group: Int32
+        /// Groups in that chain.
+        var turns: Int
+        var depth: Int
+    }
+
+    /// Appends the screen grid's entries for `n`'s subtree in pre-order.
+    private func collectScreenEntries(_ n: NodeID, _ reach: Reach, _ entries: inout ScreenEntries) {
         let h = hot[n.index]
         guard h.state.contains(.subtreeSearched) else { return }
-        let slack = ScreenGrid.slack
-        func opaque(_ box: CGRect) {
-            boxes.append(box)
-            nodes.append(.none)
-        }
+        let slack = ScreenGrid.slack, t = reach.toScreen, cut = reach.cut
+        func opaque(_ box: CGRect) { entries.append(box, .none, group: reach.group) }
         // Whatever the subtree answers lies inside the cut.
-        guard depth < ScreenGrid.maxDepth else { return opaque(cut) }
+        guard reach.depth < ScreenGrid.maxDepth else { return opaque(cut) }
         if h.state.contains(.exposed) {
             // The region as the per-view search's exact test computes it
             // (and a view's own map as the search composes it).
@@ -60,15 +88,12 @@ extension HitTester {
             guard Self.isFinite(region) else { return opaque(cut) }
             let box = region.insetBy(dx: -slack, dy: -slack).intersection(cut)
             if box.isNull { return }  // cut off
-            if Self.isModerate(box) {
-                boxes.append(box)
-                nodes.append(n)
-            } else {
-                opaque(box)
-            }
+            guard Self.isModerate(box) else { return opaque(box) }
+            entries.append(box, n, group: reach.group)
             return
         }
-        var childToScreen = t, childCut = cut
+        var next = reach
+        next.depth += 1
         if h.isView {
             // The search enters the subtree only where the view's bounds hold
             // the point it maps down: its answers lie inside the bounds' quad
@@ -86,22 +111,64 @@ extension HitTester {
                 + abs(Double(own.ty))
             guard magnitude.isFinite else { return opaque(cut) }
             let margin = 1 + magnitude * 0x1p-36
-            let reach = onScreen.insetBy(dx: -margin, dy: -margin).intersection(cut)
-            if reach.isNull { return }  // no point reaches the subtree
-            // Only a moderate translation keeps the rounding bound.
-            guard h.transformSlot < 0, Self.isModerate(h.frame), Self.isModerate(b), Self.isModerate(own) else {
-                return opaque(reach)
+            let reachable = onScreen.insetBy(dx: -margin, dy: -margin).intersection(cut)
+            if reachable.isNull { return }  // no point reaches the subtree
+            next.toScreen = own
+            guard Self.isModerate(h.frame), Self.isModerate(b) else { return opaque(reachable) }
+            if h.transformSlot < 0 && Self.isModerate(own) && reach.group < 0 {
+                // Only a moderate translation keeps the rounding under the slack.
+                next.cut = cut.intersection(onScreen.insetBy(dx: -slack, dy: -slack))
+            } else if reach.turns < ScreenGrid.maxTurns && Self.isGentle(own) {
+                // A turn or a scale (or a view below one): its bounds on the
+                // screen are a quad, filed by its bounding box and decided
+                // by its edges, each moved by the margin.
+                next.cut = reachable
+                next.group = entries.edges.addGroup(Self.edgeLines(b, own, margin: margin), parent: reach.group)
+                next.turns += 1
+            } else {
+                return opaque(reachable)
             }
-            childToScreen = own
-            childCut = cut.intersection(onScreen.insetBy(dx: -slack, dy: -slack))
-            if childCut.isNull { return }
+            if next.cut.isNull { return }
         }
         var c = tree.firstChildren[n.index]
         while !c.isNone {
-            collectScreenEntries(
-                c, containerToScreen: childToScreen, cut: childCut, depth: depth + 1, &boxes, &nodes)
+            collectScreenEntries(c, next, &entries)
             c = tree.nextSiblings[c.index]
         }
+    }
+
+    /// Whether `t` turns or scales gently enough for the grid to follow: a
+    /// scale within 2^±4, a condition of at most about 2^4, a translation
+    /// under 2^24 (with moderate bounds, every coordinate on the way down
+    /// stays under about 2^29 and its rounding far under the margin's 1 pt).
+    private static func isGentle(_ t: CGAffineTransform) -> Bool {
+        let scale = max(abs(Double(t.a)), abs(Double(t.b)), abs(Double(t.c)), abs(Double(t.d)))
+        let det = abs(Double(t.a) * Double(t.d) - Double(t.b) * Double(t.c))
+        return scale >= 0x1p-4 && scale <= 0x1p4 && det >= 0x1p-4 * scale * scale
+            && abs(Double(t.tx)) < 0x1p24 && abs(Double(t.ty)) < 0x1p24
+    }
+
+    /// The four edges of the quad `t` maps `r` to, as lines of
+    /// `ScreenGrid.Edges` with margin `margin`: for each side of `r`, the
+    /// distance on the screen of a point inside it (the inverse of `t` maps
+    /// `(x, y)` to `((d(x − tx) − c(y − ty)) / det, (a(y − ty) − b(x − tx)) / det)`,
+    /// each coordinate's gradient scaled to unit length).
+    static func edgeLines(_ r: CGRect, _ t: CGAffineTransform, margin: Double) -> [SIMD4<Double>] {
+        let a = Double(t.a), b = Double(t.b), c = Double(t.c), d = Double(t.d)
+        let tx = Double(t.tx), ty = Double(t.ty)
+        let det = a * d - b * c
+        let sign: Double = det < 0 ? -1 : 1
+        let lengthU = (c * c + d * d).squareRoot(), lengthV = (a * a + b * b).squareRoot()
+        // u(x, y) · |det| / lengthU, the distance along u's gradient.
+        let u = SIMD3(sign * d, -sign * c, sign * (c * ty - d * tx)) / lengthU
+        let v = SIMD3(-sign * b, sign * a, sign * (b * tx - a * ty)) / lengthV
+        let su = abs(det) / lengthU, sv = abs(det) / lengthV
+        return [
+            SIMD4(u.x, u.y, u.z - Double(r.minX) * su, margin),
+            SIMD4(-u.x, -u.y, -u.z + Double(r.maxX) * su, margin),
+            SIMD4(v.x, v.y, v.z - Double(r.minY) * sv, margin),
+            SIMD4(-v.x, -v.y, -v.z + Double(r.maxY) * sv, margin),
+        ]
     }
 
     /// Whether the linear part of `t` has a scale within 2^±10 and an
