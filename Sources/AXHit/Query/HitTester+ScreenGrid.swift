@@ -17,8 +17,9 @@ extension HitTester {
     /// removal), after which queries search per view as before; build it
     /// again for the new screen. Answers are the same with it or without.
     ///
-    /// - Complexity: O(n) time; about 35 bytes per element it files, up
-    ///   to about 75 below views that turn (`memoryBytes` counts them).
+    /// - Complexity: O(n) time; about 35 bytes per element it files, and
+    ///   132 per view that turns or lies below one (`memoryBytes` counts
+    ///   them).
     @discardableResult
     public mutating func buildScreenGrid() -> Bool {
         screenGrid = nil
