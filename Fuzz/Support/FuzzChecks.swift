@@ -31,11 +31,17 @@ enum FuzzChecks {
         }
         let tester = HitTester(tree)
         var scratch = HitScratch()
+        // A screen grid must not change an answer (where it is built).
+        var gridded = tester
+        let grid = gridded.buildScreenGrid()
         for p in probePoints(probes) {
             for policy in [HitPolicy.frame, .shape] {
                 let front = tester.hit(p, policy: policy, scratch: &scratch)
                 let all = tester.hitAll(p, policy: policy)
                 guard front == all.first else { fatalError("hit and hitAll disagree at \(p)") }
+                if grid && gridded.hit(p, policy: policy, scratch: &scratch) != front {
+                    fatalError("the screen grid changes the answer at \(p)")
+                }
             }
         }
     }
