@@ -14,9 +14,9 @@ import Foundation
 ///   search computes it) cut by the bounds of every view above it (UIKit
 ///   prunes by each one), answered from the entry alone;
 /// - an exposed element below views that turn or scale gently (at most
-///   `maxTurns` views from the first): the same region cut by those views' bounding
-///   boxes on the screen, answered only where the point is also inside
-///   every edge of their bounds by more than the rounding (`Edges`);
+///   `maxTurns` views from the first): the same region cut by those views'
+///   bounding boxes on the screen, answered only where the point is also
+///   inside every edge of their bounds by more than the rounding (`Edges`);
 /// - an *opaque* entry for a subtree the grid does not flatten (a view
 ///   that turns or scales too much, too many turns, a deep chain), over
 ///   where that subtree's answers must lie: the view's bounds on the

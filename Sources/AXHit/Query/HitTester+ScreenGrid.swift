@@ -143,10 +143,7 @@ extension HitTester {
     /// under 2^24 (with moderate bounds, every coordinate on the way down
     /// stays under about 2^29 and its rounding far under the margin's 1 pt).
     private static func isGentle(_ t: CGAffineTransform) -> Bool {
-        let scale = max(abs(Double(t.a)), abs(Double(t.b)), abs(Double(t.c)), abs(Double(t.d)))
-        let det = abs(Double(t.a) * Double(t.d) - Double(t.b) * Double(t.c))
-        return scale >= 0x1p-4 && scale <= 0x1p4 && det >= 0x1p-4 * scale * scale
-            && abs(Double(t.tx)) < 0x1p24 && abs(Double(t.ty)) < 0x1p24
+        isConditioned(t, within: 0x1p4) && abs(Double(t.tx)) < 0x1p24 && abs(Double(t.ty)) < 0x1p24
     }
 
     /// The four edges of the quad `t` maps `r` to, as lines of
@@ -175,10 +172,14 @@ extension HitTester {
     /// Whether the linear part of `t` has a scale within 2^±10 and an
     /// inverse whose rounding stays as small (|det| at least 2^-10 scale²,
     /// a condition of at most about 2^10).
-    private static func isWellConditioned(_ t: CGAffineTransform) -> Bool {
+    private static func isWellConditioned(_ t: CGAffineTransform) -> Bool { isConditioned(t, within: 0x1p10) }
+
+    /// Whether the linear part of `t` has a scale within `bound`^±1 and
+    /// |det| at least scale² / `bound` (a condition of at most about `bound`).
+    private static func isConditioned(_ t: CGAffineTransform, within bound: Double) -> Bool {
         let scale = max(abs(Double(t.a)), abs(Double(t.b)), abs(Double(t.c)), abs(Double(t.d)))
         let det = abs(Double(t.a) * Double(t.d) - Double(t.b) * Double(t.c))
-        return scale >= 0x1p-10 && scale <= 0x1p10 && det >= 0x1p-10 * scale * scale
+        return scale >= 1 / bound && scale <= bound && det * bound >= scale * scale
     }
 
     /// The sum of the magnitudes of `r`'s edges.
