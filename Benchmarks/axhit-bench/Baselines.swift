@@ -1,5 +1,6 @@
 @_spi(Benchmarks) import AXGeometry
 import AXHit
+import CUniformGrid
 import Foundation
 
 /// A rect as its four edges, for closed-open tests without `standardized`.
@@ -305,8 +306,10 @@ struct UniformGridBaseline: Sendable {
 
     /// Bytes the grid holds beyond the boxes it shares with the flat scan.
     var memoryBytes: Int { (cellStarts.count + items.count + wide.count) * MemoryLayout<Int32>.stride }
-    /// The grid's cells across and down, and their side.
-    var shape: (columns: Int, rows: Int, cellSize: Double) { (columns, rows, cellSize) }
+    /// The grid's cells across and down, their side, and the first cell's corner.
+    var shape: (columns: Int, rows: Int, cellSize: Double, origin: CGPoint) {
+        (columns, rows, cellSize, CGPoint(x: minX, y: minY))
+    }
 
     init(_ flat: FlatScan) {
         boxes = flat.boxes
@@ -416,6 +419,44 @@ struct UniformGridBaseline: Sendable {
         }
         return best >= 0 ? nodes[Int(best)] : nil
     }
+}
+
+/// The same grid written in plain C (`Benchmarks/CUniformGrid`): the same
+/// cells, the same rules, each cell entry carrying its box and number so a
+/// query reads no box from elsewhere. The yardstick is the faster of the
+/// two, so that the goal is not measured against Swift's overheads. Answers
+/// box numbers; `node(_:)` maps them to nodes outside the timed loop.
+final class CUniformGridBaseline: @unchecked Sendable {
+    // Unchecked: the C grid is never written after `init`.
+    private let grid: OpaquePointer
+    private let nodes: [NodeID]
+
+    /// Same cells as `UniformGridBaseline(flat)`; nil when C runs out of memory.
+    init?(_ flat: FlatScan, cellsOf swift: UniformGridBaseline) {
+        let shape = swift.shape
+        var quads: [Double] = []
+        quads.reserveCapacity(4 * flat.boxes.count)
+        for b in flat.boxes { quads += [b.minX, b.minY, b.maxX, b.maxY] }
+        guard flat.boxes.count <= Int(Int32.max), shape.columns <= Int(Int32.max), shape.rows <= Int(Int32.max),
+            let grid = ax_uniform_grid_create(
+                quads, Int32(flat.boxes.count), Double(shape.origin.x), Double(shape.origin.y), shape.cellSize,
+                Int32(shape.columns), Int32(shape.rows), Int32(UniformGridBaseline.wideCells))
+        else { return nil }
+        self.grid = grid
+        nodes = flat.nodes
+    }
+
+    deinit { ax_uniform_grid_destroy(grid) }
+
+    /// The number of the last box in pre-order holding `p`, or -1.
+    @inline(__always)
+    func hitIndex(_ p: CGPoint) -> Int32 { ax_uniform_grid_hit(grid, Double(p.x), Double(p.y)) }
+
+    /// The node of box `index` (`hitIndex`), or nil for -1.
+    func node(_ index: Int32) -> NodeID? { index >= 0 ? nodes[Int(index)] : nil }
+
+    /// Bytes the C grid holds (its entries carry their boxes).
+    var memoryBytes: Int { ax_uniform_grid_bytes(grid) }
 }
 
 /// flatbush's algorithm (`PackedRTree`, a packed Hilbert R-tree of node size

@@ -50,6 +50,7 @@ enum HitBenchmark {
         c.log.log(
             "  uniform grid: \(shape.columns) x \(shape.rows) cells of \(shape.cellSize) (median box), "
                 + "\(grid.memoryBytes >> 10) KiB")
+        try measureCUniformGrid(c, name: name, flat: flat, swift: grid)
 
         let rtree = PackedRTreeBaseline(flat)
         let r = sampler.measure { p in Int(rtree.hit(p)?.rawValue ?? -1) }
@@ -88,6 +89,30 @@ enum HitBenchmark {
         var scratch = HitScratch()
         let m = c.sampler.measure { p in Int(gridded.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
         c.results.add(name, implementation, elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
+    }
+
+    /// The same grid in plain C (`uniform-grid-c`), once its answers are
+    /// checked against the Swift grid's at the guard points and 10,000 more.
+    static func measureCUniformGrid(_ c: BenchContext, name: String, flat: FlatScan, swift: UniformGridBaseline) throws
+    {
+        guard let grid = CUniformGridBaseline(flat, cellsOf: swift) else {
+            throw BenchError("\(name): the C uniform grid could not allocate its cells")
+        }
+        var check = SplitMix64(seed: 0xC6_81D)
+        let area = c.screen.queryArea
+        let probes =
+            QueryBenchmarks.guardProbes(c)
+            + (0 ..< 10_000).map { _ in
+                CGPoint(x: check.uniform(area.minX, area.maxX), y: check.uniform(area.minY, area.maxY))
+            }
+        for p in probes where grid.node(grid.hitIndex(p)) != swift.hit(p) {
+            throw BenchError("\(name): the C uniform grid disagrees with the Swift one at \(p); not timing it")
+        }
+        let u = c.sampler.measure { p in Int(grid.hitIndex(p)) }
+        c.results.add(name, "uniform-grid-c", elements: c.elements, metric: "latency", unit: "ns", samples: u.samples)
+        c.results.add(
+            name, "uniform-grid-c", elements: c.elements, metric: "bytes-per-element", unit: "bytes",
+            samples: [Double(grid.memoryBytes) / Double(max(1, flat.boxes.count))])
     }
 
     static func runShape(_ c: BenchContext) throws {

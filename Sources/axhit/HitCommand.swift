@@ -38,10 +38,7 @@ enum HitCommand {
         if treePath == "-" && pointsPath == "-" { throw UsageError("TREE and --points cannot both be standard input") }
         var engine = try Input.hitTester(treePath, treeOptions)
         let points = try Input.points(pointsPath)
-        // A screen grid takes up to about 200 ns a node to build and saves
-        // about 300 ns a query (Benchmarks/results/hit-1M-screen-grid-*), so
-        // it pays for itself from about half as many points as nodes.
-        if policy == .frame && points.count >= engine.tree.count / 2 { engine.buildScreenGrid() }
+        engine.prepare(forQueries: points.count, policy: policy)
         let tester = engine
         let out = Output.buffer()
         // A window of points at a time, answered and written as text on all

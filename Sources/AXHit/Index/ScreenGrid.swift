@@ -42,13 +42,18 @@ import Foundation
 /// all of them surely is. Anything closer to an edge is undecided, and the
 /// caller searches per view.
 ///
+/// **First read.** Before the cells, a query reads its tile
+/// (`ScreenTiles`): on a screen of cells in rows, one 8-byte read answers
+/// most points, and the cells decide the rest.
+///
 /// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), shared by
 /// copies of the engine, dropped by its next update: it holds screen boxes,
 /// which any change may move.
 ///
 /// **Memory.** The grids' 12 bytes per cell entry (two to four per entry,
-/// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle; below turns,
-/// 4 bytes per entry and the edges (`Edges`).
+/// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle; the tiles'
+/// 8 bytes each (about one per entry on a full screen); below turns, 4
+/// bytes per entry and the edges (`Edges`).
 final class ScreenGrid: Sendable {
     /// One grid over every entry, or, when `CellGrid` declines them together
     /// (a screen's large boxes, a full-width banner over rows of small
@@ -62,6 +67,9 @@ final class ScreenGrid: Sendable {
     /// The edges of the views that turn or scale above entries (see
     /// `Edges`); empty when there are none.
     let edges: Edges
+    /// The first read: one tile per pitch of the layout (`ScreenTiles`);
+    /// nil where the screen's boxes would mark too many tiles.
+    let tiles: ScreenTiles?
 
     /// How far each box is widened (see the type's notes).
     static let slack = 0x1p-16
@@ -119,6 +127,9 @@ final class ScreenGrid: Sendable {
         }
         self.nodes = nodes
         self.edges = edges
+        // An entry is answered from its box alone on a path that only translates.
+        let answerable = nodes.indices.map { k in !nodes[k].isNone && (edges.groups.isEmpty || edges.groups[k] < 0) }
+        tiles = ScreenTiles(boxes: boxes, nodes: nodes, answerable: answerable)
     }
 
     /// The answer at a moderate screen point `p` (`HitTester.isModerate`).
@@ -128,6 +139,10 @@ final class ScreenGrid: Sendable {
     ///   (each at most 128 + 64, `CellGrid`); no allocation.
     @inline(__always)
     func answer(_ p: CGPoint) -> Answer {
+        if let tiles {
+            let answer = tiles.answer(p)
+            if answer != .undecided { return answer }
+        }
         // Items come in increasing entry number: the last that holds the
         // point is the frontmost, over all the classes. Below a turn, the
         // frontmost box may be one whose views' edges surely exclude the
@@ -244,6 +259,6 @@ final class ScreenGrid: Sendable {
     /// Bytes held.
     var memoryBytes: Int {
         others.reduce(first.memoryBytes) { $0 + $1.memoryBytes } + nodes.count * MemoryLayout<NodeID>.stride
-            + edges.memoryBytes
+            + edges.memoryBytes + (tiles?.memoryBytes ?? 0)
     }
 }

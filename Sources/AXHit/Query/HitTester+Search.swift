@@ -46,11 +46,20 @@ extension HitTester {
     }
 
     /// The answers for many points, computed on all cores, or on at most
-    /// `threads` threads (1: on the calling thread alone).
+    /// `threads` threads (1: on the calling thread alone). At least half as
+    /// many frame queries as nodes first build a screen grid for them (on a
+    /// copy: the engine is unchanged).
     ///
     /// - Complexity: the points' queries divided among the threads; one
-    ///   scratch per worker.
+    ///   scratch per worker; O(n) more for the grid.
     public func hit(_ points: [CGPoint], policy: HitPolicy = .frame, threads: Int? = nil) -> [NodeID?] {
+        if screenGrid == nil {
+            // Enough points repay a screen grid, on a copy (`prepare(forQueries:policy:)`).
+            var prepared = self
+            if prepared.prepare(forQueries: points.count, policy: policy) {
+                return prepared.hit(points, policy: policy, threads: threads)
+            }
+        }
         guard let threads else {
             return parallelMap(points.count, minimumChunk: 256, makeWorker: { HitScratch() }) { scratch, i in
                 hit(points[i], policy: policy, scratch: &scratch)
