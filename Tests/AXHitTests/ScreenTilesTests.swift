@@ -238,4 +238,40 @@ import Testing
         #expect(tiles.answer(CGPoint(x: 220, y: 140)) == .node(try #require(engine.tree.node(withID: "c3.5"))))
         #expect(engine.hit(p) == new)
     }
+
+    /// The engine builds its own tiles (no cells) with itself: a frame
+    /// query on cells reads a tile with nobody building a grid, the answers
+    /// stay the spec's, and an update drops them. On a screen of boxes piled
+    /// over each other, where the tiles would decide under half of it, it
+    /// keeps none.
+    @Test func theEngineBuildsItsOwnTiles() throws {
+        let tree = try Self.cellsTree(
+            rows: 40, columns: 10, pitch: CGSize(width: 80, height: 60), size: CGSize(width: 76, height: 56),
+            inset: 2)
+        var engine = HitTester(tree)
+        let grid = try #require(engine.screenGrid)
+        #expect(!grid.hasCells && !engine.hasScreenGrid)
+        let tiles = try #require(grid.tiles)
+        #expect(tiles.sideX == 80 && tiles.sideY == 60)
+        #expect(tiles.answer(CGPoint(x: 40, y: 30)) == .node(try #require(tree.node(withID: "c0.0"))))
+        var tally = ScreenGridTests.Tally()
+        var rng = SeededRandom(seed: 13)
+        let points = (0 ..< 3000).map { _ in CGPoint(x: rng.number(-5 ... 805), y: rng.number(-5 ... 2405)) }
+        ScreenGridTests.compare(engine, points, &tally)
+        #expect(tally.mismatches == 0)
+        #expect(tally.decided > 2_000 && tally.undecided > 20, "the tiles decide most points, the search the rest")
+        try engine.scroll(try #require(tree.node(withID: "canvas")), to: CGPoint(x: 0, y: 30))
+        #expect(engine.screenGrid == nil)
+        #expect(engine.hit(CGPoint(x: 40, y: 10)).map { tree.id(of: $0) } == "c0.0")  // cell 0.0 now at y −28 ..< 28
+
+        var piled = ElementTree()
+        let window = try piled.append(.view("window", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        for k in 0 ..< 300 {
+            var box = Node.view(
+                "b\(k)", frame: CGRect(x: rng.number(0 ... 200), y: rng.number(0 ... 200), width: 200, height: 200))
+            box.isAccessibilityElement = true
+            try piled.append(box, under: window)
+        }
+        #expect(HitTester(piled).screenGrid == nil)
+    }
 }

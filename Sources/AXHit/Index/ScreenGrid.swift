@@ -46,7 +46,8 @@ import Foundation
 /// (`ScreenTiles`): on a screen of cells in rows, one 8-byte read answers
 /// most points, and the cells decide the rest.
 ///
-/// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), shared by
+/// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), or as
+/// tiles alone with the engine (`HitTester.buildScreenTiles()`), shared by
 /// copies of the engine, dropped by its next update: it holds screen boxes,
 /// which any change may move.
 ///
@@ -70,6 +71,9 @@ final class ScreenGrid: Sendable {
     /// The first read: one tile per pitch of the layout (`ScreenTiles`);
     /// nil where the screen's boxes would mark too many tiles.
     let tiles: ScreenTiles?
+    /// False for the tiles alone (`init(tiles:)`): the cells are empty, and
+    /// what the tiles leave undecided is the per-view search's.
+    let hasCells: Bool
 
     /// How far each box is widened (see the type's notes).
     static let slack = 0x1p-16
@@ -127,9 +131,25 @@ final class ScreenGrid: Sendable {
         }
         self.nodes = nodes
         self.edges = edges
-        // An entry is answered from its box alone on a path that only translates.
-        let answerable = nodes.indices.map { k in !nodes[k].isNone && (edges.groups.isEmpty || edges.groups[k] < 0) }
-        tiles = ScreenTiles(boxes: boxes, nodes: nodes, answerable: answerable)
+        tiles = ScreenTiles(boxes: boxes, nodes: nodes, answerable: Self.answerable(nodes: nodes, edges: edges))
+        hasCells = true
+    }
+
+    /// The tiles alone, with no cells: the engine's own (see
+    /// `HitTester.buildScreenTiles()`).
+    init(tiles: ScreenTiles) {
+        first = CellGrid()
+        others = []
+        nodes = []
+        edges = Edges()
+        self.tiles = tiles
+        hasCells = false
+    }
+
+    /// Per entry, whether it is answered from its box alone: an element
+    /// (not opaque) on a path that only translates (no edge group).
+    static func answerable(nodes: [NodeID], edges: Edges) -> [Bool] {
+        nodes.indices.map { k in !nodes[k].isNone && (edges.groups.isEmpty || edges.groups[k] < 0) }
     }
 
     /// The answer at a moderate screen point `p` (`HitTester.isModerate`).
@@ -143,6 +163,7 @@ final class ScreenGrid: Sendable {
             let answer = tiles.answer(p)
             if answer != .undecided { return answer }
         }
+        guard hasCells else { return .undecided }
         // Items come in increasing entry number: the last that holds the
         // point is the frontmost, over all the classes. Below a turn, the
         // frontmost box may be one whose views' edges surely exclude the

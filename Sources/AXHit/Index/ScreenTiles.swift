@@ -266,6 +266,9 @@ struct ScreenTiles: Sendable {
         return sorted[sorted.count / 2]
     }
 
+    /// The tiles that decide (an element or nothing) where no edge is near.
+    var decidedCount: Int { tiles.reduce(0) { $0 + ($1.slot == Self.undecided ? 0 : 1) } }
+
     /// Bytes held.
     var memoryBytes: Int { tiles.count * MemoryLayout<Tile>.stride }
 }

@@ -11,7 +11,7 @@ extension HitTester {
     ///   one cell's entries with a screen grid (`buildScreenGrid()`); no GEOS
     ///   call, no lock, and no allocation once `scratch` has grown.
     public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
-        if let grid = screenGrid, policy == .frame, Self.isModerate(p) {
+        if policy == .frame, let grid = screenGrid, Self.isModerate(p) {
             switch grid.answer(p) {
             case .node(let n): return n
             case .nothing: return nil
@@ -53,7 +53,7 @@ extension HitTester {
     /// - Complexity: the points' queries divided among the threads; one
     ///   scratch per worker; O(n) more for the grid.
     public func hit(_ points: [CGPoint], policy: HitPolicy = .frame, threads: Int? = nil) -> [NodeID?] {
-        if screenGrid == nil {
+        if !hasScreenGrid {
             // Enough points repay a screen grid, on a copy (`prepare(forQueries:policy:)`).
             var prepared = self
             if prepared.prepare(forQueries: points.count, policy: policy) {

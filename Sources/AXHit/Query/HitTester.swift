@@ -148,7 +148,8 @@ public struct HitTester: Sendable {
     var boxHits = NodeBits()
     /// The navigation order, built at the first query and kept current.
     var navigation = NavigationCache()
-    /// Frame answers in screen space, while nothing changes
+    /// Frame answers in screen space, while nothing changes: the engine's
+    /// own tiles (`buildScreenTiles()`) or a whole grid
     /// (`buildScreenGrid()`); nil once an update drops it.
     var screenGrid: ScreenGrid?
 
@@ -161,7 +162,10 @@ public struct HitTester: Sendable {
     public static let pathTolerance: CGFloat = BezierPath.defaultFlatteningTolerance
 
     /// Builds the engine for `tree`: exposure, z-order, an index for every
-    /// wide view, and every path filled as polygons (on all cores).
+    /// wide view, every path filled as polygons (on all cores), and, under
+    /// VoiceOver's rules, the screen's tiles where they decide (a raster
+    /// that answers most frame queries on a screen of cells in rows from
+    /// one read, until the first update; see `buildScreenGrid()`).
     ///
     /// Every tree an `ElementTree` accepts is taken: paths are flattened, not
     /// filled through GEOS, so nothing here can fail.
@@ -181,6 +185,7 @@ public struct HitTester: Sendable {
         guard !tree.root.isNone else { return }
         ranks[tree.root.index] = Self.rankGap
         deriveSubtree(tree.root, structure: true)
+        buildScreenTiles()
     }
 
     mutating func growColumns() {
