@@ -43,6 +43,16 @@ import Testing
         return try #require(grid.tiles)
     }
 
+    /// What `tiles` say at (`x`, `y`): the element's id, "nothing", or nil
+    /// when they leave the point undecided.
+    static func said(_ tiles: ScreenTiles, _ tree: ElementTree, _ x: Double, _ y: Double) -> String? {
+        switch tiles.answer(CGPoint(x: x, y: y)) {
+        case .node(let n): return tree.id(of: n)
+        case .nothing: return "nothing"
+        case .undecided: return nil
+        }
+    }
+
     /// Cells edge to edge, 40 points square (the harness's `square`): one
     /// tile per cell, on the cells' edges, deciding every point more than
     /// about two quantization steps (40 / 255 pt each) inside its cell.
@@ -57,13 +67,7 @@ import Testing
         #expect(tiles.sideX == 40 && tiles.sideY == 40)
         #expect(tiles.originX == 0 && tiles.originY == 0)
         #expect(tiles.columns == 30 && tiles.rows == 30)
-        func tile(_ x: Double, _ y: Double) -> String? {
-            switch tiles.answer(CGPoint(x: x, y: y)) {
-            case .node(let n): return engine.tree.id(of: n)
-            case .nothing: return "nothing"
-            case .undecided: return nil
-            }
-        }
+        func tile(_ x: Double, _ y: Double) -> String? { Self.said(tiles, engine.tree, x, y) }
         #expect(tile(20, 20) == "c0.0")
         #expect(tile(41, 79) == "c1.1")
         #expect(tile(1199.5, 1199.5) == "c29.29")
@@ -101,13 +105,7 @@ import Testing
         #expect(abs(tiles.originX - 0) < 1e-9)
         let phaseY = (tiles.originY + 13).truncatingRemainder(dividingBy: 60)
         #expect(phaseY > -2 && phaseY < 2, "tile edges in the gaps between rows, not through the cells")
-        func tile(_ x: Double, _ y: Double) -> String? {
-            switch tiles.answer(CGPoint(x: x, y: y)) {
-            case .node(let n): return engine.tree.id(of: n)
-            case .nothing: return "nothing"
-            case .undecided: return nil
-            }
-        }
+        func tile(_ x: Double, _ y: Double) -> String? { Self.said(tiles, engine.tree, x, y) }
         // Screen y = row space y − 13: row r's cells from 60r − 11.
         #expect(tile(40, 60 * 5 - 11 + 20) == "c5.0")
         #expect(tile(81, 60 * 5 - 11 + 20) == "nothing")  // the gap between c5.0 and c5.1

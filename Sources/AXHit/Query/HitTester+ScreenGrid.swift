@@ -5,10 +5,10 @@ import Foundation
 extension HitTester {
     /// Builds a screen grid of every answer a frame query can have, so that
     /// `hit(_:policy:scratch:)` reads one tile or one cell instead of a
-    /// record per view
-    /// wherever a point is not near an edge or over a subtree the grid does
-    /// not flatten (below a view that turns or scales by more than 16×,
-    /// or more than eight views deep from the first view that turns).
+    /// record per view wherever a point is not near an edge or over a
+    /// subtree the grid does not flatten (below a view that turns or scales
+    /// by more than 16×, or more than eight views deep from the first view
+    /// that turns).
     /// Returns whether it was built: only for rules whose exposed element
     /// hides its subtree (VoiceOver), with at least one element it answers
     /// for, and not when the boxes of a size class don't suit a uniform grid
@@ -69,8 +69,9 @@ extension HitTester {
     /// Prepares the engine for `count` queries under `policy` before its
     /// next update: builds a screen grid (`buildScreenGrid()`) when they
     /// will repay it, that is for frame queries at least half as many as
-    /// nodes (a grid takes up to about 300 ns a node to build and saves
-    /// about 400 ns a query, `Benchmarks/results/hit-1M-screen-tiles-*`).
+    /// nodes (at 1M, a grid takes 23–306 ms to build and saves up to about
+    /// 600 ns a query where the engine's own tiles do not decide, as on
+    /// `nested`; `Benchmarks/results/hit-1M-engine-tiles-2026-12-03.*`).
     /// Returns whether the engine has a grid.
     ///
     /// - Complexity: O(n) when it builds, else O(1).
