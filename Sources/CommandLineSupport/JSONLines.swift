@@ -21,7 +21,23 @@ public enum JSONText {
     /// shortest such text. Anything else is Swift's own shortest round-trip
     /// form.
     public static func appendNumber(_ v: Double, to out: inout [UInt8]) {
-        guard v.isFinite else { return out.append(contentsOf: "null".utf8) }
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { buffer in
+            // Through a buffer pointer: one copy (a slice would go a byte at a time).
+            let count = writeNumber(v, to: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]))
+        }
+    }
+
+    /// The most bytes `writeNumber` writes (Swift's longest form of a
+    /// Double, `-2.2250738585072014e-308`, has 24).
+    public static let maximumNumberLength = 32
+
+    /// Writes `number(v)` at `out`, which has room for
+    /// `maximumNumberLength` bytes, and returns how many it wrote: the one
+    /// place the number rule of `appendNumber` lives.
+    public static func writeNumber(_ v: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard v.isFinite else { return write("null", to: out) }
         let magnitude = abs(v)
         // m below 2^53 and 10^k are exact doubles.
         if magnitude < 1e15 && (magnitude >= 1e-4 || v == 0) {
@@ -29,9 +45,9 @@ public enum JSONText {
             for k in 0 ... fixedDigits {
                 let m = (magnitude * scale).rounded()
                 if m / scale == magnitude && m < 9e15 {
-                    if v < 0 { out.append(UInt8(ascii: "-")) }
-                    appendDecimal(UInt64(m), fractionDigits: k, to: &out)
-                    return
+                    let sign = v < 0 ? 1 : 0
+                    if v < 0 { out[0] = UInt8(ascii: "-") }
+                    return sign + writeDecimal(UInt64(m), fractionDigits: k, to: out + sign)
                 }
                 scale *= 10
             }
@@ -39,18 +55,32 @@ public enum JSONText {
         var s = "\(v)"
         // Swift prints 1e-05 and 1e+20; JSON accepts both forms.
         if s.hasSuffix(".0") { s.removeLast(2) }
-        out.append(contentsOf: s.utf8)
+        var count = 0
+        for b in s.utf8.prefix(maximumNumberLength) {
+            out[count] = b
+            count += 1
+        }
+        return count
     }
 
-    /// Decimals `appendNumber` writes from integer digits; more go through
+    /// Writes `text`'s bytes at `out` and returns how many.
+    private static func write(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        text.withUTF8Buffer { bytes in
+            out.update(from: bytes.baseAddress!, count: bytes.count)
+            return bytes.count
+        }
+    }
+
+    /// Decimals `writeNumber` writes from integer digits; more go through
     /// Swift's formatting.
     static let fixedDigits = 4
 
-    /// `m / 10^fractionDigits` in plain decimal notation (`0.05`, `12`).
-    private static func appendDecimal(_ m: UInt64, fractionDigits: Int, to out: inout [UInt8]) {
+    /// Writes `m / 10^fractionDigits` in plain decimal notation (`0.05`,
+    /// `12`) at `out` and returns how many bytes.
+    private static func writeDecimal(_ m: UInt64, fractionDigits: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Digits right to left into a fixed buffer: 2^64 has 20.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        return withUnsafeMutableBytes(of: &digits) { buffer in
             var n = m, i = buffer.count
             repeat {
                 i -= 1
@@ -66,8 +96,9 @@ public enum JSONText {
                 i -= 1
                 buffer[i] = UInt8(ascii: "0")
             }
-            // Through a buffer pointer: one copy (a slice would go a byte at a time).
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
+            let count = buffer.count - i
+            UnsafeMutableRawPointer(out).copyMemory(from: buffer.baseAddress! + i, byteCount: count)
+            return count
         }
     }
 

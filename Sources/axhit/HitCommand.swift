@@ -2,6 +2,7 @@ import AXHit
 import CommandLineSupport
 import Dispatch
 import Foundation
+import Synchronization
 
 /// `axhit hit TREE --points FILE [--policy frame|shape]`.
 enum HitCommand {
@@ -36,96 +37,229 @@ enum HitCommand {
             throw UsageError("--policy must be frame or shape, got '\(policyName)'")
         }
         if treePath == "-" && pointsPath == "-" { throw UsageError("TREE and --points cannot both be standard input") }
-        var engine = try Input.hitTester(treePath, treeOptions)
-        let points = try Input.points(pointsPath)
+        // The points are read and parsed on other cores while this one reads
+        // the tree: neither waits for the other. A bad tree is reported
+        // first, as if read first.
+        let reading = Background { () throws(TreeError) in try Input.points(pointsPath) }
+        let tree = Result { () throws(TreeError) in try Input.hitTester(treePath, treeOptions) }
+        let read = reading.result()
+        var engine = try tree.get()
+        let points = try read.get()
         engine.prepare(forQueries: points.count, policy: policy)
         let tester = engine
         let out = Output.buffer()
-        // A window of points at a time, answered and written as text on all
-        // cores (one run of points per core), then printed in input order:
-        // the text of a window is all that is held at once.
+        // A window of points at a time, answered as text on all cores (one
+        // run of points per core) and printed in input order. While a
+        // window's text is printed, the next window is answered into the
+        // other of two sets of writers, so that printing (a pipe, a file)
+        // does not leave the cores idle. Each writer keeps its text buffer,
+        // scratch and the ids it made from window to window.
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        for window in consecutiveRuns(points.count, parts: (points.count + windowPoints - 1) / windowPoints) {
-            let runs = consecutiveRuns(window.count, parts: cores)
-            let texts = [[UInt8]](unsafeUninitializedCapacity: runs.count) { buffer, initialized in
-                // Each run initializes only its own element.
-                nonisolated(unsafe) let texts = buffer
-                DispatchQueue.concurrentPerform(iterations: runs.count) { r in
-                    let run = runs[r]
-                    let slice = points[window.lowerBound + run.lowerBound ..< window.lowerBound + run.upperBound]
-                    texts.initializeElement(at: r, to: lines(slice, tester, policy))
+        let windows = consecutiveRuns(points.count, parts: (points.count + windowPoints - 1) / windowPoints)
+        let runs = windows.map { consecutiveRuns($0.count, parts: cores) }
+        var writers = (0 ..< 2 * cores).map { _ in AnswerLines(tester, policy) }
+        writers.withUnsafeMutableBufferPointer { buffer in
+            // Window k is answered by set k % 2 alone, while only set
+            // (k - 1) % 2 is read.
+            nonisolated(unsafe) let writers = buffer
+            @Sendable func answer(_ k: Int) {
+                let window = windows[k], set = k % 2 * cores
+                DispatchQueue.concurrentPerform(iterations: runs[k].count) { r in
+                    let run = runs[k][r]
+                    writers[set + r].answer(
+                        points[window.lowerBound + run.lowerBound ..< window.lowerBound + run.upperBound])
                 }
-                initialized = runs.count
             }
-            for text in texts { out.write(bytes: text) }
+            if !windows.isEmpty { answer(0) }
+            for k in windows.indices {
+                let next = DispatchGroup()
+                if k + 1 < windows.count { DispatchQueue.global().async(group: next) { answer(k + 1) } }
+                let set = k % 2 * cores
+                for r in runs[k].indices { out.write(bytes: writers[set + r].text) }
+                next.wait()
+            }
         }
         out.flush()
     }
 
-    /// Points answered per window: about 40 MB of text.
-    static let windowPoints = 1 << 20
+    /// Points answered per window: about 10 MB of text.
+    static let windowPoints = 1 << 18
+}
 
-    /// The JSON lines of `points`' answers.
-    private static func lines(_ points: ArraySlice<CGPoint>, _ tester: HitTester, _ policy: HitPolicy) -> [UInt8] {
-        var text: [UInt8] = []
-        text.reserveCapacity(points.count * 48)
-        var scratch = HitScratch()
-        var ids = QuotedIDs()
-        for p in points {
-            let hit = tester.hit(p, policy: policy, scratch: &scratch)
-            append(Self.pointKey, to: &text)
-            JSONText.appendPoint(p.x, p.y, to: &text)
-            append(Self.elementKey, to: &text)
-            if let hit {
-                ids.append(hit, of: tester.tree, to: &text)
-            } else {
-                append(Self.null, to: &text)
-            }
-            append(Self.lineEnd, to: &text)
+/// Work started on another thread at once, its result waited for when
+/// needed.
+private final class Background<Value: Sendable>: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let value = Mutex<Result<Value, TreeError>?>(nil)
+
+    init(_ work: @escaping @Sendable () throws(TreeError) -> Value) {
+        DispatchQueue.global().async { [self] in
+            value.withLock { $0 = Result(catching: work) }
+            done.signal()
         }
-        return text
     }
 
-    private static let pointKey = Array(#"{"point":"#.utf8)
-    private static let elementKey = Array(#","element":"#.utf8)
-    private static let null = Array("null".utf8)
-    private static let lineEnd = Array("}\n".utf8)
+    /// The work's result, once it has finished.
+    func result() -> Result<Value, TreeError> {
+        done.wait()
+        done.signal()
+        return value.withLock { $0! }
+    }
+}
 
-    /// Appends `bytes` by one copy (a String's UTF-8 view would be walked
-    /// generically, a byte at a time).
+/// One core's answers as JSON lines: the text of its last run of points,
+/// and what it keeps between runs (a hit's scratch, the ids made). Lines are
+/// written in place, into room made at the text's end a few thousand lines
+/// at a time, with no per-byte append.
+private struct AnswerLines {
+    let tester: HitTester
+    let policy: HitPolicy
+    /// The lines of the last `answer`.
+    private(set) var text: [UInt8] = []
+    private var scratch = HitScratch()
+    private var ids = QuotedIDs()
+
+    init(_ tester: HitTester, _ policy: HitPolicy) {
+        self.tester = tester
+        self.policy = policy
+    }
+
+    /// Room a line takes beside its id: the keys, two numbers at their
+    /// longest, `null`.
+    static let lineRoom = 32 + 2 * JSONText.maximumNumberLength
+
+    /// Room made at a time.
+    static let batchRoom = 1 << 18
+
+    /// Replaces `text` with the lines of `points`' answers.
+    mutating func answer(_ points: ArraySlice<CGPoint>) {
+        // Held locally while the lines are written, so that the loop does
+        // not capture `self` (which copies the tree at every id).
+        var text: [UInt8] = [], scratch = HitScratch(), ids = QuotedIDs()
+        swap(&text, &self.text)
+        swap(&scratch, &self.scratch)
+        swap(&ids, &self.ids)
+        defer {
+            swap(&text, &self.text)
+            swap(&scratch, &self.scratch)
+            swap(&ids, &self.ids)
+        }
+        let tester = self.tester, tree = tester.tree, policy = self.policy
+        text.removeAll(keepingCapacity: true)
+        var next = points.startIndex
+        var room = Self.batchRoom
+        while next < points.endIndex {
+            let start = text.count
+            text.append(contentsOf: repeatElement(0, count: room))
+            var end = start
+            text.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                while next < points.endIndex && buffer.count - end >= Self.lineRoom + QuotedIDs.inlineLength {
+                    let p = points[next]
+                    let hit = tester.hit(p, policy: policy, scratch: &scratch)
+                    var at = end
+                    at += Self.write(#"{"point":["#, to: base + at)
+                    at += JSONText.writeNumber(p.x, to: base + at)
+                    base[at] = UInt8(ascii: ",")
+                    at += 1
+                    at += JSONText.writeNumber(p.y, to: base + at)
+                    at += Self.write(#"],"element":"#, to: base + at)
+                    if let hit {
+                        // Without room for a long id: made room for it next.
+                        guard let written = ids.write(hit, of: tree, to: base + at, room: buffer.count - at - 2)
+                        else {
+                            room = max(Self.batchRoom, ids.longest + Self.lineRoom)
+                            return
+                        }
+                        at += written
+                    } else {
+                        at += Self.write("null", to: base + at)
+                    }
+                    at += Self.write("}\n", to: base + at)
+                    end = at
+                    next += 1
+                }
+            }
+            text.removeLast(text.count - end)
+        }
+    }
+
+    /// Writes `literal`'s bytes at `out` and returns how many.
     @inline(__always)
-    private static func append(_ bytes: [UInt8], to text: inout [UInt8]) {
-        text.append(contentsOf: bytes)
+    private static func write(_ literal: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        return literal.utf8CodeUnitCount
     }
 }
 
 /// Each answered node's id as a JSON string, made at its first answer:
 /// answers repeat a screen's few elements over millions of points, so an id
-/// is escaped and encoded once, not at every point. Memory: 8 bytes per node
-/// slot (made at the first answer), plus the answered ids' text.
+/// is escaped and encoded once, not at every point, and a repeated answer
+/// costs one 16-byte read: a quoted id of up to 15 bytes (most ids) is kept
+/// in its node's slot itself, a longer one in `bytes`. Memory: 16 bytes per
+/// node slot, plus the longer ids' text.
 private struct QuotedIDs {
-    /// Per node slot: its text's range in `bytes`, or -1 while not made.
-    private var starts: [Int32] = []
-    private var ends: [Int32] = []
+    /// Per node slot (sized to the tree at the first id made): 0 while not
+    /// made; else its last byte is the quoted id's length (1...15) with the
+    /// text in the bytes before it, or `outOfLine` with the text's offset
+    /// and length in `bytes` in the first and second 8 bytes.
+    private var slots: [SIMD2<UInt64>] = []
     private var bytes: [UInt8] = []
+    /// The longest quoted id made.
+    private(set) var longest = 0
 
-    /// Appends node `n`'s id, quoted and escaped (`JSONText.appendString`).
-    mutating func append(_ n: NodeID, of tree: ElementTree, to text: inout [UInt8]) {
+    /// The last byte's mark for a text kept in `bytes`.
+    private static let outOfLine: UInt8 = 0xFF
+
+    /// Room an id kept in its slot needs: the whole slot is copied.
+    static let inlineLength = 16
+
+    /// Writes node `n`'s id, quoted and escaped (`JSONText.appendString`),
+    /// at `out` and returns how many bytes; nil, with nothing written, when
+    /// it needs more than `room` (at least `inlineLength`).
+    @inline(__always)
+    mutating func write(_ n: NodeID, of tree: ElementTree, to out: UnsafeMutablePointer<UInt8>, room: Int) -> Int? {
         let i = n.index
-        if i >= starts.count {
-            starts.append(contentsOf: repeatElement(-1, count: max(tree.capacity, i + 1) - starts.count))
-            ends.append(contentsOf: repeatElement(-1, count: starts.count - ends.count))
+        // A made text stays valid: the tree does not change while points
+        // are answered.
+        if i >= slots.count || slots[i] == .zero { make(n, of: tree) }
+        let slot = i < slots.count ? slots[i] : .zero
+        let length = UInt8(truncatingIfNeeded: slot[1] >> 56)
+        if length != Self.outOfLine && length != 0 {
+            UnsafeMutableRawPointer(out).storeBytes(of: slot, as: SIMD2<UInt64>.self)
+            return Int(length)
         }
-        // A made text stays valid: the tree does not change while points are
-        // answered. Past 2 GB of text (Int32 offsets), ids are escaped in place.
-        if starts[i] < 0 && bytes.count < Int(Int32.max) - (1 << 20) {
-            starts[i] = Int32(bytes.count)
-            JSONText.appendString(tree.id(of: n), to: &bytes)
-            ends[i] = Int32(bytes.count)
+        let text = length == 0 ? made : bytes[Int(slot[0]) ..< Int(slot[0]) + Int(slot[1] & 0xFF_FFFF_FFFF)]
+        guard text.count <= room else { return nil }
+        text.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
+        return text.count
+    }
+
+    /// The text of the last id made, when it could not be kept (past 2^40
+    /// bytes of longer ids).
+    private var made: ArraySlice<UInt8> = []
+
+    /// Makes node `n`'s quoted id and keeps it in its slot.
+    private mutating func make(_ n: NodeID, of tree: ElementTree) {
+        var quoted: [UInt8] = []
+        JSONText.appendString(tree.id(of: n), to: &quoted)
+        longest = max(longest, quoted.count)
+        let i = n.index
+        if i >= slots.count {
+            slots.append(contentsOf: repeatElement(.zero, count: max(tree.capacity, i + 1) - slots.count))
         }
-        guard starts[i] >= 0 else { return JSONText.appendString(tree.id(of: n), to: &text) }
-        bytes.withUnsafeBufferPointer { all in
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: all[Int(starts[i]) ..< Int(ends[i])]))
+        if quoted.count < Self.inlineLength {
+            var slot = SIMD2<UInt64>.zero
+            withUnsafeMutableBytes(of: &slot) { raw in
+                raw.copyBytes(from: quoted)
+                raw[15] = UInt8(quoted.count)
+            }
+            slots[i] = slot
+        } else if bytes.count < 1 << 40 {
+            slots[i] = SIMD2(UInt64(bytes.count), UInt64(quoted.count) | UInt64(Self.outOfLine) << 56)
+            bytes.append(contentsOf: quoted)
+        } else {
+            made = quoted[...]
         }
     }
 }

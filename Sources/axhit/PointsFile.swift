@@ -29,35 +29,70 @@ enum PointsFile {
 
     /// The points of `bytes`, in order.
     ///
+    /// Each piece's lines are counted first, so that the pieces parse
+    /// straight into their places in the one array returned (no array per
+    /// piece, no copy but where blank or comment lines leave a gap).
+    ///
     /// - Throws: `TreeError` naming `file` and the first line (in file order)
     ///   that is not two finite numbers (a NUL, trailing junk, a third
     ///   number) or is longer than `maximumLine` bytes.
     static func points(in bytes: UnsafeBufferPointer<UInt8>, file: String) throws(TreeError) -> [CGPoint] {
         let starts = pieceStarts(bytes)
         let pieces = starts.count
-        let results = [Result<[CGPoint], LineProblem>](unsafeUninitializedCapacity: pieces) { buffer, initialized in
-            // Each piece initializes only its own element, and only reads
-            // the bytes.
+        // The pieces only read the bytes.
+        nonisolated(unsafe) let bytes = bytes
+        @Sendable func piece(_ k: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[starts[k] ..< (k + 1 < pieces ? starts[k + 1] : bytes.count)])
+        }
+        // At most one point per line: a line ends at each newline, and the
+        // last piece's may end at the end.
+        let lineCounts = [Int](unsafeUninitializedCapacity: pieces) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
-            nonisolated(unsafe) let bytes = bytes
             DispatchQueue.concurrentPerform(iterations: pieces) { k in
-                let end = k + 1 < pieces ? starts[k + 1] : bytes.count
-                let piece = UnsafeBufferPointer(rebasing: bytes[starts[k] ..< end])
-                out.initializeElement(at: k, to: Result { () throws(LineProblem) in try points(inPiece: piece) })
+                var lines = 0
+                for b in piece(k) where b == UInt8(ascii: "\n") { lines += 1 }
+                out.initializeElement(at: k, to: lines + (k == pieces - 1 ? 1 : 0))
             }
             initialized = pieces
         }
-        var all: [CGPoint] = []
-        all.reserveCapacity(results.reduce(0) { $0 + ((try? $1.get())?.count ?? 0) })
-        for (k, result) in results.enumerated() {
-            switch result {
-            case .success(let points): all.append(contentsOf: points)
-            case .failure(let problem):
-                // Lines are counted from the file's start only for the error.
-                var before = 0
-                for b in bytes[0 ..< starts[k]] where b == UInt8(ascii: "\n") { before += 1 }
-                throw TreeError(problem.category, problem.message, file: file, line: before + problem.line)
+        let offsets = lineCounts.reduce(into: [0]) { offsets, count in
+            offsets.append(offsets[offsets.count - 1] + count)
+        }
+        var firstProblem: (piece: Int, problem: LineProblem)?
+        let all = [CGPoint](unsafeUninitializedCapacity: offsets[pieces]) { buffer, initialized in
+            let results = [Result<Int, LineProblem>](unsafeUninitializedCapacity: pieces) { resultBuffer, done in
+                // Each piece writes only its own range of points and its
+                // own result.
+                nonisolated(unsafe) let results = resultBuffer
+                nonisolated(unsafe) let points = buffer
+                DispatchQueue.concurrentPerform(iterations: pieces) { k in
+                    let place = UnsafeMutableBufferPointer(rebasing: points[offsets[k] ..< offsets[k + 1]])
+                    results.initializeElement(
+                        at: k, to: Result { () throws(LineProblem) in try parse(piece(k), into: place) })
+                }
+                done = pieces
             }
+            // Pieces moved down over the gaps, in order: each is initialized
+            // and trivial, so a move is a copy.
+            var filled = 0
+            for (k, result) in results.enumerated() {
+                switch result {
+                case .success(let count):
+                    if filled != offsets[k], let base = buffer.baseAddress {
+                        (base + filled).update(from: base + offsets[k], count: count)
+                    }
+                    filled += count
+                case .failure(let problem):
+                    firstProblem = (k, problem)
+                }
+                if firstProblem != nil { break }
+            }
+            initialized = filled
+        }
+        if let (k, problem) = firstProblem {
+            // Lines are counted from the file's start only for the error.
+            let before = lineCounts[0 ..< k].reduce(0, +)
+            throw TreeError(problem.category, problem.message, file: file, line: before + problem.line)
         }
         return all
     }
@@ -85,13 +120,12 @@ enum PointsFile {
         var line: Int
     }
 
-    /// The points of one piece (whole lines).
-    private static func points(inPiece bytes: UnsafeBufferPointer<UInt8>) throws(LineProblem) -> [CGPoint] {
-        var points: [CGPoint] = []
-        // Room for a point per line, and no more.
-        var lines = 1
-        for b in bytes where b == UInt8(ascii: "\n") { lines += 1 }
-        points.reserveCapacity(lines)
+    /// Parses one piece (whole lines) into `points`, which has room for a
+    /// point per line, and returns how many it wrote.
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, into points: UnsafeMutableBufferPointer<CGPoint>
+    ) throws(LineProblem) -> Int {
+        var count = 0
         var start = 0, lineNumber = 0
         while start < bytes.count {
             lineNumber += 1
@@ -107,10 +141,13 @@ enum PointsFile {
             }
             if length > 0 && bytes[start + length - 1] == UInt8(ascii: "\r") { length -= 1 }
             let line = UnsafeBufferPointer(rebasing: bytes[start ..< start + length])
-            if let point = try point(in: line, lineNumber: lineNumber) { points.append(point) }
+            if let point = try point(in: line, lineNumber: lineNumber) {
+                points.initializeElement(at: count, to: point)
+                count += 1
+            }
             start = end + 1
         }
-        return points
+        return count
     }
 
     /// The point on one line, or nil for a blank or comment line.

@@ -566,7 +566,7 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
 
 /// Checks the one-error-line contract: exit 1, nothing on stdout, one line on
 /// stderr, `axhit: FILE: [line N: ][node "ID": ][key "KEY": ]message`.
-private func expectOneErrorLine(
+func expectOneErrorLine(
     _ run: CLIRun, file: String, line: Int?, node: String?, key: String?,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {

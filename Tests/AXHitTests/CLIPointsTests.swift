@@ -92,7 +92,7 @@ import Testing
         }
         // Not vacuous: every answer occurs.
         #expect(answers == ["a", "b", "c", "null"])
-        // Cycled in a scrambled order past the first window (2^20 points).
+        // Cycled in a scrambled order over several windows (2^18 points each).
         let count = 1_100_000
         var text: [UInt8] = [], expected: [UInt8] = []
         for k in 0 ..< count {
@@ -110,6 +110,74 @@ import Testing
         let first = zip(out, expected).prefix { $0 == $1 }.count
         let line = out[..<first].filter { $0 == UInt8(ascii: "\n") }.count + 1
         Issue.record("line \(line) differs (\(out.count) bytes printed, \(expected.count) expected)")
+    }
+}
+
+extension CLIPointsTests {
+    /// Ids of every length around what a line keeps in place (a quoted id
+    /// of 15 bytes and of 16), ids that need escapes, and one longer than
+    /// the room a line writer makes at a time: each printed as JSON quotes
+    /// it, at every answer, the first and the repeated alike.
+    @Test func idsOfEveryLengthPrintAsQuoted() throws {
+        var ids = (1 ... 20).map { String(repeating: "x", count: $0) }
+        ids += ["quote\"d", "back\\slash", "tab\tbed", "é-accent", "line\u{2028}sep"]
+        ids.append(String(repeating: "long", count: 100_000))
+        // One element per id, each a 10 × 10 square on a row.
+        let children = ids.enumerated().map { k, id in
+            "{\"id\": \(JSONText.string(id)), \"frame\": [\(k * 10), 0, 10, 10], \"isAccessibilityElement\": true}"
+        }
+        let document = """
+            {"format": "axhit/1", "root": {"id": "window", "frame": [0, 0, \(ids.count * 10), 10], "children": [
+            \(children.joined(separator: ",\n"))]}}
+            """
+        // Each element's centre, three times over in a scrambled order.
+        let order = (0 ..< 3 * ids.count).map { ($0 &* 7) % ids.count }
+        let scratch = try CLIScratch()
+        let tree = try scratch.write("tree.json", document)
+        let points = try scratch.write("points.txt", order.map { "\($0 * 10 + 5) 5\n" }.joined())
+        let run = try #require(try scratch.run(["hit", tree, "--points", points]))
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = order.map { "{\"point\":[\($0 * 10 + 5),5],\"element\":\(JSONText.string(ids[$0]))}" }
+        let out = run.stdout.split(separator: "\n").map(String.init)
+        try #require(out.count == expected.count)
+        for (k, (line, want)) in zip(out, expected).enumerated() where line != want {
+            Issue.record("line \(k + 1): \(line.prefix(80)) instead of \(want.prefix(80))")
+        }
+    }
+
+    /// Blank and comment lines in every piece of a file read on all cores
+    /// (pieces of at least 64 KiB): skipped, with the points after them in
+    /// input order and a bad line still named by its line in the file.
+    @Test func blankAndCommentLinesAcrossPieces() throws {
+        let scratch = try CLIScratch()
+        let tree = try scratch.write("tree.json", Self.document)
+        var lines: [String] = [], expected: [String] = []
+        for k in 0 ..< 60_000 {
+            switch k % 7 {
+            case 3: lines.append("")
+            case 5: lines.append("# a comment \(k)")
+            default:
+                // x walks over a (x < 50), b and the outside; y over the top row.
+                let x = Double(k % 120) - 5
+                lines.append("\(x) 10")
+                let id = x >= 0 && x < 50 ? "\"a\"" : x >= 50 && x < 100 ? "\"b\"" : "null"
+                expected.append("{\"point\":[\(Self.shortest(x)),10],\"element\":\(id)}")
+            }
+        }
+        let points = try scratch.write("points.txt", lines.joined(separator: "\n") + "\n")
+        let run = try #require(try scratch.run(["hit", tree, "--points", points]))
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = run.stdout.split(separator: "\n").map(String.init)
+        #expect(out.count == expected.count)
+        #expect(out == expected)
+        // Not vacuous: the file is read in more than one piece.
+        #expect(lines.joined(separator: "\n").utf8.count > 4 << 16)
+
+        // A bad line after them, near the end, is named by its line.
+        lines[59_990] = "1 2 3"
+        let bad = try scratch.write("bad.txt", lines.joined(separator: "\n") + "\n")
+        let failed = try #require(try scratch.run(["hit", tree, "--points", bad]))
+        expectOneErrorLine(failed, file: bad, line: 59_991, node: nil, key: nil)
     }
 }
 
