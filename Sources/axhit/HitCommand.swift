@@ -57,7 +57,8 @@ enum HitCommand {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let windows = consecutiveRuns(points.count, parts: (points.count + windowPoints - 1) / windowPoints)
         let runs = windows.map { consecutiveRuns($0.count, parts: cores) }
-        var writers = (0 ..< 2 * cores).map { _ in AnswerLines(tester, policy) }
+        let ids = QuotedIDs(tester.tree, cores: cores)
+        var writers = (0 ..< 2 * cores).map { _ in AnswerLines(tester, policy, ids) }
         writers.withUnsafeMutableBufferPointer { buffer in
             // Window k is answered by set k % 2 alone, while only set
             // (k - 1) % 2 is read.
@@ -108,7 +109,7 @@ private final class Background<Value: Sendable>: Sendable {
 }
 
 /// One core's answers as JSON lines: the text of its last run of points,
-/// and what it keeps between runs (a hit's scratch, the ids made). Lines are
+/// and what it keeps between runs (a hit's scratch, its text buffer). Lines are
 /// written in place, into room made at the text's end a few thousand lines
 /// at a time, with no per-byte append.
 private struct AnswerLines {
@@ -117,11 +118,12 @@ private struct AnswerLines {
     /// The lines of the last `answer`.
     private(set) var text: [UInt8] = []
     private var scratch = HitScratch()
-    private var ids = QuotedIDs()
+    let ids: QuotedIDs
 
-    init(_ tester: HitTester, _ policy: HitPolicy) {
+    init(_ tester: HitTester, _ policy: HitPolicy, _ ids: QuotedIDs) {
         self.tester = tester
         self.policy = policy
+        self.ids = ids
     }
 
     /// Room a line takes beside its id: the keys, two numbers at their
@@ -131,20 +133,26 @@ private struct AnswerLines {
     /// Room made at a time.
     static let batchRoom = 1 << 18
 
+    /// Points answered before their lines are written.
+    static let groupSize = 32
+
+    /// Room a group of lines takes, ids kept in their slots included.
+    static let groupRoom = groupSize * (lineRoom + QuotedIDs.inlineLength)
+
     /// Replaces `text` with the lines of `points`' answers.
     mutating func answer(_ points: ArraySlice<CGPoint>) {
         // Held locally while the lines are written, so that the loop does
         // not capture `self` (which copies the tree at every id).
-        var text: [UInt8] = [], scratch = HitScratch(), ids = QuotedIDs()
+        var text: [UInt8] = [], scratch = HitScratch()
         swap(&text, &self.text)
         swap(&scratch, &self.scratch)
-        swap(&ids, &self.ids)
         defer {
             swap(&text, &self.text)
             swap(&scratch, &self.scratch)
-            swap(&ids, &self.ids)
         }
-        let tester = self.tester, tree = tester.tree, policy = self.policy
+        let tester = self.tester, ids = self.ids, policy = self.policy
+        var hits = [NodeID](repeating: .none, count: Self.groupSize)
+        var slots = [SIMD2<UInt64>](repeating: .zero, count: Self.groupSize)
         text.removeAll(keepingCapacity: true)
         var next = points.startIndex
         var room = Self.batchRoom
@@ -154,30 +162,39 @@ private struct AnswerLines {
             var end = start
             text.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
-                while next < points.endIndex && buffer.count - end >= Self.lineRoom + QuotedIDs.inlineLength {
-                    let p = points[next]
-                    let hit = tester.hit(p, policy: policy, scratch: &scratch)
-                    var at = end
-                    at += Self.write(#"{"point":["#, to: base + at)
-                    at += JSONText.writeNumber(p.x, to: base + at)
-                    base[at] = UInt8(ascii: ",")
-                    at += 1
-                    at += JSONText.writeNumber(p.y, to: base + at)
-                    at += Self.write(#"],"element":"#, to: base + at)
-                    if let hit {
-                        // Without room for a long id: made room for it next.
-                        guard let written = ids.write(hit, of: tree, to: base + at, room: buffer.count - at - 2)
-                        else {
-                            room = max(Self.batchRoom, ids.longest + Self.lineRoom)
-                            return
-                        }
-                        at += written
-                    } else {
-                        at += Self.write("null", to: base + at)
+                while next < points.endIndex && buffer.count - end >= Self.groupRoom {
+                    // A group's answers first, then their ids' slots, then
+                    // the lines: the reads of answers and slots, each likely
+                    // a cache miss, overlap instead of waiting in turn.
+                    let group = next ..< min(points.endIndex, next + Self.groupSize)
+                    for (j, p) in zip(group.indices, points[group]) {
+                        let hit = tester.hit(p, policy: policy, scratch: &scratch)
+                        hits[j - group.lowerBound] = hit ?? .none
                     }
-                    at += Self.write("}\n", to: base + at)
-                    end = at
-                    next += 1
+                    for j in 0 ..< group.count { slots[j] = ids.slot(of: hits[j]) }
+                    for (j, p) in zip(0 ..< group.count, points[group]) {
+                        var at = end
+                        at += Self.write(#"{"point":["#, to: base + at)
+                        at += JSONText.writeNumber(p.x, to: base + at)
+                        base[at] = UInt8(ascii: ",")
+                        at += 1
+                        at += JSONText.writeNumber(p.y, to: base + at)
+                        at += Self.write(#"],"element":"#, to: base + at)
+                        if hits[j].isNone {
+                            at += Self.write("null", to: base + at)
+                        } else {
+                            // Without room for a long id: made room for it next.
+                            guard let written = ids.write(slots[j], to: base + at, room: buffer.count - at - 2)
+                            else {
+                                room = max(Self.batchRoom, ids.longest + Self.groupRoom)
+                                return
+                            }
+                            at += written
+                        }
+                        at += Self.write("}\n", to: base + at)
+                        end = at
+                        next += 1
+                    }
                 }
             }
             text.removeLast(text.count - end)
@@ -192,74 +209,94 @@ private struct AnswerLines {
     }
 }
 
-/// Each answered node's id as a JSON string, made at its first answer:
-/// answers repeat a screen's few elements over millions of points, so an id
-/// is escaped and encoded once, not at every point, and a repeated answer
-/// costs one 16-byte read: a quoted id of up to 15 bytes (most ids) is kept
-/// in its node's slot itself, a longer one in `bytes`. Memory: 16 bytes per
+/// Every node's id as a JSON string, made once before any point is
+/// answered (on all cores) and then only read, by every core: answers repeat
+/// a screen's elements over millions of points, and one shared table stays
+/// in the cache where a table per core would not. A quoted id of up to 15
+/// bytes (most ids) is kept in its node's slot itself, so that an answer's
+/// id costs one 16-byte read; a longer one in `bytes`. Memory: 16 bytes per
 /// node slot, plus the longer ids' text.
-private struct QuotedIDs {
-    /// Per node slot (sized to the tree at the first id made): 0 while not
-    /// made; else its last byte is the quoted id's length (1...15) with the
-    /// text in the bytes before it, or `outOfLine` with the text's offset
-    /// and length in `bytes` in the first and second 8 bytes.
-    private var slots: [SIMD2<UInt64>] = []
-    private var bytes: [UInt8] = []
-    /// The longest quoted id made.
-    private(set) var longest = 0
+private struct QuotedIDs: Sendable {
+    /// Per node slot: its last byte is the quoted id's length (2...15) with
+    /// the text in the bytes before it, or `outOfLine` with the text's
+    /// offset and length in `bytes` in the first and second 8 bytes.
+    private let slots: [SIMD2<UInt64>]
+    private let bytes: [UInt8]
+    /// The longest quoted id.
+    let longest: Int
 
     /// The last byte's mark for a text kept in `bytes`.
     private static let outOfLine: UInt8 = 0xFF
 
+    /// The slot of the id "".
+    private static let empty = SIMD2<UInt64>(0x2222, 2 << 56)
+
     /// Room an id kept in its slot needs: the whole slot is copied.
     static let inlineLength = 16
 
-    /// Writes node `n`'s id, quoted and escaped (`JSONText.appendString`),
-    /// at `out` and returns how many bytes; nil, with nothing written, when
-    /// it needs more than `room` (at least `inlineLength`).
+    /// Makes every node's quoted id (`JSONText.appendString`), one run of
+    /// slots per core.
+    init(_ tree: ElementTree, cores: Int) {
+        let runs = consecutiveRuns(tree.capacity, parts: cores)
+        // Per run: its longer ids (slot, text) and its longest id.
+        var longer = [[(slot: Int, text: [UInt8])]](repeating: [], count: runs.count)
+        var longest = [Int](repeating: 0, count: runs.count)
+        var slots = [SIMD2<UInt64>](repeating: .zero, count: tree.capacity)
+        slots.withUnsafeMutableBufferPointer { slotBuffer in
+            longer.withUnsafeMutableBufferPointer { longerBuffer in
+                longest.withUnsafeMutableBufferPointer { longestBuffer in
+                    // Each run writes only its own slots and its own entries.
+                    nonisolated(unsafe) let (slots, longer, longest) = (slotBuffer, longerBuffer, longestBuffer)
+                    DispatchQueue.concurrentPerform(iterations: runs.count) { r in
+                        var quoted: [UInt8] = []
+                        for i in runs[r] {
+                            quoted.removeAll(keepingCapacity: true)
+                            // A free slot's id is "", as `id(of:)` says.
+                            JSONText.appendString(tree.nodeID(inSlot: i).map { tree.id(of: $0) } ?? "", to: &quoted)
+                            longest[r] = max(longest[r], quoted.count)
+                            guard quoted.count < Self.inlineLength else {
+                                longer[r].append((i, quoted))
+                                continue
+                            }
+                            withUnsafeMutableBytes(of: &slots[i]) { raw in
+                                raw.copyBytes(from: quoted)
+                                raw[15] = UInt8(quoted.count)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var bytes: [UInt8] = []
+        for (slot, text) in longer.joined() {
+            slots[slot] = SIMD2(UInt64(bytes.count), UInt64(text.count) | UInt64(Self.outOfLine) << 56)
+            bytes.append(contentsOf: text)
+        }
+        self.slots = slots
+        self.bytes = bytes
+        self.longest = longest.max() ?? 0
+    }
+
+    /// Node `n`'s slot.
     @inline(__always)
-    mutating func write(_ n: NodeID, of tree: ElementTree, to out: UnsafeMutablePointer<UInt8>, room: Int) -> Int? {
-        let i = n.index
-        // A made text stays valid: the tree does not change while points
-        // are answered.
-        if i >= slots.count || slots[i] == .zero { make(n, of: tree) }
-        let slot = i < slots.count ? slots[i] : .zero
+    func slot(of n: NodeID) -> SIMD2<UInt64> {
+        // Past the slots (no node of the tree): "", as `id(of:)` says.
+        n.index >= 0 && n.index < slots.count ? slots[n.index] : Self.empty
+    }
+
+    /// Writes the quoted id of `slot` (`slot(of:)`) at `out` and returns how
+    /// many bytes; nil, with nothing written, when it needs more than
+    /// `room` (at least `inlineLength`).
+    @inline(__always)
+    func write(_ slot: SIMD2<UInt64>, to out: UnsafeMutablePointer<UInt8>, room: Int) -> Int? {
         let length = UInt8(truncatingIfNeeded: slot[1] >> 56)
-        if length != Self.outOfLine && length != 0 {
+        if length != Self.outOfLine {
             UnsafeMutableRawPointer(out).storeBytes(of: slot, as: SIMD2<UInt64>.self)
             return Int(length)
         }
-        let text = length == 0 ? made : bytes[Int(slot[0]) ..< Int(slot[0]) + Int(slot[1] & 0xFF_FFFF_FFFF)]
-        guard text.count <= room else { return nil }
-        text.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: $0.count) }
-        return text.count
-    }
-
-    /// The text of the last id made, when it could not be kept (past 2^40
-    /// bytes of longer ids).
-    private var made: ArraySlice<UInt8> = []
-
-    /// Makes node `n`'s quoted id and keeps it in its slot.
-    private mutating func make(_ n: NodeID, of tree: ElementTree) {
-        var quoted: [UInt8] = []
-        JSONText.appendString(tree.id(of: n), to: &quoted)
-        longest = max(longest, quoted.count)
-        let i = n.index
-        if i >= slots.count {
-            slots.append(contentsOf: repeatElement(.zero, count: max(tree.capacity, i + 1) - slots.count))
-        }
-        if quoted.count < Self.inlineLength {
-            var slot = SIMD2<UInt64>.zero
-            withUnsafeMutableBytes(of: &slot) { raw in
-                raw.copyBytes(from: quoted)
-                raw[15] = UInt8(quoted.count)
-            }
-            slots[i] = slot
-        } else if bytes.count < 1 << 40 {
-            slots[i] = SIMD2(UInt64(bytes.count), UInt64(quoted.count) | UInt64(Self.outOfLine) << 56)
-            bytes.append(contentsOf: quoted)
-        } else {
-            made = quoted[...]
-        }
+        let start = Int(slot[0]), count = Int(slot[1] & 0xFF_FFFF_FFFF)
+        guard count <= room else { return nil }
+        bytes.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + start, count: count) }
+        return count
     }
 }
