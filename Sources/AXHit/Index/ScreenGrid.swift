@@ -163,7 +163,13 @@ final class ScreenGrid: Sendable {
             let answer = tiles.answer(p)
             if answer != .undecided { return answer }
         }
-        guard hasCells else { return .undecided }
+        return hasCells ? cellAnswer(p) : .undecided
+    }
+
+    /// The answer at `p` from the cells (see `answer(_:)`): out of line, so
+    /// that a tile's answer inlines into its caller as a few instructions.
+    @inline(never)
+    private func cellAnswer(_ p: CGPoint) -> Answer {
         // Items come in increasing entry number: the last that holds the
         // point is the frontmost, over all the classes. Below a turn, the
         // frontmost box may be one whose views' edges surely exclude the

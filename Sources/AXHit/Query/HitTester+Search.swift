@@ -18,6 +18,14 @@ extension HitTester {
             case .undecided: break
             }
         }
+        return frontmost(p, policy: policy, scratch: &scratch)
+    }
+
+    /// The per-view search's frontmost answer at `p`: out of line, so that a
+    /// query the screen's tiles answer runs a few dozen instructions, with
+    /// none of the search's registers saved and restored.
+    @inline(never)
+    private func frontmost(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch) -> NodeID? {
         var found: NodeID?
         search(p, policy: policy, scratch: &scratch) {
             found = $0
