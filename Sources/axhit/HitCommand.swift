@@ -219,9 +219,11 @@ private struct AnswerLines {
 /// id costs one 16-byte read; a longer one in `bytes`. Memory: 16 bytes per
 /// node slot, plus the longer ids' text.
 private struct QuotedIDs: Sendable {
-    /// Per node slot: its last byte is the quoted id's length (2...15) with
-    /// the text in the bytes before it, or `outOfLine` with the text's
-    /// offset and length in `bytes` in the first and second 8 bytes.
+    /// Per node slot: its last byte (in memory, the high byte of `[1]` on
+    /// the little-endian machines Swift runs on) is the quoted id's length
+    /// (2...15) with the text in the bytes before it, or `outOfLine` with
+    /// the text's offset and length in `bytes` in the first and second 8
+    /// bytes.
     private let slots: [SIMD2<UInt64>]
     private let bytes: [UInt8]
     /// The longest quoted id.
