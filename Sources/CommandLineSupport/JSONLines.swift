@@ -63,10 +63,12 @@ public enum JSONText {
         return count
     }
 
-    /// Writes `text`'s bytes at `out` and returns how many.
-    private static func write(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        text.withUTF8Buffer { bytes in
-            out.update(from: bytes.baseAddress!, count: bytes.count)
+    /// Writes `literal`'s UTF-8 bytes at `out`, which has room for them,
+    /// and returns how many: a key or a keyword of a line written in place.
+    @inlinable
+    public static func write(_ literal: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        literal.withUTF8Buffer { bytes in
+            if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
             return bytes.count
         }
     }

@@ -176,14 +176,14 @@ private struct AnswerLines {
                     for j in 0 ..< group.count { slots[j] = ids.slot(of: hits[j]) }
                     for (j, p) in zip(0 ..< group.count, points[group]) {
                         var at = end
-                        at += Self.write(#"{"point":["#, to: base + at)
+                        at += JSONText.write(#"{"point":["#, to: base + at)
                         at += JSONText.writeNumber(p.x, to: base + at)
                         base[at] = UInt8(ascii: ",")
                         at += 1
                         at += JSONText.writeNumber(p.y, to: base + at)
-                        at += Self.write(#"],"element":"#, to: base + at)
+                        at += JSONText.write(#"],"element":"#, to: base + at)
                         if hits[j].isNone {
-                            at += Self.write("null", to: base + at)
+                            at += JSONText.write("null", to: base + at)
                         } else {
                             // Without room for a long id: made room for it next.
                             guard let written = ids.write(slots[j], to: base + at, room: buffer.count - at - 2)
@@ -193,7 +193,7 @@ private struct AnswerLines {
                             }
                             at += written
                         }
-                        at += Self.write("}\n", to: base + at)
+                        at += JSONText.write("}\n", to: base + at)
                         end = at
                         next += 1
                     }
@@ -201,13 +201,6 @@ private struct AnswerLines {
             }
             text.removeLast(text.count - end)
         }
-    }
-
-    /// Writes `literal`'s bytes at `out` and returns how many.
-    @inline(__always)
-    private static func write(_ literal: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        out.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        return literal.utf8CodeUnitCount
     }
 }
 
