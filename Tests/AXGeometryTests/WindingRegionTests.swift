@@ -249,6 +249,23 @@ import Testing
         #expect(store.region(9)?.contains(CGPoint(x: 9.5, y: 0)) == true)
     }
 
+    @Test func slotsComeWithTheFirstRegion() {
+        var store = WindingRegionStore(capacity: 1000)
+        store.grow(to: 2000)
+        // Nothing per key until some key has a region: an empty entry buffer alone.
+        #expect(store.memoryBytes < 1000)
+        for key in [0, 999, 1999] { #expect(store.region(key) == nil) }
+        store.set(1999, nil)
+        store.set(1500, record(Self.square))
+        #expect(store.memoryBytes >= 2000 * 4)
+        #expect(store.region(1500)?.contains(CGPoint(x: 5, y: 5)) == true)
+        #expect(store.region(1999) == nil)
+        store.grow(to: 3000)
+        store.set(2999, record(Shapes.square(x: 50, y: 0, size: 2)))
+        #expect(store.region(2999)?.contains(CGPoint(x: 51, y: 1)) == true)
+        #expect(store.region(1500)?.contains(CGPoint(x: 5, y: 5)) == true)
+    }
+
     @Test func aCopyKeepsItsRegionsWhileTheOriginalChanges() {
         var store = WindingRegionStore(capacity: 2)
         store.set(0, record(Self.square))

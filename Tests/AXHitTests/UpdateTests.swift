@@ -197,9 +197,35 @@ import Testing
             return all > 0 && shared == all
         }
         #expect(same(engine.hot, snapshot.hot))
-        #expect(same(engine.exposedCounts, snapshot.exposedCounts) && same(engine.windowCounts, snapshot.windowCounts))
+        #expect(same(engine.exposedCounts, snapshot.exposedCounts) && same(engine.ranks, snapshot.ranks))
         #expect(engine.hit(CGPoint(x: 10, y: 5)) == tree.node(withID: "row10"))
         #expect(snapshot.hit(CGPoint(x: 10, y: 5)) == tree.node(withID: "row0"))
+    }
+
+    @Test func memoryCountsEveryPerNodeColumnAndWindowsOnlyWhereTheRulesHaveThem() throws {
+        // 5,000 rows in a list: an index over them, no paths.
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: .none)
+        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: w)
+        for k in 0 ..< 5000 {
+            var row = Node.view("row\(k)", frame: CGRect(x: 0, y: Double(k) * 44, width: 400, height: 44))
+            row.isAccessibilityElement = true
+            try tree.append(row, under: list)
+        }
+        let n = tree.capacity
+        let ios = HitTester(tree)
+        // VoiceOver has no windows to count: the column stays empty.
+        #expect(ios.windowCounts.isEmpty && ios.windowCount(list.index) == 0)
+        // Per node at least the record, the exposed count, the rank and the
+        // ordinal (48 + 4 + 8 + 4 bytes), and the index's boxes.
+        let perNode = MemoryLayout<HotNode>.stride + 4 + 8 + 4
+        #expect(MemoryLayout<HotNode>.stride == 48)
+        #expect(ios.memoryBytes >= n * perNode + ios.indexes.reduce(0) { $0 + $1.memoryBytes })
+        #expect(ios.memoryBytes < n * 100)
+        tree.platform = .android
+        let android = HitTester(tree)
+        #expect(android.windowCounts.count == n && android.windowCount(w.index) == 1)
+        #expect(android.memoryBytes >= ios.memoryBytes - (ios.screenGrid?.memoryBytes ?? 0) + 4 * n)
     }
 
     @Test func scrollingWhatCannotScrollNamesTheNodeAndKey() throws {
@@ -246,6 +272,14 @@ import Testing
         try engine.scroll(list, to: CGPoint(x: 0, y: 505))
         #expect(engine.hit(CGPoint(x: 50, y: 0)).map { engine.tree.id(of: $0) } == "r50")
         #expect(engine.hit(CGPoint(x: 50, y: 6)).map { engine.tree.id(of: $0) } == "r51")
+        // The rows' grid is keyed by their own ids, so the index keeps no
+        // item table; removing an indexed row empties its box by its id.
+        let slot = Int(engine.hot[list.index].indexSlot)
+        #expect(engine.indexes[slot].gridKeysAreNodes && engine.indexes[slot].items.isEmpty)
+        try engine.removeSubtree(try #require(engine.tree.node(withID: "r51")))
+        #expect(engine.hit(CGPoint(x: 50, y: 6)) == nil)
+        #expect(engine.hit(CGPoint(x: 50, y: 4)).map { engine.tree.id(of: $0) } == "r50")
+        #expect(engine.hit(CGPoint(x: 50, y: 16)).map { engine.tree.id(of: $0) } == "r52")
         // 300 overlays in front of row 60 (at y 95 on screen), then remove them.
         var overlays: [NodeID] = []
         for k in 0 ..< 300 {

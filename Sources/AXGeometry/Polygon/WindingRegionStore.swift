@@ -35,9 +35,12 @@ package struct WindingRegionStore: Sendable {
         package var tag: Bool { summary[2].bitPattern & (1 << 33) != 0 }
     }
 
-    /// Per key: its entry's number, or `none`. Four bytes per key, whatever
-    /// the regions.
+    /// Per key: its entry's number, or `none`. Four bytes per key once any
+    /// key has a region; empty until then (a screen without paths keeps
+    /// none), and every key past its end has none.
     @usableFromInline var slots: [UInt32] = []
+    /// The keys the store takes: `0 ..< capacity`.
+    private var capacity: Int
     /// Per entry, `summaryWords` words (one line pair): a copy of the
     /// record's summary (its settled grid answers most points without the
     /// record), the low half of word 2 holding the record's place (`place`).
@@ -100,18 +103,21 @@ package struct WindingRegionStore: Sendable {
 
     /// An empty store for keys `0 ..< capacity`.
     package init(capacity: Int) {
-        slots = Array(repeating: Self.none, count: capacity)
+        self.capacity = capacity
         entryBase = entries.words
     }
 
     /// Makes room for keys `0 ..< capacity`.
     package mutating func grow(to capacity: Int) {
-        if slots.count < capacity { slots.append(contentsOf: repeatElement(Self.none, count: capacity - slots.count)) }
+        guard self.capacity < capacity else { return }
+        self.capacity = capacity
+        if !slots.isEmpty { slots.append(contentsOf: repeatElement(Self.none, count: capacity - slots.count)) }
     }
 
     /// The region of `key`, or nil when it has none. O(1); no allocation.
     @inlinable @inline(__always)
     package func region(_ key: Int) -> Region? {
+        guard key < slots.count else { return nil }
         let k = slots[key]
         guard k != Self.none else { return nil }
         let summary = entryBase + Int(k) * WindingRecord.summaryWords
@@ -172,6 +178,8 @@ package struct WindingRegionStore: Sendable {
     /// entry's number (its place set, the rest for the caller; `entryBase`
     /// may change with the next) and the record's words.
     private mutating func add(_ key: Int, length: Int) -> (entry: Int, record: UnsafeMutablePointer<Double>) {
+        precondition(key >= 0 && key < capacity, "WindingRegionStore: a key out of range")
+        if slots.isEmpty { slots = Array(repeating: Self.none, count: capacity) }
         let (place, words) = reserve(length)
         let n = WindingRecord.summaryWords
         uniqueEntries(room: n)
@@ -214,6 +222,7 @@ package struct WindingRegionStore: Sendable {
 
     /// Clears `key`, counting its record as dead and freeing its entry.
     private mutating func release(_ key: Int) {
+        guard key < slots.count else { return }
         let k = slots[key]
         guard k != Self.none else { return }
         let length = WindingRecord.length(record(at: place(ofEntry: k)))

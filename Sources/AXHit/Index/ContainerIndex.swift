@@ -14,7 +14,12 @@ import Foundation
 /// empty box there. Children added later wait in `overflow`.
 struct ContainerIndex: Sendable {
     /// Item number → child, in z-order at build time; `.none` once removed.
+    /// Empty when the grid's keys are the children's node ids
+    /// (`gridKeysAreNodes`), which name the children themselves: 8 bytes a
+    /// child that nothing would read.
     var items: [NodeID]
+    /// The items at build time.
+    let itemCount: Int
     /// Boxes in the view's bounds space: a uniform grid when they suit one
     /// and no child has a screen box (it answers in z-order, with no tree to
     /// descend), else an R-tree; the other is empty.
@@ -43,6 +48,7 @@ struct ContainerIndex: Sendable {
     /// An index over `items` with their local and (when any) screen boxes.
     init(items: [NodeID], local localBoxes: [CGRect], screen screenBoxes: [CGRect], linear: CGAffineTransform) {
         self.items = items
+        itemCount = items.count
         self.linear = linear
         screen = screenBoxes.isEmpty ? PackedRTree(boxes: []) : PackedRTree(boxes: screenBoxes)
         var increasing = true
@@ -55,6 +61,7 @@ struct ContainerIndex: Sendable {
         grid = fitted ?? CellGrid()
         gridKeysAreNodes = fitted != nil && increasing
         local = fitted == nil ? PackedRTree(boxes: localBoxes) : PackedRTree(boxes: [])
+        if gridKeysAreNodes { self.items = [] }
     }
 
     /// An empty index.
@@ -65,11 +72,11 @@ struct ContainerIndex: Sendable {
     /// Children added after a build before the index is rebuilt: as many
     /// as it holds (at least 256), so the O(n) rebuild costs O(1) per
     /// insert amortized, and the overflow's levels O(log n).
-    var overflowLimit: Int { max(256, items.count) }
+    var overflowLimit: Int { max(256, itemCount) }
 
     /// Whether the index should be rebuilt: too many unindexed, moved or removed children.
     var isStale: Bool {
-        overflow.count > overflowLimit || removed > max(64, items.count / 2) || grid.movedCount > overflowLimit
+        overflow.count > overflowLimit || removed > max(64, itemCount / 2) || grid.movedCount > overflowLimit
     }
 
     /// Calls `body` with the indexed children (not the overflow) whose local
@@ -133,24 +140,26 @@ struct ContainerIndex: Sendable {
         return lo < list.count && list[lo] == key
     }
 
-    /// Forgets the item of a removed child.
-    mutating func removeItem(_ k: Int32) {
-        setLocalBox(ofItem: k, to: .null)
+    /// Forgets item `k`, that of removed child `child`.
+    mutating func removeItem(_ k: Int32, child: NodeID) {
+        setLocalBox(ofItem: k, child: child, to: .null)
         if screen.count > 0 { screen.setBox(ofItem: k, to: .null) }
         if gridKeysAreNodes {
-            let key = items[Int(k)].rawValue
+            let key = child.rawValue
             var at = removedNodes.count
             while at > 0 && removedNodes[at - 1] > key { at -= 1 }
             removedNodes.insert(key, at: at)
+        } else {
+            items[Int(k)] = .none
         }
-        items[Int(k)] = .none
         removed += 1
     }
 
-    /// Replaces an item's local box (`.null` empties it).
-    mutating func setLocalBox(ofItem k: Int32, to box: CGRect) {
+    /// Replaces the local box of item `k`, that of child `child` (`.null`
+    /// empties it).
+    mutating func setLocalBox(ofItem k: Int32, child: NodeID, to box: CGRect) {
         if grid.count > 0 {
-            grid.setBox(ofItem: gridKeysAreNodes ? items[Int(k)].rawValue : k, to: box)
+            grid.setBox(ofItem: gridKeysAreNodes ? child.rawValue : k, to: box)
         } else {
             local.setBox(ofItem: k, to: box)
         }

@@ -44,6 +44,10 @@ struct ElementShapes: Sendable {
 
     mutating func grow(to capacity: Int) { store.grow(to: capacity) }
 
+    /// Bytes held: the flattened paths, and four per node once any node
+    /// has one.
+    var memoryBytes: Int { store.memoryBytes }
+
     /// The filled path of `id`, or nil when it has none.
     @inline(__always)
     func shape(of id: NodeID) -> Shape? {

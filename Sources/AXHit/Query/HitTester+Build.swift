@@ -37,7 +37,7 @@ extension HitTester {
     /// Iterative: a chain of any depth is fine. Memory O(depth) plus the
     /// views whose index waits for the walk to end. O(subtree).
     mutating func deriveSubtree(_ top: NodeID, structure: Bool) {
-        let before = (exposedCounts[top.index], windowCounts[top.index])
+        let before = (exposedCounts[top.index], windowCount(top.index))
         let start = inheritedFromAncestors(of: top)
         var work = DeriveWork()
         // The walk writes the columns through writers (a chunk checked once
@@ -77,7 +77,7 @@ extension HitTester {
             }
         }
         addCounts(
-            exposed: exposedCounts[top.index] - before.0, windows: windowCounts[top.index] - before.1,
+            exposed: exposedCounts[top.index] - before.0, windows: windowCount(top.index) - before.1,
             aboveAndExcluding: top)
         for (view, linear) in work.pending { buildIndex(view, toScreen: work.linears[Int(linear)]) }
         shapes.fill(work.jobs, pointBudget: tree.pathPointBudget)
@@ -112,7 +112,7 @@ extension HitTester {
             let h = hot.pointer(i), exposed = exposedCounts.pointer(i)
             let state = h.pointee.state
             if state.contains(.exposed) { exposed.pointee += 1 }
-            // Rules without windows leave the window counts at zero.
+            // Rules without windows keep no window counts (an empty column).
             var windows: Int32 = 0
             if needsWindows {
                 let w = windowCounts.pointer(i)
@@ -211,8 +211,8 @@ extension HitTester {
         while !a.isNone {
             let i = a.index
             exposedCounts[i] += exposed
-            if windows != 0 { windowCounts[i] += windows }  // no write (no copy) for rules without windows
-            hot[i].state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCounts[i])
+            if windows != 0 { windowCounts[i] += windows }  // never for rules without windows
+            hot[i].state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCount(i))
             a = tree.parents[a.index]
         }
     }

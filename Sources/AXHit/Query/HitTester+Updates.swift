@@ -223,13 +223,13 @@ extension HitTester {
         let parent = tree.parents[id.index]
         let hadModalFlag = tree.has(.modal, id)
         let wasModal = hadModalFlag && !rules.hidesFromAccessibility(id, in: tree)
-        addCounts(exposed: -exposedCounts[id.index], windows: -windowCounts[id.index], aboveAndExcluding: id)
+        addCounts(exposed: -exposedCounts[id.index], windows: -windowCount(id.index), aboveAndExcluding: id)
         if !parent.isNone && tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
             if slot >= 0 {
                 let ordinal = ordinals[id.index]
                 if ordinal >= 0 {
-                    indexes[Int(slot)].removeItem(ordinal)
+                    indexes[Int(slot)].removeItem(ordinal, child: id)
                 } else {
                     indexes[Int(slot)].overflow.remove(id)
                 }
@@ -243,7 +243,7 @@ extension HitTester {
             hot[i] = HotNode()
             boxHits[i] = false
             exposedCounts[i] = 0
-            windowCounts[i] = 0
+            if needsWindows { windowCounts[i] = 0 }
             ordinals[i] = -1
         }
         try tree.removeSubtree(id)
@@ -328,7 +328,7 @@ extension HitTester {
             buildIndex(parent, toScreen: tree.toScreen(of: parent))
             return
         }
-        indexes[Int(slot)].setLocalBox(ofItem: ordinal, to: boxes.local)
+        indexes[Int(slot)].setLocalBox(ofItem: ordinal, child: item, to: boxes.local)
         if indexes[Int(slot)].screen.count > 0 { indexes[Int(slot)].screen.setBox(ofItem: ordinal, to: boxes.screen) }
     }
 

@@ -127,8 +127,12 @@ public struct HitTester: Sendable {
     var exposedCounts = ChunkedColumn<Int32>()
     /// Per node: the final windows accessibility does not block in its
     /// subtree, itself included (with `exposedCounts`, for
-    /// `EngineState.subtreeSearched`); all zero for rules without windows.
+    /// `EngineState.subtreeSearched`). Empty for rules without windows
+    /// (`needsWindows` false), whose counts are all zero: read them through
+    /// `windowCount(_:)`.
     var windowCounts = ChunkedColumn<Int32>()
+    /// `rules.needsWindows`: whether `windowCounts` is kept.
+    let needsWindows: Bool
     /// Z-order among siblings (larger is in front), with gaps for inserts.
     var ranks = ChunkedColumn<Int64>()
     /// A child's item number in its parent's `ContainerIndex`, or its
@@ -177,6 +181,7 @@ public struct HitTester: Sendable {
         rules = tree.rules
         exposedHidesSubtree = rules.exposedHidesSubtree
         exposureReadsGeometry = rules.exposureInputs.contains(.geometry)
+        needsWindows = rules.needsWindows
         shapes = ElementShapes(capacity: tree.capacity)
         growColumns()
         // Every node but the root sits in at most one block.
@@ -194,12 +199,17 @@ public struct HitTester: Sendable {
         let extra = n - hot.count
         hot.append(repeating: HotNode(), count: extra)
         exposedCounts.append(repeating: 0, count: extra)
-        windowCounts.append(repeating: 0, count: extra)
+        if needsWindows { windowCounts.append(repeating: 0, count: extra) }
         ranks.append(repeating: 0, count: extra)
         ordinals.append(repeating: -1, count: extra)
         boxHits.grow(to: n)
         shapes.grow(to: n)
     }
+
+    /// The final windows not blocked in node `i`'s subtree (see
+    /// `windowCounts`): zero for rules without windows.
+    @inline(__always)
+    func windowCount(_ i: Int) -> Int32 { needsWindows ? windowCounts[i] : 0 }
 
     /// Whether a node with record `h` is a box hit (see `boxHits`). Its own
     /// frame and bounds must be moderate too: the exact test subtracts the
@@ -315,11 +325,13 @@ public struct HitTester: Sendable {
         ItemBoxes(item: item, containerToScreen: t, in: tree)
     }
 
-    /// Bytes the engine holds beyond the tree: per-node columns, indexes and
-    /// the screen grid (not the flattened paths).
+    /// Bytes the engine holds beyond the tree: per-node columns (their
+    /// chunks whole, and their tables), indexes, the flattened paths and the
+    /// screen grid. Storage a snapshot shares is counted in full by each
+    /// copy that holds it.
     public var memoryBytes: Int {
-        hot.count * (MemoryLayout<HotNode>.stride + 2 * MemoryLayout<Int32>.stride + MemoryLayout<Int64>.stride)
-            + indexes.reduce(0) { $0 + $1.memoryBytes } + blocks.memoryBytes + boxHits.memoryBytes
-            + (screenGrid?.memoryBytes ?? 0)
+        hot.memoryBytes + exposedCounts.memoryBytes + windowCounts.memoryBytes + ranks.memoryBytes
+            + ordinals.memoryBytes + indexes.reduce(0) { $0 + $1.memoryBytes } + blocks.memoryBytes
+            + boxHits.memoryBytes + shapes.memoryBytes + (screenGrid?.memoryBytes ?? 0)
     }
 }
