@@ -4,8 +4,9 @@ import Foundation
 
 /// `cli-hit/<workload>`: `axhit hit TREE --points FILE` end to end, as a
 /// script runs it: the `axhit` built next to this harness reads the tree
-/// (written as `axhit/1`) and a file of `cliPointTotal` points (the run's
-/// query points, to 0.1 pt, cycled), answers them and writes its JSON lines
+/// (written as `axhit/1`) and a file of `cliPointTotal` points (fewer where
+/// the workload bounds them, `Workload.cliPoints`; the run's query points,
+/// to 0.1 pt, cycled), answers them and writes its JSON lines
 /// to a pipe the harness drains. Reports the whole run per point (reading,
 /// building, parsing, answering, printing), the same run with no points (the
 /// tree's fixed cost), and the difference per point. Skipped when there is
@@ -18,7 +19,7 @@ enum CLIHitBenchmark {
             c.results.note("\(name): skipped (no axhit beside axhit-bench: swift build -c release --product axhit)")
             return
         }
-        let total = c.settings.cliPointTotal
+        let total = c.workload.cliPoints(c.settings.cliPointTotal, elements: c.elements)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("axhit-bench-cli-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

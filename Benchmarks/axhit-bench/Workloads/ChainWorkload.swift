@@ -11,6 +11,13 @@ struct ChainWorkload: Workload {
     // JSONDecoder stops at a nesting limit far below 100k.
     let supportsLoad = false
 
+    /// A point descends every level (about 14 ns each), so points times
+    /// levels stay under 10^9, some 15 s of answers: 1M points of a 1k-level
+    /// chain, 10k of a 100k-level one (1M of those took 25 minutes).
+    func cliPoints(_ requested: Int, elements: Int) -> Int {
+        min(requested, max(1_000, 1_000_000_000 / max(1, min(elements, maxElements))))
+    }
+
     func generate(elements: Int, seed: UInt64, options: WorkloadOptions) throws -> GeneratedScreen {
         var rng = SplitMix64(seed: seed)
         let levels = max(2, min(elements, maxElements))

@@ -15,6 +15,10 @@ protocol Workload: Sendable {
     /// Whether `load/<name>` applies: Foundation's JSONDecoder refuses deep
     /// nesting, so the chain cannot be compared.
     var supportsLoad: Bool { get }
+    /// The points `cli-hit/<name>` answers when the run asks for `requested`
+    /// at `elements`: all of them, unless one point's work grows with the
+    /// tree (the chain's).
+    func cliPoints(_ requested: Int, elements: Int) -> Int
     /// A tree of about `elements` nodes (exactly the same for the same
     /// arguments), and the screen rect query points are drawn from.
     func generate(elements: Int, seed: UInt64, options: WorkloadOptions) throws -> GeneratedScreen
@@ -23,6 +27,7 @@ protocol Workload: Sendable {
 extension Workload {
     var maxElements: Int { Int.max }
     var supportsLoad: Bool { true }
+    func cliPoints(_ requested: Int, elements: Int) -> Int { requested }
 }
 
 /// What a workload may need beyond count and seed.
