@@ -235,8 +235,8 @@ extension HitTester {
         // children added since the index was built.
         scratch.children.removeAll(keepingCapacity: true)
         // Through a pointer: a copy of the index would retain each of its arrays.
-        indexes.withUnsafeBufferPointer { indexes in
-            let index = indexes.baseAddress! + Int(slot)
+        indexes.withView { indexes in
+            let index = indexes.pointer(Int(slot))
             // Unordered, with repeats: sorted by rank and deduplicated below.
             tree.generations.withView { generations in
                 index.pointee.forEachChildUnordered(intersecting: local, generations) { c in

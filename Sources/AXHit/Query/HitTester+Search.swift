@@ -231,10 +231,10 @@ extension HitTester {
             }
             return
         }
-        // Through a pointer: the array's subscript would copy the index
+        // Through a pointer: the column's subscript would copy the index
         // (a retain of each of its arrays) for every query.
-        let pushed = indexes.withUnsafeBufferPointer { indexes -> Bool in
-            let index = indexes.baseAddress! + Int(slot)
+        let pushed = indexes.withView { indexes -> Bool in
+            let index = indexes.pointer(Int(slot))
             // (No `&&` on the index itself: its autoclosure would capture,
             // and copy, the index.)
             // Numbers only: reading an array or dictionary through the
@@ -275,10 +275,10 @@ extension HitTester {
         }
         if pushed { return }
         scratch.candidates.removeAll(keepingCapacity: true)
-        let overflow = indexes.withUnsafeBufferPointer { indexes in
+        let overflow = indexes.withView { indexes in
             tree.generations.withView { generations in
                 Self.collectCandidates(
-                    indexes.baseAddress! + Int(slot), local: q, screen: p, generations, into: &scratch.candidates)
+                    indexes.pointer(Int(slot)), local: q, screen: p, generations, into: &scratch.candidates)
             }
         }
         if overflow { sortByRank(&scratch.candidates) }

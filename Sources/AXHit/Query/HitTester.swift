@@ -100,11 +100,11 @@ struct HotNode: Sendable {
 ///
 /// **Snapshots.** A value type: a copy is a consistent snapshot that other
 /// threads may query while the owner updates its own copy. The tree's and
-/// the engine's per-node columns are `ChunkedColumn`s, shared chunk by
-/// chunk: the first update after a copy copies each column's table of
-/// chunks, the groups of 64 chunks it writes in and the chunks it writes
-/// (8 to 16 KB each), not the columns; a scroll writes only the small table
-/// of scroll offsets.
+/// the engine's per-node columns, and its wide views' indexes, are
+/// `ChunkedColumn`s, shared chunk by chunk: the first update after a copy
+/// copies each column's table of chunks, the groups of 64 chunks it writes
+/// in and the chunks it writes (8 to 16 KB each), not the columns; a
+/// scroll writes only the small table of scroll offsets.
 ///
 /// **Boundary rule.** Frames and bounds are closed-open (CGRectContainsPoint);
 /// points exactly on the boundary of a rotated or path region may go either
@@ -138,7 +138,11 @@ public struct HitTester: Sendable {
     /// A child's item number in its parent's `ContainerIndex`, or its
     /// position in its parent's block of `blocks`, or -1.
     var ordinals = ChunkedColumn<Int32>()
-    var indexes: [ContainerIndex] = []
+    /// The indexes of wide views (`HotNode.indexSlot`), in a chunked
+    /// column: under a snapshot, an update copies the chunk of the index it
+    /// changes, not every index (a screen of a thousand rows holds a
+    /// thousand, each a dozen arrays to retain).
+    var indexes = ChunkedColumn<ContainerIndex>()
     var freeIndexSlots: [Int32] = []
     var blocks = ChildBlocks()
     var shapes: ElementShapes
@@ -331,7 +335,7 @@ public struct HitTester: Sendable {
     /// copy that holds it.
     public var memoryBytes: Int {
         hot.memoryBytes + exposedCounts.memoryBytes + windowCounts.memoryBytes + ranks.memoryBytes
-            + ordinals.memoryBytes + indexes.reduce(0) { $0 + $1.memoryBytes } + blocks.memoryBytes
-            + boxHits.memoryBytes + shapes.memoryBytes + (screenGrid?.memoryBytes ?? 0)
+            + ordinals.memoryBytes + indexes.memoryBytes + indexes.reduce(0) { $0 + $1.memoryBytes }
+            + blocks.memoryBytes + boxHits.memoryBytes + shapes.memoryBytes + (screenGrid?.memoryBytes ?? 0)
     }
 }
