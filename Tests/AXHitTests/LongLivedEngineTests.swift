@@ -79,14 +79,8 @@ import Testing
     /// the new node by its own handle (here through a list's grid index,
     /// whose keys are slots).
     @Test func staleHandlesAreDetected() throws {
-        var tree = ElementTree()
-        let window = try tree.append(.view("window", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: .none)
-        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: window)
-        for k in 0 ..< 40 {
-            var row = Node.view("row\(k)", frame: CGRect(x: 0, y: Double(k) * 20, width: 100, height: 20))
-            row.isAccessibilityElement = true
-            try tree.append(row, under: list)
-        }
+        let (tree, _, list) = try UpdateTests.rowList(
+            rows: 40, width: 100, height: 1000, rowHeight: 20, window: "window")
         var engine = HitTester(tree)
         let old = try #require(engine.hit(CGPoint(x: 50, y: 30)))  // row1: y 20..<40
         #expect(engine.tree.id(of: old) == "row1")

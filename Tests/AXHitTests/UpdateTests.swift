@@ -176,16 +176,27 @@ import Testing
         #expect(fresh.hit(CGPoint(x: 150, y: 60), policy: .shape) == id)
     }
 
-    @Test func aScrollUnderASnapshotCopiesNoColumn() throws {
-        // A list of 100 rows, scrolled once (so it has its bounds slot).
+    /// A window `window` holding a view "list" (both `width` × `height` at
+    /// the origin) with `rows` accessible row views `rowHeight` tall,
+    /// stacked from the top and named `rowPrefix` and their number.
+    static func rowList(
+        rows: Int, width: Double, height: Double, rowHeight: Double, window: String = "w", rowPrefix: String = "row"
+    ) throws -> (tree: ElementTree, window: NodeID, list: NodeID) {
         var tree = ElementTree()
-        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: .none)
-        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: w)
-        for k in 0 ..< 100 {
-            var row = Node.view("row\(k)", frame: CGRect(x: 0, y: Double(k) * 44, width: 400, height: 44))
+        let w = try tree.append(.view(window, frame: CGRect(x: 0, y: 0, width: width, height: height)), under: .none)
+        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: width, height: height)), under: w)
+        for k in 0 ..< rows {
+            var row = Node.view(
+                "\(rowPrefix)\(k)", frame: CGRect(x: 0, y: Double(k) * rowHeight, width: width, height: rowHeight))
             row.isAccessibilityElement = true
             try tree.append(row, under: list)
         }
+        return (tree, w, list)
+    }
+
+    @Test func aScrollUnderASnapshotCopiesNoColumn() throws {
+        // A list of 100 rows, scrolled once (so it has its bounds slot).
+        let (tree, _, list) = try Self.rowList(rows: 100, width: 400, height: 800, rowHeight: 44)
         var engine = HitTester(tree)
         try engine.scroll(list, to: CGPoint(x: 0, y: 10))
         let snapshot = engine
@@ -204,14 +215,9 @@ import Testing
 
     @Test func memoryCountsEveryPerNodeColumnAndWindowsOnlyWhereTheRulesHaveThem() throws {
         // 5,000 rows in a list: an index over them, no paths.
-        var tree = ElementTree()
-        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: .none)
-        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 400, height: 800)), under: w)
-        for k in 0 ..< 5000 {
-            var row = Node.view("row\(k)", frame: CGRect(x: 0, y: Double(k) * 44, width: 400, height: 44))
-            row.isAccessibilityElement = true
-            try tree.append(row, under: list)
-        }
+        let built = try Self.rowList(rows: 5000, width: 400, height: 800, rowHeight: 44)
+        var tree = built.tree
+        let w = built.window, list = built.list
         let n = tree.capacity
         let ios = HitTester(tree)
         // VoiceOver has no windows to count: the column stays empty.
@@ -258,14 +264,7 @@ import Testing
     @Test func wideListInsertsAndRemovalsGoThroughTheOverflowAndRebuilds() throws {
         // 2000 rows in one list: inserts land in the overflow list until the
         // index is rebuilt; removals empty boxes in place.
-        var tree = ElementTree()
-        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: .none)
-        let list = try tree.append(.view("list", frame: CGRect(x: 0, y: 0, width: 100, height: 1000)), under: w)
-        for k in 0 ..< 2000 {
-            var row = Node.view("r\(k)", frame: CGRect(x: 0, y: Double(k) * 10, width: 100, height: 10))
-            row.isAccessibilityElement = true
-            try tree.append(row, under: list)
-        }
+        let (tree, _, list) = try Self.rowList(rows: 2000, width: 100, height: 1000, rowHeight: 10, rowPrefix: "r")
         var engine = HitTester(tree)
         #expect(engine.hot[list.index].indexSlot >= 0)
         // Scrolling by 505 shows row 50 at the top, half of it cut off.
