@@ -10,6 +10,27 @@ private let systemWrite = Darwin.write
 /// pipe, a full disk or a closed descriptor is reported, never a trap (as
 /// `FileHandle.write(_:)` traps) and never silently lost.
 public enum StandardOutput {
+    /// Keeps each standard stream that is closed at startup (`<&-`, `>&-`)
+    /// closed in effect, so that nothing opened later takes its number.
+    ///
+    /// Without this, the first descriptor the program or its libraries open
+    /// (a points file, Dispatch's epoll descriptor on another thread) lands
+    /// on 0, 1 or 2 and is read as standard input or written as output, and
+    /// what happens depends on which thread wins. Each closed number is
+    /// taken by `/dev/null` opened the other way round (write-only for
+    /// input, read-only for output), so its reads and writes fail with
+    /// `EBADF` as on a closed descriptor. Call it first thing in `main`,
+    /// before any file or thread is opened. If `/dev/null` cannot be opened
+    /// the number is left free, as before.
+    public static func holdClosedStreams() {
+        for fd: Int32 in 0 ... 2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let held = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY)
+            // Lower numbers are free only if closed too, and they were
+            // taken in order, so `held` is `fd` or nothing.
+            if held >= 0 && held != fd { close(held) }
+        }
+    }
+
     /// Writes all of `bytes` to `fd`, retrying after interruptions and
     /// partial writes.
     ///

@@ -2,6 +2,9 @@ import AXHit
 import CommandLineSupport
 import Foundation
 
+// Before any file or thread: a closed standard stream stays closed.
+StandardOutput.holdClosedStreams()
+
 /// `axhit VERB ...`: the command-line face of the AXHit library (cli.md).
 /// Exit status: 0 on success, 1 for invalid input, 2 for a usage error.
 let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
