@@ -58,6 +58,9 @@ extension HitTester {
     private func screenEntries() -> ScreenEntries? {
         guard exposedHidesSubtree, !tree.root.isNone else { return nil }
         var entries = ScreenEntries()
+        // An entry per exposed node, and a few opaque ones: made once, not
+        // grown by doubling (each growth a copy into fresh pages).
+        entries.reserve(Int(exposedCounts[tree.root.index]))
         let everywhere = CGRect(x: -0x1p40, y: -0x1p40, width: 0x1p41, height: 0x1p41)
         collectScreenEntries(
             tree.root, Reach(toScreen: .identity, cut: everywhere, group: -1, turns: 0, depth: 0), &entries)
@@ -90,6 +93,13 @@ extension HitTester {
         var boxes: [CGRect] = []
         var nodes: [NodeID] = []
         var edges = ScreenGrid.Edges()
+
+        /// Room for `n` entries.
+        mutating func reserve(_ n: Int) {
+            boxes.reserveCapacity(n)
+            nodes.reserveCapacity(n)
+            edges.groups.reserveCapacity(n)
+        }
 
         /// Files an entry for `node` (`.none`: opaque) in `box`, reached
         /// through the views of edge group `group`.
