@@ -146,16 +146,16 @@ extension HitTester {
                 key: "kind")
         }
         let top = try tree.insert(subtree.nodeValue(subtree.root), under: parent, before: sibling)
-        // Copy the rest in pre-order: a node's parent is always copied first.
-        // Each copy's id by the subtree's slot (a table, not a dictionary,
-        // whose stores and lookups were 14% of a 10-cell row's insert).
+        // Copy the rest in pre-order, so that a node's parent is always
+        // copied first. Each copy's id by the subtree's slot (a table, not a
+        // dictionary, whose stores and lookups were 14% of a 10-cell row's
+        // insert).
         var copied = [NodeID](repeating: .none, count: subtree.capacity)
         copied[subtree.root.index] = top
         var failure: TreeError?
         subtree.forEachInPreOrder(from: subtree.root) { n in
             guard failure == nil, n != subtree.root else { return }
             let p = copied[subtree.parents[n.index].index]
-            guard !p.isNone else { return }
             do throws(TreeError) {
                 copied[n.index] = try tree.append(subtree.nodeValue(n), under: p)
             } catch {
