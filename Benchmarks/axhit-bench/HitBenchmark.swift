@@ -29,6 +29,7 @@ enum HitBenchmark {
             samples: parallel.samples)
 
         try measureScreenGrid(c, name: name, engine: engine)
+        try measureAfterMoves(c, name: name, engine: engine)
 
         let n = sampler.measure { p in Int(naive.hit(p)?.rawValue ?? -1) }
         c.results.add(name, "naive", elements: c.elements, metric: "latency", unit: "ns", samples: n.samples)
@@ -90,6 +91,32 @@ enum HitBenchmark {
         let m = c.sampler.measure { p in Int(gridded.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
         c.results.add(name, implementation, elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
     }
+
+    /// The same queries on a copy of the engine after the first 16 updates
+    /// of `move`'s plan (`axhit+16-moves`): the engine keeps its tiles away
+    /// from what the moves reached, and searches per view there. Its answers
+    /// are checked first against an engine built afresh on the moved tree.
+    static func measureAfterMoves(_ c: BenchContext, name: String, engine: HitTester) throws {
+        guard let plan = UpdateBenchmarks.MovePlan(c) else { return }
+        var moved = engine
+        for k in 0 ..< min(movesBeforeQueries, plan.targets.count) { try plan.step(&moved, k) }
+        let fresh = HitTester(moved.tree)
+        var check = SplitMix64(seed: 0x30FE_C4)
+        let area = c.screen.queryArea
+        for _ in 0 ..< 10_000 {
+            let p = CGPoint(x: check.uniform(area.minX, area.maxX), y: check.uniform(area.minY, area.maxY))
+            guard moved.hit(p) == fresh.hit(p) else {
+                throw BenchError(
+                    "\(name): after the moves, the engine disagrees with a fresh one at \(p); not timing it")
+            }
+        }
+        var scratch = HitScratch()
+        let m = c.sampler.measure { p in Int(moved.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
+        c.results.add(name, "axhit+16-moves", elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
+    }
+
+    /// Updates `measureAfterMoves` makes before it queries.
+    static let movesBeforeQueries = 16
 
     /// The same grid in plain C (`uniform-grid-c`), once its answers are
     /// checked against the Swift grid's at the guard points and 10,000 more.

@@ -239,7 +239,7 @@ import Testing
 
     /// The engine builds its own tiles (no cells) with itself: a frame
     /// query on cells reads a tile with nobody building a grid, the answers
-    /// stay the spec's, and an update drops them. On a screen of boxes piled
+    /// stay the spec's, and a scroll of the whole canvas drops them. On a screen of boxes piled
     /// over each other, where the tiles would decide under half of it, it
     /// keeps none.
     @Test func theEngineBuildsItsOwnTiles() throws {
@@ -271,5 +271,70 @@ import Testing
             try piled.append(box, under: window)
         }
         #expect(HitTester(piled).screenGrid == nil)
+    }
+
+    /// An update keeps the engine's tiles: only where it may change an
+    /// answer (the moved cell's old and new place, the reach of what is
+    /// inserted or removed, a row whose child turns modal) do queries search
+    /// per view. The stale tile under the moved cell's old place still names
+    /// it, so answering from it would be wrong: the test can't pass with the
+    /// stale areas ignored.
+    @Test func updatesKeepTheTilesAwayFromWhatTheyReach() throws {
+        // Cells 76 × 56 at x = 80c + 2, y = 60r + 2.
+        let tree = try Self.cellsTree(
+            rows: 40, columns: 10, pitch: CGSize(width: 80, height: 60), size: CGSize(width: 76, height: 56),
+            inset: 2)
+        var engine = HitTester(tree)
+        func id(_ x: Double, _ y: Double) -> String? { engine.hit(CGPoint(x: x, y: y)).map { engine.tree.id(of: $0) } }
+        func asksTiles(_ x: Double, _ y: Double) -> Bool {
+            engine.screenGrid != nil && !engine.staleAreas.holds(CGPoint(x: x, y: y))
+        }
+
+        // c5.5 (x 402 ..< 478, y 302 ..< 358) moves 20 pt right: 422 ..< 498,
+        // under c5.6 (482 ..< 558, in front of it) from 482 on.
+        let cell = try #require(tree.node(withID: "c5.5"))
+        var moved = try #require(engine.tree[cell])
+        moved.frame.origin.x += 20
+        try engine.update(cell, to: moved)
+        let tiles = try Self.tiles(engine)
+        #expect(Self.said(tiles, engine.tree, 410, 330) == "c5.5", "the stale tile still names the old place")
+        #expect(!asksTiles(410, 330) && id(410, 330) == nil, "the old place is a gap now")
+        #expect(!asksTiles(480, 330) && id(480, 330) == "c5.5")
+        #expect(id(490, 330) == "c5.6")
+        // Away from it, the tiles answer: the cells next to it, and far off.
+        #expect(asksTiles(360, 330) && Self.said(tiles, engine.tree, 360, 330) == "c5.4")
+        #expect(asksTiles(440, 270) && id(440, 270) == "c4.5")
+        #expect(asksTiles(40, 30) && id(40, 30) == "c0.0")
+
+        // An insert and a removal: their own places alone.
+        let row7 = engine.tree.parent(of: try #require(tree.node(withID: "c7.0")))
+        var badge = Node.view("badge", frame: CGRect(x: 100, y: 10, width: 40, height: 20))
+        badge.isAccessibilityElement = true
+        try engine.insert(badge, under: row7)
+        #expect(!asksTiles(120, 440) && id(120, 440) == "badge")
+        try engine.removeSubtree(try #require(tree.node(withID: "c9.9")))
+        #expect(!asksTiles(760, 570) && id(760, 570) == nil)
+        #expect(asksTiles(680, 570) && id(680, 570) == "c9.8")
+
+        // A modal cell suppresses its siblings: its row is stale, the next is not.
+        let modalCell = try #require(tree.node(withID: "c12.3"))
+        var modal = try #require(engine.tree[modalCell])
+        modal.accessibilityViewIsModal = true
+        try engine.update(modalCell, to: modal)
+        #expect(!asksTiles(40, 750) && id(40, 750) == nil, "c12.0 is hidden by its modal sibling")
+        #expect(id(280, 750) == "c12.3")
+        #expect(asksTiles(40, 810) && id(40, 810) == "c13.0")
+
+        // Every answer is still the spec's.
+        var tally = ScreenGridTests.Tally()
+        var rng = SeededRandom(seed: 17)
+        let points = (0 ..< 3000).map { _ in CGPoint(x: rng.number(-5 ... 805), y: rng.number(-5 ... 2405)) }
+        ScreenGridTests.compare(engine, points, &tally)
+        #expect(tally.mismatches == 0)
+        #expect(tally.decided > 2_000, "the tiles still decide most points")
+
+        // Scrolling the canvas moves every cell: the grid is dropped.
+        try engine.scroll(try #require(tree.node(withID: "canvas")), to: CGPoint(x: 0, y: 30))
+        #expect(engine.screenGrid == nil && engine.staleAreas.isEmpty)
     }
 }

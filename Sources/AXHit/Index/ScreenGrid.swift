@@ -48,8 +48,10 @@ import Foundation
 ///
 /// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), or as
 /// tiles alone with the engine (`HitTester.buildScreenTiles()`), shared by
-/// copies of the engine, dropped by its next update: it holds screen boxes,
-/// which any change may move.
+/// copies of the engine, never changed. An update marks stale the screen
+/// area where it may change answers (`StaleAreas`, kept by the engine), and
+/// the grid answers everywhere else; an update that reaches the whole
+/// extent, or whose reach has no small bound, drops it.
 ///
 /// **Memory.** The grids' 12 bytes per cell entry (two to four per entry,
 /// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle; the tiles'
@@ -74,6 +76,14 @@ final class ScreenGrid: Sendable {
     /// False for the tiles alone (`init(tiles:)`): the cells are empty, and
     /// what the tiles leave undecided is the per-view search's.
     let hasCells: Bool
+    /// Where the grid may decide (an element, or nothing): its tiles'
+    /// raster and the union of its boxes. Everywhere else it answers
+    /// `.undecided`, so an update's reach matters only within it.
+    let answerArea: CGRect
+    /// Where the grid may name an element: the union of its boxes (of the
+    /// tiles' answerable ones, for the tiles alone). Outside it, the cells
+    /// leave a point undecided.
+    let elementArea: CGRect
 
     /// How far each box is widened (see the type's notes).
     static let slack = 0x1p-16
@@ -133,6 +143,8 @@ final class ScreenGrid: Sendable {
         self.edges = edges
         tiles = ScreenTiles(boxes: boxes, nodes: nodes, answerable: Self.answerable(nodes: nodes, edges: edges))
         hasCells = true
+        elementArea = boxes.reduce(.null) { ItemBoxes.union($0, $1) }
+        answerArea = ItemBoxes.union(elementArea, tiles?.raster ?? .null)
     }
 
     /// The tiles alone, with no cells: the engine's own (see
@@ -144,6 +156,8 @@ final class ScreenGrid: Sendable {
         edges = Edges()
         self.tiles = tiles
         hasCells = false
+        elementArea = tiles.elementArea
+        answerArea = tiles.raster
     }
 
     /// Per entry, whether it is answered from its box alone: an element
@@ -170,6 +184,10 @@ final class ScreenGrid: Sendable {
     /// that a tile's answer inlines into its caller as a few instructions.
     @inline(never)
     private func cellAnswer(_ p: CGPoint) -> Answer {
+        let x = Double(p.x), y = Double(p.y)
+        guard x >= Double(elementArea.minX), x <= Double(elementArea.maxX), y >= Double(elementArea.minY),
+            y <= Double(elementArea.maxY)
+        else { return .undecided }
         // Items come in increasing entry number: the last that holds the
         // point is the frontmost, over all the classes. Below a turn, the
         // frontmost box may be one whose views' edges surely exclude the

@@ -65,6 +65,9 @@ struct ScreenTiles: Sendable {
     let originX, originY, sideX, sideY, inverseX, inverseY: Double
     let columns, rows: Int
     let tiles: [Tile]
+    /// The union of the answerable entries' exact boxes: where a tile may
+    /// name an element.
+    let elementArea: CGRect
 
     /// Tiles for the screen grid's `boxes` (widened by `ScreenGrid.slack`,
     /// in pre-order) and `nodes`, where `answerable[k]` says whether entry
@@ -139,6 +142,7 @@ struct ScreenTiles: Sendable {
         inverseY = 1 / sideY
         self.columns = columns
         self.rows = rows
+        elementArea = CGRect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
 
         // Marks: each tile's frontmost entry meeting its core, and whether
         // another meets it too.
@@ -269,6 +273,11 @@ struct ScreenTiles: Sendable {
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted[sorted.count / 2]
+    }
+
+    /// The rect of the tiles: a point outside it is undecided.
+    var raster: CGRect {
+        CGRect(x: originX, y: originY, width: Double(columns) * sideX, height: Double(rows) * sideY)
     }
 
     /// The tiles that decide (an element or nothing) where no edge is near.

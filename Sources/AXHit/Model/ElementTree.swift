@@ -435,13 +435,17 @@ public struct ElementTree: Sendable {
     /// whose bounds cut its region, and whose maps compose its transform.
     /// O(depth).
     func ancestorViews(of id: NodeID) -> [NodeID] {
+        // One allocation for most screens (their views nest fewer than 16
+        // deep), reversed in place.
         var chain: [NodeID] = []
+        chain.reserveCapacity(16)
         var a = parents[id.index]
         while !a.isNone {
             if isView(a) { chain.append(a) }
             a = parents[a.index]
         }
-        return chain.reversed()
+        chain.reverse()
+        return chain
     }
 
     @inline(__always) func extrasOf(_ id: NodeID) -> NodeExtras? {

@@ -14,16 +14,18 @@ extension HitTester {
     /// for, and not when the boxes of a size class don't suit a uniform grid
     /// (too clustered, or too many too wide for their class's cells).
     ///
-    /// The grid is dropped by the next update (scroll, update, insert,
-    /// removal), after which queries search per view as before; build it
-    /// again for the new screen. Answers are the same with it or without.
+    /// Updates (scroll, update, insert, removal) keep the grid: each marks
+    /// stale the screen area where it may change an answer, and queries
+    /// there search per view (`markScreenChange(_:)`); one whose area covers
+    /// the grid, or has no small bound, drops it. Build it again for the new
+    /// screen. Answers are the same with it or without.
     ///
     /// - Complexity: O(n) time; about 44 bytes per element it files, and
     ///   132 per view that turns or lies below one (`memoryBytes` counts
     ///   them).
     @discardableResult
     public mutating func buildScreenGrid() -> Bool {
-        screenGrid = nil
+        dropScreenGrid()
         guard let entries = screenEntries() else { return false }
         screenGrid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges)
         // Where the cells decline, the tiles alone may still serve.
@@ -35,12 +37,13 @@ extension HitTester {
     /// cells), where they decide: the engine's own, built with it, so that
     /// a frame query on a screen of cells in rows reads one tile even when
     /// nobody builds a grid. A point the tiles leave undecided takes the
-    /// per-view search. Dropped by the next update, like a grid.
+    /// per-view search. Kept through updates, like a grid.
     ///
     /// - Complexity: O(n) time, transiently about 50 bytes per element
     ///   filed; 8 bytes per tile kept (about one per element on a full
     ///   screen, none where the tiles would decide under half the screen).
     mutating func buildScreenTiles() {
+        dropScreenGrid()
         screenGrid = screenEntries().flatMap(Self.tilesAlone)
     }
 
@@ -71,8 +74,8 @@ extension HitTester {
 
     /// Prepares the engine for `count` queries under `policy` before its
     /// next update: builds a screen grid (`buildScreenGrid()`) when they
-    /// will repay it, that is for frame queries at least half as many as
-    /// nodes (at 1M, a grid takes 23–306 ms to build and saves up to about
+    /// will repay it and there is none, or only one with stale areas, that
+    /// is for frame queries at least half as many as nodes (at 1M, a grid takes 23–306 ms to build and saves up to about
     /// 600 ns a query where the engine's own tiles do not decide, as on
     /// `nested`; `Benchmarks/results/hit-1M-engine-tiles-2026-12-03.*`).
     /// Returns whether the engine has a grid.
@@ -80,8 +83,135 @@ extension HitTester {
     /// - Complexity: O(n) when it builds, else O(1).
     @discardableResult
     public mutating func prepare(forQueries count: Int, policy: HitPolicy) -> Bool {
-        if !hasScreenGrid && policy == .frame && count >= max(1, tree.count / 2) { buildScreenGrid() }
+        if isScreenGridWanting && policy == .frame && count >= max(1, tree.count / 2) { buildScreenGrid() }
         return hasScreenGrid
+    }
+
+    /// Whether frame queries lack a whole, current screen grid: none, the
+    /// tiles alone, or one with stale areas.
+    var isScreenGridWanting: Bool { !hasScreenGrid || !staleAreas.isEmpty }
+
+    // MARK: Keeping the grid through updates
+
+    /// A change about to be made to a node's subtree while there is a
+    /// screen grid: where the node sits on the screen, and its reach there
+    /// before the change (`screenReach(_:)`).
+    struct ScreenChange {
+        let place: ScreenPlace?
+        let before: CGRect?
+    }
+
+    /// Where a node sits, for its reach: the item of its view's index that
+    /// holds it (itself, or the topmost element node above it; `ItemBoxes`
+    /// covers the item's whole subtree), that view's map to the screen as
+    /// the search composes it, and the sum of the values each level adds
+    /// on the way (the scale of their rounding). A change below the item
+    /// leaves all three as they are.
+    struct ScreenPlace {
+        let item: NodeID
+        let toScreen: CGAffineTransform
+        let magnitude: Double
+    }
+
+    /// Starts a change to `x`'s subtree (its geometry, its exposure, its
+    /// children): its place and its reach before the change, or nil without
+    /// a grid (a load and a branch). `endScreenChange(_:)` marks both
+    /// reaches stale once the change is made.
+    ///
+    /// - Complexity: O(depth), plus the element subtree of the item that
+    ///   holds `x` (`ItemBoxes`).
+    @inline(__always)
+    func beginScreenChange(_ x: NodeID) -> ScreenChange? {
+        guard screenGrid != nil else { return nil }
+        let place = screenPlace(of: x)
+        return ScreenChange(place: place, before: screenReach(place))
+    }
+
+    /// Marks stale the screen area where the change may have changed a frame
+    /// answer: the node's reach before it and after it.
+    ///
+    /// - Complexity: the item's boxes again, plus `StaleAreas.insert`.
+    @inline(__always)
+    mutating func endScreenChange(_ change: ScreenChange?) {
+        guard let change, screenGrid != nil else { return }
+        markStale(change.before)
+        markStale(screenReach(change.place))
+    }
+
+    /// Marks stale the reach of `x`'s subtree as it is now: for a subtree
+    /// just inserted, or about to be removed. Without a grid, a load and a
+    /// branch.
+    @inline(__always)
+    mutating func markScreenChange(_ x: NodeID) {
+        if screenGrid != nil { markStale(screenReach(screenPlace(of: x))) }
+    }
+
+    /// Marks `reach` stale (`.null`: nowhere) where the grid decides
+    /// anything (`ScreenGrid.answerArea`: a row moved off the screen marks
+    /// nothing); drops the grid when `reach` is nil (no small bound) or the
+    /// stale boxes add up to half the area where the grid may name an
+    /// element (`elementArea`): it would then name few, every query would
+    /// still read it first, and every update would still mark it.
+    private mutating func markStale(_ reach: CGRect?) {
+        guard let grid = screenGrid else { return }
+        guard let reach else { return dropScreenGrid() }
+        guard !reach.isNull else { return }
+        let answers = grid.answerArea
+        let minX = max(Double(reach.minX), Double(answers.minX)), maxX = min(Double(reach.maxX), Double(answers.maxX))
+        let minY = max(Double(reach.minY), Double(answers.minY)), maxY = min(Double(reach.maxY), Double(answers.maxY))
+        guard minX <= maxX, minY <= maxY else { return }
+        staleAreas.insert(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        let elements = grid.elementArea
+        if staleAreas.area * 2 >= Double(elements.width) * Double(elements.height) { dropScreenGrid() }
+    }
+
+    /// Drops the screen grid and its stale areas.
+    mutating func dropScreenGrid() {
+        screenGrid = nil
+        staleAreas = StaleAreas()
+    }
+
+    /// `x`'s place (`ScreenPlace`), or nil where no bound on its reach is at
+    /// hand: for the root (or a node above no view), or below a map that
+    /// turns or scales too much (`isWellConditioned`).
+    ///
+    /// - Complexity: O(depth).
+    func screenPlace(of x: NodeID) -> ScreenPlace? {
+        var item = x, container = tree.parents[x.index]
+        while !container.isNone && !tree.isView(container) {
+            item = container
+            container = tree.parents[container.index]
+        }
+        guard !container.isNone else { return nil }
+        var t = CGAffineTransform.identity, magnitude = 0.0
+        for v in tree.ancestorViews(of: item) {
+            let h = hot[v.index]
+            t = boundsToParent(h).concatenating(t)
+            guard Self.isWellConditioned(t) else { return nil }
+            magnitude += Self.magnitude(bounds(h)) + Self.magnitude(h.frame) + abs(Double(t.tx)) + abs(Double(t.ty))
+        }
+        return ScreenPlace(item: item, toScreen: t, magnitude: magnitude)
+    }
+
+    /// Every screen point at which a frame query can reach the item at
+    /// `place` or anything in its subtree, whatever their exposure: the
+    /// item's boxes (`ItemBoxes`) on the screen, widened by far more than
+    /// the rounding of mapping a point down to them. `.null` for nowhere;
+    /// nil for no bound (no place, or values that are not finite).
+    ///
+    /// - Complexity: O(1) for a view; O(element subtree) for an element node.
+    func screenReach(_ place: ScreenPlace?) -> CGRect? {
+        guard let place else { return nil }
+        let t = place.toScreen
+        let boxes = itemBoxes(place.item, containerToScreen: t)
+        let reach = ItemBoxes.union(boxes.local.isNull ? .null : boxes.local.applying(t), boxes.screen)
+        if reach.isNull { return .null }
+        guard Self.isFinite(reach), place.magnitude.isFinite else { return nil }
+        // A point maps down with a rounding of a few ulps of those values
+        // times the map's condition (at most 2^10) a level: 2^-30 of them,
+        // and a point more, is far above it.
+        let margin = 1 + (place.magnitude + Self.magnitude(reach)) * 0x1p-30
+        return reach.insetBy(dx: -margin, dy: -margin)
     }
 
     /// Whether frame queries read a screen grid (`buildScreenGrid()`), its

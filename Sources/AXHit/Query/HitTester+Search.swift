@@ -12,10 +12,12 @@ extension HitTester {
     ///   call, no lock, and no allocation once `scratch` has grown.
     public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
         if policy == .frame, let grid = screenGrid, Self.isModerate(p) {
+            // The grid's answer, unless an update since it was built may
+            // have changed it (`staleAreas`).
             switch grid.answer(p) {
-            case .node(let n): return n
-            case .nothing: return nil
-            case .undecided: break
+            case .node(let n) where !staleAreas.holds(p): return n
+            case .nothing where !staleAreas.holds(p): return nil
+            default: break
             }
         }
         return frontmost(p, policy: policy, scratch: &scratch)
@@ -61,7 +63,7 @@ extension HitTester {
     /// - Complexity: the points' queries divided among the threads; one
     ///   scratch per worker; O(n) more for the grid.
     public func hit(_ points: [CGPoint], policy: HitPolicy = .frame, threads: Int? = nil) -> [NodeID?] {
-        if !hasScreenGrid {
+        if isScreenGridWanting {
             // Enough points repay a screen grid, on a copy (`prepare(forQueries:policy:)`).
             var prepared = self
             if prepared.prepare(forQueries: points.count, policy: policy) {

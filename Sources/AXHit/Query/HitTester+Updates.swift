@@ -1,8 +1,12 @@
 import Foundation
 
 /// Updates: each changes the tree and the engine's derived state without a
-/// rebuild, doing work in proportion to what the change affects. Each drops
-/// the screen grid (`buildScreenGrid()`), whose screen boxes it may move.
+/// rebuild, doing work in proportion to what the change affects. With a
+/// screen grid (`buildScreenGrid()`, or the engine's own tiles), each marks
+/// stale the screen area where it may change an answer, before and after
+/// (`beginScreenChange(_:)`: O(depth) more), and the grid is no longer
+/// asked there; one whose area has no small bound, or that leaves half
+/// the grid stale, drops it (`markStale(_:)`).
 extension HitTester {
     /// Scrolls a view: sets its bounds origin (`contentOffset`).
     ///
@@ -13,11 +17,31 @@ extension HitTester {
     ///
     /// - Complexity: O(1), whatever the number of rows (O(log siblings) for
     ///   a view with a view-space path); O(subtree) on Android, whose
-    ///   exposure compares screen boxes with their window's.
+    ///   exposure compares screen boxes with their window's. With a screen
+    ///   grid, O(depth) more to mark the view's bounds stale; a scroll view
+    ///   over the whole grid drops it, and its later scrolls are O(1) again.
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
+        if screenGrid != nil { return try scrollMarkingScreenGrid(view, to: offset) }
+        try performScroll(view, to: offset)
+    }
+
+    /// `scroll(_:to:)` with a screen grid: its content moves within its
+    /// bounds, whose place on the screen stays, so the view's reach is
+    /// marked stale, before and after (a view-space path moves). Out of
+    /// line, so that a scroll without a grid keeps a small frame.
+    @inline(never)
+    private mutating func scrollMarkingScreenGrid(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
+        let change = beginScreenChange(view)
+        try performScroll(view, to: offset)
+        endScreenChange(change)
+    }
+
+    /// `scroll(_:to:)` without the screen grid's marks (inlined in both of
+    /// its callers: a call would be a tenth of a scroll).
+    @inline(__always)
+    private mutating func performScroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
-        dropScreenGrid()
         let i = view.index
         if hot[i].boundsSlot != tree.boundsSlots[i] {
             syncHot(view)  // its first scroll: a new bounds slot
@@ -52,10 +76,28 @@ extension HitTester {
     ///   kind would change; the engine is unchanged then.
     public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id, node: node.id) }
+        if screenGrid != nil { return try updateMarkingScreenGrid(id, to: node) }
+        try performUpdate(id, to: node)
+    }
+
+    /// `update(_:to:)` with a screen grid: where answers may change is the
+    /// node's reach, or its parent's when a modal flag is involved (it
+    /// suppresses or releases the siblings), before and after.
+    @inline(never)
+    private mutating func updateMarkingScreenGrid(_ id: NodeID, to node: Node) throws(TreeError) {
+        let parent = tree.parents[id.index]
+        let modal = tree.has(.modal, id) || node.accessibilityViewIsModal
+        let change = beginScreenChange(modal && !parent.isNone ? parent : id)
+        try performUpdate(id, to: node)
+        endScreenChange(change)
+    }
+
+    /// `update(_:to:)` without the screen grid's marks, of a node in the tree.
+    private mutating func performUpdate(_ id: NodeID, to node: Node) throws(TreeError) {
         let old = tree.nodeValue(id)
         let wasHidden = rules.hidesFromAccessibility(id, in: tree)
+        let parent = tree.parents[id.index]
         try tree.update(id, to: node)
-        dropScreenGrid()
         syncHot(id)
         let isHidden = rules.hidesFromAccessibility(id, in: tree)
 
@@ -90,7 +132,6 @@ extension HitTester {
             countModalChildren(of: tree.parents[id.index])
         }
         if exposureChanged {
-            let parent = tree.parents[id.index]
             if modalChanged && !parent.isNone {
                 // A modal sibling suppresses or releases all the others: one
                 // walk of the parent's subtree (a walk per sibling would
@@ -170,33 +211,30 @@ extension HitTester {
         return top
     }
 
-    /// Drops the screen grid; a load and a branch when there is none (the
-    /// common case, kept off every update's path).
-    @inline(__always)
-    private mutating func dropScreenGrid() {
-        if screenGrid != nil { screenGrid = nil }
-    }
-
     /// Derives the engine's state for the new subtree at `top`, already in the tree.
     private mutating func attach(_ top: NodeID) {
-        dropScreenGrid()
         growColumns()
         assignRank(top)
         let parent = tree.parents[top.index]
         if !parent.isNone && tree.has(.modal, top) { hot[parent.index].state.insert(.hasModalChild) }
         deriveSubtree(top, structure: true)
         navigationAfterInsert(top)
-        guard !parent.isNone else { return }
+        guard !parent.isNone else { return dropScreenGrid() }
         syncHot(parent)
+        // Where answers may change: the newcomer's reach, or its parent's
+        // when the parent's subtree is derived again.
+        var changed = top
         if tree.has(.modal, top) && !rules.hidesFromAccessibility(top, in: tree) {
             // The newcomer may be the frontmost modal: re-derive its siblings.
             deriveSubtree(parent, structure: false)
+            changed = parent
         } else if rules.exposureInputs.contains(.children)
             && tree.firstChildren[parent.index] == tree.lastChildren[parent.index]
         {
             // The parent's first child: its exposure may read that it has
             // children (its subtree is the newcomer's, just derived).
             deriveSubtree(parent, structure: false)
+            changed = parent
         }
         if tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
@@ -213,6 +251,7 @@ extension HitTester {
         } else {
             refitItem(containing: parent)
         }
+        markScreenChange(changed)
     }
 
     /// Removes `id` and its subtree.
@@ -223,11 +262,16 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
-        dropScreenGrid()
         navigationBeforeRemove(id)
         let parent = tree.parents[id.index]
         let hadModalFlag = tree.has(.modal, id)
         let wasModal = hadModalFlag && !rules.hidesFromAccessibility(id, in: tree)
+        // Where answers may change: the subtree's reach, or its parent's when
+        // the parent's subtree is derived again (below).
+        let onlyChild =
+            !parent.isNone && tree.firstChildren[parent.index] == id && tree.lastChildren[parent.index] == id
+        let rederivesParent = !parent.isNone && (wasModal || (rules.exposureInputs.contains(.children) && onlyChild))
+        markScreenChange(rederivesParent ? parent : id)
         addCounts(exposed: -exposedCounts[id.index], windows: -windowCount(id.index), aboveAndExcluding: id)
         if !parent.isNone && tree.isView(parent) {
             let slot = hot[parent.index].indexSlot
@@ -255,7 +299,7 @@ extension HitTester {
         guard !parent.isNone else { return }
         syncHot(parent)
         if hadModalFlag { countModalChildren(of: parent) }
-        if wasModal || (rules.exposureInputs.contains(.children) && tree.firstChildren[parent.index].isNone) {
+        if rederivesParent {
             // Its siblings are released; or the parent lost its last child,
             // which its exposure may read (then its subtree is itself).
             deriveSubtree(parent, structure: false)

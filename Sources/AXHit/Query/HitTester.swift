@@ -156,10 +156,13 @@ public struct HitTester: Sendable {
     var boxHits = NodeBits()
     /// The navigation order, built at the first query and kept current.
     var navigation = NavigationCache()
-    /// Frame answers in screen space, while nothing changes: the engine's
-    /// own tiles (`buildScreenTiles()`) or a whole grid
-    /// (`buildScreenGrid()`); nil once an update drops it.
+    /// Frame answers in screen space: the engine's own tiles
+    /// (`buildScreenTiles()`) or a whole grid (`buildScreenGrid()`), as the
+    /// screen was when it was built; nil once an update drops it.
     var screenGrid: ScreenGrid?
+    /// Where updates since the grid was built may have changed answers: the
+    /// grid is not asked there.
+    var staleAreas = StaleAreas()
 
     /// Views with at least this many children get a `ContainerIndex`; fewer
     /// get a block of boxes scanned one by one, which is faster for a handful.
@@ -173,7 +176,7 @@ public struct HitTester: Sendable {
     /// wide view, every path filled as polygons (on all cores), and, under
     /// VoiceOver's rules, the screen's tiles where they decide (a raster
     /// that answers most frame queries on a screen of cells in rows from
-    /// one read, until the first update; see `buildScreenGrid()`).
+    /// one read, away from where updates reach; see `buildScreenGrid()`).
     ///
     /// Every tree an `ElementTree` accepts is taken: paths are flattened, not
     /// filled through GEOS, so nothing here can fail.
