@@ -16,9 +16,9 @@ extension HitTester {
     ///
     /// Updates (scroll, update, insert, removal) keep the grid: each marks
     /// stale the screen area where it may change an answer, and queries
-    /// there search per view (`markScreenChange(_:)`); one whose area covers
-    /// the grid, or has no small bound, drops it. Build it again for the new
-    /// screen. Answers are the same with it or without.
+    /// there search per view (`beginScreenChange(_:)`); one whose area has
+    /// no small bound, or that leaves half the grid stale, drops it. Build
+    /// it again for the new screen. Answers are the same with it or without.
     ///
     /// - Complexity: O(n) time; about 44 bytes per element it files, and
     ///   132 per view that turns or lies below one (`memoryBytes` counts
@@ -75,21 +75,21 @@ extension HitTester {
     /// Prepares the engine for `count` queries under `policy` before its
     /// next update: builds a screen grid (`buildScreenGrid()`) when they
     /// will repay it and there is none, or only one with stale areas, that
-    /// is for frame queries at least half as many as nodes (at 1M, a grid takes 23–306 ms to build and saves up to about
-    /// 600 ns a query where the engine's own tiles do not decide, as on
+    /// is for frame queries at least half as many as nodes (at 1M, a grid
+    /// takes 23–306 ms to build and saves up to about 600 ns a query where the engine's own tiles do not decide, as on
     /// `nested`; `Benchmarks/results/hit-1M-engine-tiles-2026-12-03.*`).
     /// Returns whether the engine has a grid.
     ///
     /// - Complexity: O(n) when it builds, else O(1).
     @discardableResult
     public mutating func prepare(forQueries count: Int, policy: HitPolicy) -> Bool {
-        if isScreenGridWanting && policy == .frame && count >= max(1, tree.count / 2) { buildScreenGrid() }
+        if lacksCurrentScreenGrid && policy == .frame && count >= max(1, tree.count / 2) { buildScreenGrid() }
         return hasScreenGrid
     }
 
     /// Whether frame queries lack a whole, current screen grid: none, the
     /// tiles alone, or one with stale areas.
-    var isScreenGridWanting: Bool { !hasScreenGrid || !staleAreas.isEmpty }
+    var lacksCurrentScreenGrid: Bool { !hasScreenGrid || !staleAreas.isEmpty }
 
     // MARK: Keeping the grid through updates
 

@@ -63,7 +63,7 @@ extension HitTester {
     /// - Complexity: the points' queries divided among the threads; one
     ///   scratch per worker; O(n) more for the grid.
     public func hit(_ points: [CGPoint], policy: HitPolicy = .frame, threads: Int? = nil) -> [NodeID?] {
-        if isScreenGridWanting {
+        if lacksCurrentScreenGrid {
             // Enough points repay a screen grid, on a copy (`prepare(forQueries:policy:)`).
             var prepared = self
             if prepared.prepare(forQueries: points.count, policy: policy) {
