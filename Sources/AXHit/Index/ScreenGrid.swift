@@ -50,8 +50,8 @@ import Foundation
 /// tiles alone with the engine (`HitTester.buildScreenTiles()`), shared by
 /// copies of the engine, never changed. An update marks stale the screen
 /// area where it may change answers (`StaleAreas`, kept by the engine), and
-/// the grid answers everywhere else; an update that reaches the whole
-/// extent, or whose reach has no small bound, drops it.
+/// the grid answers everywhere else; an update whose reach has no small
+/// bound, or that leaves half of `elementArea` stale, drops it.
 ///
 /// **Memory.** The grids' 12 bytes per cell entry (two to four per entry,
 /// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle; the tiles'

@@ -6,9 +6,9 @@ import Foundation
 /// else the grid's answer still holds, since a change to a subtree changes
 /// answers only where a query can reach that subtree, before or after.
 ///
-/// **Budget.** At most `capacity` boxes (16; 512 bytes). An area that
-/// overlaps a box with little waste (their union at most twice their two
-/// areas: a cell's old and new place) joins it; past the capacity, an area
+/// **Budget.** At most `capacity` boxes (16; 512 bytes). An area whose
+/// union with a box is at most twice their two areas (a cell's old and new
+/// place) joins that box; past the capacity, an area
 /// joins the box its union grows least. So a query tests at most 16 boxes,
 /// and updates in one place (a cell moved again and again) keep one box
 /// there. Joining only widens what is stale: never wrong, only slower there.
