@@ -120,6 +120,46 @@ import Testing
         #expect(withRoom > 100 && without > 100)
     }
 
+    /// A cell read from its front end: `previous()` gives the items that
+    /// hold the point in decreasing order and leaves the scan over those
+    /// behind the last one it gave; `frontmost(below:above:)` stops at the
+    /// first item under the limit and gives up at the floor.
+    @Test func aCellReadsFromEitherEnd() throws {
+        // 400 boxes of 10 × 10 tiling 0...200, and over them three larger
+        // ones, numbered last, that all hold (55, 55): 400, 401 and 402.
+        var boxes = (0 ..< 400).map { k in
+            CGRect(x: Double(k % 20) * 10, y: Double(k / 20) * 10, width: 10, height: 10)
+        }
+        boxes += [
+            CGRect(x: 50, y: 50, width: 30, height: 30), CGRect(x: 40, y: 45, width: 20, height: 20),
+            CGRect(x: 52, y: 52, width: 4, height: 4),
+        ]
+        let grid = try #require(CellGrid(boxes: boxes))
+        let p = CGPoint(x: 55, y: 55)
+        // The tile under p is 5 + 5 × 20 = 105.
+        #expect(Self.containing(grid, p) == [105, 400, 401, 402])
+        var scan = grid.cells.scan(containing: p)
+        #expect(scan.previous()?.item == 402)
+        #expect(scan.previous()?.item == 401)
+        // What is left reads forward: the items behind 401.
+        var rest: [Int32] = []
+        while let (item, _) = scan.next() { rest.append(item) }
+        #expect(rest == [105, 400])
+        #expect(scan.previous() == nil)
+        let cell = grid.cells.scan(containing: p)
+        #expect(cell.frontmost(below: .max, above: -1)?.item == 402)
+        #expect(cell.frontmost(below: 402, above: -1)?.item == 401)
+        #expect(cell.frontmost(below: 400, above: -1)?.item == 105)
+        #expect(cell.frontmost(below: 400, above: 105) == nil)
+        #expect(cell.frontmost(below: 105, above: -1) == nil)
+        // Room: (55, 55) is at least a point inside each of 402's edges,
+        // far more than a quantization step.
+        #expect(cell.frontmost(below: .max, above: -1)?.withRoom == true)
+        let edge = grid.cells.scan(containing: CGPoint(x: 52, y: 54))
+        #expect(edge.frontmost(below: .max, above: -1)?.item == 402)
+        #expect(edge.frontmost(below: .max, above: -1)?.withRoom == false, "on 402's left edge")
+    }
+
     @Test func keysAreReportedInsteadOfIndices() throws {
         var rng = SplitMix64(seed: 13)
         let boxes = Self.randomBoxes(1000, &rng)

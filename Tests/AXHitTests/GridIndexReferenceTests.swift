@@ -81,6 +81,62 @@ import Testing
         }
     }
 
+    /// Moves alone keep a wide view's grid on its fast path, with the moved
+    /// children loose (`CellGrid.setBox`): the search takes the frontmost
+    /// candidate over the cells and the loose children, and answers from a
+    /// box alone only where no moved child is in front. Checked against the
+    /// spec at points in and around the moved children's new and old boxes,
+    /// where a search that overlooked them would go wrong.
+    @Test(arguments: [4, 5] as [UInt64])
+    func movedChildrenAgreeWithTheSpec(seed: UInt64) throws {
+        var engine = HitTester(try Self.wideTree(seed: seed, children: 1500))
+        var rng = SeededRandom(seed: seed &* 7727)
+        let wide = try #require(engine.tree.node(withID: "wide"))
+        var places: [CGRect] = []
+        for _ in 0 ..< 40 {
+            let children = engine.tree.children(of: wide)
+            let id = children[Int.random(in: 0 ..< children.count, using: &rng)]
+            var node = try #require(engine.tree[id])
+            let box = CGRect(
+                x: rng.number(-5 ... 180), y: rng.number(-5 ... 180), width: rng.number(8 ... 20),
+                height: rng.number(8 ... 20))
+            if node.kind == .view {
+                places.append(node.frame)
+                node.frame = box
+            } else {
+                places += [node.accessibilityFrameInContainerSpace].compactMap { $0 }
+                node.accessibilityFrameInContainerSpace = box
+            }
+            places.append(box)
+            try engine.update(id, to: node)
+        }
+        let slot = try #require(engine.hot[wide.index].indexSlot >= 0 ? Int(engine.hot[wide.index].indexSlot) : nil)
+        let index = engine.indexes[slot]
+        #expect(index.grid.movedCount > 0 && index.removed == 0 && index.overflow.isEmpty, "on the fast path")
+        #expect(engine.screenGrid == nil || !engine.hasScreenGrid, "the search answers, not a whole grid")
+        let reference = ReferenceHitTest(engine.tree)
+        // Screen = the wide view's bounds space + (10, 10) − (5, 12).
+        let shift = CGPoint(x: 5, y: -2)
+        var mismatches = 0, hits = 0
+        for k in 0 ..< 6000 {
+            let place = places[k % places.count]
+            let p = CGPoint(
+                x: rng.number(place.minX - 2 ... place.maxX + 2) + shift.x,
+                y: rng.number(place.minY - 2 ... place.maxY + 2) + shift.y)
+            let expected = reference.hit(p, policy: .frame) { _, _ in nil }
+            let got = engine.hit(p).map { engine.tree.id(of: $0) }
+            if expected != nil { hits += 1 }
+            if got != expected {
+                mismatches += 1
+                if mismatches <= 3 {
+                    Issue.record("seed \(seed), point \(p): got \(got ?? "nil"), expected \(expected ?? "nil")")
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(hits > 4000)
+    }
+
     @Test(arguments: [1, 2, 3] as [UInt64])
     func gridIndexedViewsAgreeWithTheSpec(seed: UInt64) throws {
         var engine = HitTester(try Self.wideTree(seed: seed, children: 1500))

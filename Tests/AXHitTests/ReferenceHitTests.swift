@@ -231,6 +231,10 @@ enum RandomTrees {
             if seed > 8 {
                 #expect(tester.hot.contains { $0.indexSlot >= 0 }, "wide trees must exercise container indexes")
             }
+            // The per-view search alone too, where the engine's own grid or
+            // tiles would answer first.
+            var perView = tester
+            perView.screenGrid = nil
             let reference = ReferenceHitTest(tree)
             var rng = SeededRandom(seed: seed &* 7919)
             for _ in 0 ..< 2000 {
@@ -239,11 +243,12 @@ enum RandomTrees {
                 for policy in HitPolicy.allCases {
                     let expected = reference.hit(p, policy: policy) { _, _ in nil }
                     let got = tester.hit(p, policy: policy).map { tree.id(of: $0) }
-                    if got != expected {
+                    let searched = perView.hit(p, policy: policy).map { tree.id(of: $0) }
+                    if got != expected || searched != expected {
                         mismatches += 1
                         if mismatches <= 5 {
                             Issue.record(
-                                "seed \(seed), point \(p), policy \(policy): got \(got ?? "nil"), expected \(expected ?? "nil")"
+                                "seed \(seed), point \(p), policy \(policy): got \(got ?? "nil"), per view \(searched ?? "nil"), expected \(expected ?? "nil")"
                             )
                         }
                     }

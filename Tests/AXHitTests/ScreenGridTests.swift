@@ -229,6 +229,58 @@ import Testing
         return (tree, column)
     }
 
+    /// A 400 × 600 window over a list of `rows` rows of ten 40-point cells,
+    /// scrolled down 12,000 points (to row 300); the window `height` tall.
+    static func longListTree(rows: Int, height: Double) throws -> ElementTree {
+        var tree = ElementTree()
+        let window = try tree.append(
+            .view("window", frame: CGRect(x: 0, y: 0, width: 400, height: height)), under: .none)
+        var listNode = Node.view("list", frame: CGRect(x: 0, y: 0, width: 400, height: height))
+        listNode.bounds = CGRect(x: 0, y: 12_000, width: 400, height: height)
+        let list = try tree.append(listNode, under: window)
+        for r in 0 ..< rows {
+            let row = try tree.append(
+                .view("row\(r)", frame: CGRect(x: 0, y: Double(r) * 40, width: 400, height: 40)), under: list)
+            for c in 0 ..< 10 {
+                var cell = Node.view("c\(r).\(c)", frame: CGRect(x: Double(c) * 40, y: 0, width: 40, height: 40))
+                cell.isAccessibilityElement = true
+                try tree.append(cell, under: row)
+            }
+        }
+        return tree
+    }
+
+    /// The engine builds its own whole grid, cells and all, where that costs
+    /// little: a list showing 15 of its 1,000 rows files 150 entries for
+    /// 11,002 nodes. A frame query then reads a tile or a cell with nobody
+    /// building a grid, with the spec's answers. Where every row is on the
+    /// screen, a grid would cost about 40 bytes a node, and the engine keeps
+    /// its tiles alone.
+    @Test func theEngineBuildsItsOwnGridWhereLittleIsOnTheScreen() throws {
+        let tree = try Self.longListTree(rows: 1000, height: 600)
+        let engine = HitTester(tree)
+        #expect(engine.hasScreenGrid, "the engine's own grid, with cells")
+        let grid = try #require(engine.screenGrid)
+        #expect(grid.memoryBytes <= HitTester.ownGridBytesPerNode * tree.count)
+        // Row 305 is at y 12,200 in the list, 200 on the screen; cell 3 at x 120.
+        #expect(grid.answer(CGPoint(x: 130, y: 210)) == .node(try #require(tree.node(withID: "c305.3"))))
+        // Below the window, whose bounds cut every row: outside every entry,
+        // the grid leaves it to the search, which finds nothing.
+        #expect(grid.answer(CGPoint(x: 130, y: 610)) == .undecided)
+        #expect(engine.hit(CGPoint(x: 130, y: 610)) == nil)
+        var tally = Tally()
+        var rng = SeededRandom(seed: 29)
+        let points = (0 ..< 3000).map { _ in CGPoint(x: rng.number(-5 ... 405), y: rng.number(-5 ... 605)) }
+        Self.compare(engine, points, &tally)
+        #expect(tally.mismatches == 0)
+        #expect(tally.decided > 2_500, "the grid decides all but the points near edges")
+
+        let tall = try Self.longListTree(rows: 1000, height: 40_000)
+        let full = HitTester(tall)
+        #expect(!full.hasScreenGrid, "every row on the screen: no cells")
+        #expect(full.screenGrid?.tiles != nil, "the tiles alone")
+    }
+
     /// By hand, on `columnTree()`.
     @Test func answersKnownPoints() throws {
         let (tree, column) = try Self.columnTree()

@@ -257,38 +257,79 @@ public struct CellGrid: Sendable {
     /// - Complexity: O(entries in `p`'s cell + loose items). No allocation.
     @inlinable
     public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
+        forEach(containing: p) { k, _ in body(k) }
+    }
+
+    /// As `forEach(containing:_:)`, with whether `p` lies inside the item's
+    /// box with room (as `Cells.forEach(containing:_:)` gives it): never
+    /// for a loose item, nor for the old entries of an item `setBox` moved,
+    /// whose place they no longer tell.
+    ///
+    /// - Complexity: O(entries in `p`'s cell + loose items). No allocation.
+    @inlinable
+    package func forEach(containing p: CGPoint, _ body: (_ item: Int32, _ withRoom: Bool) -> Bool) {
         if cells.outsideCells == 0 {
-            cells.forEach(containing: p) { k, _ in body(k) }
+            cells.forEach(containing: p, body)
             return
         }
         let scan = cells.scan(containing: p)
         var i = scan.i
-        let end = scan.end, qx = scan.qx, qy = scan.qy
         let entries = cells.entries
         let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
         let q = SIMD4(f, g, -f, -g)
         // Merge the cell's entries and the loose items, both ascending.
         var j = 0
         var last: Int32 = -1
-        while i < end || j < loose.count {
+        while i < scan.end || j < loose.count {
             let k: Int32
-            let holds: Bool
-            if j == loose.count || (i < end && entries[i].item <= loose[j]) {
+            let holds: Bool, room: Bool
+            if j == loose.count || (i < scan.end && entries[i].item <= loose[j]) {
                 let e = entries[i]
                 i += 1
                 k = e.item
-                holds = e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY
+                holds = scan.holds(e)
+                // A loose item with entries is a moved one (`setBox`).
+                room = holds && (j == loose.count || loose[j] != k) && scan.hasRoom(e)
             } else {
                 k = loose[j]
                 holds = PackedRTree.matches(looseBoxes[j], q)
+                room = false
                 j += 1
             }
             // A moved item is in both lists: its loose box counts, its
             // old entry may too (the caller's exact check decides).
             guard holds, k != last else { continue }
             last = k
-            if !body(k) { return }
+            if !body(k, room) { return }
         }
+    }
+
+    /// The frontmost item (the highest number) whose box holds `p`, with
+    /// whether `p` lies inside its box with room (never for a loose or moved
+    /// item, as `forEach(containing:_:)` with room gives it); nil when none
+    /// does. Reads the cell from its front end to the first item that holds
+    /// `p`, and the loose items from the top down to it.
+    ///
+    /// - Complexity: O(entries in front of the answer + loose items above it).
+    @inlinable
+    package func frontmost(containing p: CGPoint) -> (item: Int32, withRoom: Bool)? {
+        var scan = cells.scan(containing: p)
+        var front = scan.previous()
+        guard cells.outsideCells > 0 else { return front }
+        let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
+        let q = SIMD4(f, g, -f, -g)
+        var j = loose.count
+        while j > 0 {
+            j -= 1
+            let k = loose[j]
+            if let cell = front, k <= cell.item {
+                // Loose and in the cells: a moved item, whose entry may be old.
+                if k == cell.item { front = (k, false) }
+                break
+            }
+            if PackedRTree.matches(looseBoxes[j], q) { return (k, false) }
+        }
+        return front
     }
 
     /// Calls `body` with every item whose box meets `rect` (both closed),
@@ -452,10 +493,10 @@ extension CellGrid {
 
         /// The entries of one cell that hold a point, read one at a time.
         @frozen @usableFromInline
-        struct Scan {
+        package struct Scan {
             @usableFromInline let entries: UnsafePointer<Entry>
             @usableFromInline var i: Int
-            @usableFromInline let end: Int
+            @usableFromInline var end: Int
             @usableFromInline let qx: UInt16, qy: UInt16
 
             @inlinable
@@ -471,19 +512,57 @@ extension CellGrid {
             /// number, and whether it holds it with room (see
             /// `forEach(containing:_:)`).
             @inlinable @inline(__always)
-            mutating func next() -> (item: Int32, withRoom: Bool)? {
+            package mutating func next() -> (item: Int32, withRoom: Bool)? {
                 while i < end {
                     let e = entries[i]
                     i += 1
-                    if e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY {
-                        // More than a whole step inside every edge (see `forEach`).
-                        let room =
-                            Int(e.minX) + 2 <= Int(qx) && Int(qx) + 3 <= Int(e.maxX)
-                            && Int(e.minY) + 2 <= Int(qy) && Int(qy) + 3 <= Int(e.maxY)
-                        return (e.item, room)
-                    }
+                    if holds(e) { return (e.item, hasRoom(e)) }
                 }
                 return nil
+            }
+
+            /// The next item from the other end: the frontmost not yet
+            /// read, in decreasing item number, with whether its entry holds
+            /// the point with room; the scan then covers the entries behind
+            /// it. A caller that wants the frontmost first reads only the
+            /// entries in front of it to find it.
+            @inlinable @inline(__always)
+            package mutating func previous() -> (item: Int32, withRoom: Bool)? {
+                while end > i {
+                    end -= 1
+                    let e = entries[end]
+                    if holds(e) { return (e.item, hasRoom(e)) }
+                }
+                return nil
+            }
+
+            /// The frontmost item below `limit` whose entry holds the point,
+            /// with whether it holds it with room, reading the cell from its
+            /// back end and no further; nil when none is above `floor`.
+            @inlinable @inline(__always)
+            package func frontmost(below limit: Int32, above floor: Int32) -> (item: Int32, withRoom: Bool)? {
+                var k = end
+                while k > i {
+                    k -= 1
+                    let e = entries[k]
+                    if e.item <= floor { return nil }
+                    if e.item < limit && holds(e) { return (e.item, hasRoom(e)) }
+                }
+                return nil
+            }
+
+            /// Whether entry `e`'s quantized box holds the point.
+            @inlinable @inline(__always)
+            func holds(_ e: Entry) -> Bool {
+                e.minX <= qx && qx <= e.maxX && e.minY <= qy && qy <= e.maxY
+            }
+
+            /// Whether the point is more than a whole step inside every edge
+            /// of `e` (see `forEach(containing:_:)`), given `holds(e)`.
+            @inlinable @inline(__always)
+            func hasRoom(_ e: Entry) -> Bool {
+                Int(e.minX) + 2 <= Int(qx) && Int(qx) + 3 <= Int(e.maxX) && Int(e.minY) + 2 <= Int(qy)
+                    && Int(qy) + 3 <= Int(e.maxY)
             }
         }
 
@@ -494,7 +573,7 @@ extension CellGrid {
 
         /// The cell entries that hold `p` (loose items are not in them).
         @inlinable @inline(__always)
-        func scan(containing p: CGPoint) -> Scan {
+        package func scan(containing p: CGPoint) -> Scan {
             let px = Double(p.x), py = Double(p.y)
             // The cell from the exact point: a box that truly holds `p` is filed there.
             let cx = (px - originX) * inverseX, cy = (py - originY) * inverseY

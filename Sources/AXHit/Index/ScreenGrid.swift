@@ -46,9 +46,10 @@ import Foundation
 /// (`ScreenTiles`): on a screen of cells in rows, one 8-byte read answers
 /// most points, and the cells decide the rest.
 ///
-/// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), or as
-/// tiles alone with the engine (`HitTester.buildScreenTiles()`), shared by
-/// copies of the engine, never changed. An update marks stale the screen
+/// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), or with
+/// the engine, whole where it costs little and else as tiles alone
+/// (`HitTester.buildOwnScreenGrid()`); shared by copies of the engine,
+/// never changed. An update marks stale the screen
 /// area where it may change answers (`StaleAreas`, kept by the engine), and
 /// the grid answers everywhere else; an update whose reach has no small
 /// bound, or that leaves half of `elementArea` stale, drops it.
@@ -147,8 +148,8 @@ final class ScreenGrid: Sendable {
         answerArea = ItemBoxes.union(elementArea, tiles?.raster ?? .null)
     }
 
-    /// The tiles alone, with no cells: the engine's own (see
-    /// `HitTester.buildScreenTiles()`).
+    /// The tiles alone, with no cells: the engine's own where a whole grid
+    /// would cost too much (see `HitTester.buildOwnScreenGrid()`).
     init(tiles: ScreenTiles) {
         first = CellGrid()
         others = []
@@ -223,12 +224,10 @@ final class ScreenGrid: Sendable {
     ) {
         let cells = grid.cells
         var found = front, withRoom = room
-        cells.forEach(containing: p) { k, r in
-            if k > found && k < limit {
-                found = k
-                withRoom = r
-            }
-            return true
+        // From the cell's front end: only the entries in front of the answer are read.
+        if let (k, r) = cells.scan(containing: p).frontmost(below: limit, above: found) {
+            found = k
+            withRoom = r
         }
         if cells.outsideCells > 0 {
             // Entries too wide for the cells, ascending too.
@@ -300,6 +299,14 @@ final class ScreenGrid: Sendable {
                 + lines.count * MemoryLayout<SIMD4<Double>>.stride
         }
     }
+
+    /// A grid's bytes for each entry it files, before it is built: the
+    /// cells' 12 bytes for each of the two to four cells an entry meets,
+    /// 4 for its share of the cells, its handle, its edge group and its
+    /// tile (see **Memory**).
+    static let estimatedBytesPerEntry = 44
+    /// The edges' bytes for each group (four lines and a parent).
+    static let bytesPerGroup = 4 * MemoryLayout<SIMD4<Double>>.stride + MemoryLayout<Int32>.stride
 
     /// Bytes held.
     var memoryBytes: Int {

@@ -33,19 +33,41 @@ extension HitTester {
         return hasScreenGrid
     }
 
-    /// Gives the engine the tiles of its screen alone (`ScreenTiles`, no
-    /// cells), where they decide: the engine's own, built with it, so that
-    /// a frame query on a screen of cells in rows reads one tile even when
-    /// nobody builds a grid. A point the tiles leave undecided takes the
-    /// per-view search. Kept through updates, like a grid.
+    /// Gives the engine its own screen answers, built with it, so that a
+    /// frame query reads one tile or one cell even when nobody builds a
+    /// grid: the whole grid when it costs little beside the engine (at most
+    /// `ownGridBytesPerNode` a node of the tree, by the estimate of
+    /// `buildScreenGrid()`: where views' bounds leave a small part of the
+    /// tree on the screen, as scroll views do), else the tiles alone
+    /// (`ScreenTiles`, no cells) where they decide. A point they leave
+    /// undecided takes the per-view search. Kept through updates, like a
+    /// grid built on request.
     ///
     /// - Complexity: O(n) time, transiently about 50 bytes per element
-    ///   filed; 8 bytes per tile kept (about one per element on a full
-    ///   screen, none where the tiles would decide under half the screen).
-    mutating func buildScreenTiles() {
+    ///   filed; kept, at most `ownGridBytesPerNode` a node with the cells,
+    ///   else 8 bytes per tile (about one per element on a full screen,
+    ///   none where the tiles would decide under half the screen).
+    mutating func buildOwnScreenGrid() {
         dropScreenGrid()
-        screenGrid = screenEntries().flatMap(Self.tilesAlone)
+        guard let entries = screenEntries() else { return }
+        let estimate =
+            entries.boxes.count * ScreenGrid.estimatedBytesPerEntry
+            + entries.edges.parents.count * ScreenGrid.bytesPerGroup
+        if estimate <= Self.ownGridBytesPerNode * tree.count,
+            let grid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges)
+        {
+            screenGrid = grid
+            return
+        }
+        screenGrid = Self.tilesAlone(entries)
     }
+
+    /// The most the engine's own grid may cost by the estimate, a node of
+    /// the tree (`buildOwnScreenGrid()`): a small part of the engine's
+    /// budget of 100 bytes a node beyond the tree (the real screens of the
+    /// harness's `corpus`, 125,000 entries on the screen for a million
+    /// nodes, are estimated at 5.5 bytes a node and take 3.5).
+    static let ownGridBytesPerNode = 6
 
     /// A grid of `entries`' tiles alone, when at least half of them decide.
     private static func tilesAlone(_ entries: ScreenEntries) -> ScreenGrid? {

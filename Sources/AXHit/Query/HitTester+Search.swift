@@ -29,7 +29,7 @@ extension HitTester {
     @inline(never)
     private func frontmost(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch) -> NodeID? {
         var found: NodeID?
-        search(p, policy: policy, scratch: &scratch) {
+        search(p, policy: policy, firstOnly: true, scratch: &scratch) {
             found = $0
             return false
         }
@@ -48,7 +48,7 @@ extension HitTester {
     public func hitAll(_ p: CGPoint, policy: HitPolicy = .frame) -> [NodeID] {
         var scratch = HitScratch()
         var all: [NodeID] = []
-        search(p, policy: policy, scratch: &scratch) {
+        search(p, policy: policy, firstOnly: false, scratch: &scratch) {
             all.append($0)
             return true
         }
@@ -89,7 +89,9 @@ extension HitTester {
     }
 
     /// Visits the exposed elements whose region holds `p`, front to back,
-    /// until `visit` returns false.
+    /// until `visit` returns false; with `firstOnly`, `visit` must return
+    /// false on its first call, and the search skips what lies behind the
+    /// first answer it is sure of.
     ///
     /// Where an exposed element hides its subtree (VoiceOver), only its
     /// region counts. Where it does not (TalkBack), a view whose bounds hold
@@ -97,20 +99,22 @@ extension HitTester {
     /// answer waits on the stack beneath theirs), and a final window that
     /// holds the point ends the search once everything in it has.
     @inline(__always)
-    func search(_ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch, _ visit: (NodeID) -> Bool) {
+    func search(
+        _ p: CGPoint, policy: HitPolicy, firstOnly: Bool, scratch: inout HitScratch, _ visit: (NodeID) -> Bool
+    ) {
         // One loop per shape of search, so that VoiceOver's (the hot path on
         // iOS trees) carries none of TalkBack's branches.
         if exposedHidesSubtree {
-            search(VoiceOverSearch.self, p, policy: policy, scratch: &scratch, visit)
+            search(VoiceOverSearch.self, p, policy: policy, firstOnly: firstOnly, scratch: &scratch, visit)
         } else {
-            search(TalkBackSearch.self, p, policy: policy, scratch: &scratch, visit)
+            search(TalkBackSearch.self, p, policy: policy, firstOnly: firstOnly, scratch: &scratch, visit)
         }
     }
 
     /// The search, with `Shape` fixed at compile time.
     @inline(__always)
     func search<Shape: SearchShape>(
-        _: Shape.Type, _ p: CGPoint, policy: HitPolicy, scratch: inout HitScratch,
+        _: Shape.Type, _ p: CGPoint, policy: HitPolicy, firstOnly: Bool, scratch: inout HitScratch,
         _ visit: (NodeID) -> Bool
     ) {
         let root = tree.root
@@ -169,7 +173,8 @@ extension HitTester {
                 let moderatePath =
                     entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
                 pushChildren(
-                    of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath, scratch: &scratch)
+                    of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath,
+                    firstOnly: firstOnly, scratch: &scratch)
             } else {
                 if exposed {
                     if Shape.exposedHidesSubtree {
@@ -196,11 +201,13 @@ extension HitTester {
     }
 
     /// Pushes the children of view `h` that may hold the point, backmost
-    /// first so that the frontmost is searched first.
+    /// first so that the frontmost is searched first; with `firstOnly`, the
+    /// frontmost alone when it is a box hit (the search ends there; so far
+    /// only where a wide view's cells answer).
     @inline(__always)
     func pushChildren(
         of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
-        moderatePath: Bool, scratch: inout HitScratch
+        moderatePath: Bool, firstOnly: Bool, scratch: inout HitScratch
     ) {
         // Children are pushed without reading their records (a cache miss
         // each): the search checks the exposed count when it pops them,
@@ -248,29 +255,44 @@ extension HitTester {
             // themselves, back to front, straight onto the stack.
             // The cells as plain values: no copy of the grid, no retain.
             let cells = index.pointee.grid.cells
+            let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
             // A key is a slot; the handle of its node carries the slot's
             // generation (nothing to read in a tree that never removed one).
             tree.generations.withView { generations in
-                if cells.outsideCells == 0 {
-                    let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
-                    boxHits.withView { boxHits in
-                        cells.forEach(containing: q) { key, withRoom in
-                            let isHit = gridHits && withRoom && boxHits.test(Int(key))
-                            scratch.stack.push(
-                                .init(
-                                    node: generations.nodeID(key), step: isHit ? .answer : .visit,
-                                    moderatePath: moderatePath, point: q, toScreen: toScreen))
-                            return true
-                        }
-                    }
-                } else {
-                    index.pointee.grid.forEach(containing: q) { key in
+                boxHits.withView { boxHits in
+                    @inline(__always) func push(_ key: Int32, _ withRoom: Bool) {
+                        let isHit = gridHits && withRoom && boxHits.test(Int(key))
                         scratch.stack.push(
                             .init(
-                                node: generations.nodeID(key), moderatePath: moderatePath, point: q,
-                                toScreen: toScreen))
-                        return true
+                                node: generations.nodeID(key), step: isHit ? .answer : .visit,
+                                moderatePath: moderatePath, point: q, toScreen: toScreen))
                     }
+                    guard cells.outsideCells == 0 else {
+                        // Moved or loose items too (`CellGrid`): the frontmost
+                        // alone when it is a box hit, as below; else all,
+                        // merged in.
+                        if firstOnly && gridHits, let (front, room) = index.pointee.grid.frontmost(containing: q),
+                            room && boxHits.test(Int(front))
+                        {
+                            push(front, room)
+                            return
+                        }
+                        index.pointee.grid.forEach(containing: q) { key, withRoom in
+                            push(key, withRoom)
+                            return true
+                        }
+                        return
+                    }
+                    // The frontmost candidate first, from the cell's front
+                    // end: when it is a box hit and one answer will do, it
+                    // alone is pushed (the search ends there); else the ones
+                    // behind it, then it.
+                    var scan = cells.scan(containing: q)
+                    guard let (front, frontRoom) = scan.previous() else { return }
+                    if !(firstOnly && gridHits && frontRoom && boxHits.test(Int(front))) {
+                        while let (key, withRoom) = scan.next() { push(key, withRoom) }
+                    }
+                    push(front, frontRoom)
                 }
             }
             return true

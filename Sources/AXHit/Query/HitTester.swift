@@ -156,8 +156,8 @@ public struct HitTester: Sendable {
     var boxHits = NodeBits()
     /// The navigation order, built at the first query and kept current.
     var navigation = NavigationCache()
-    /// Frame answers in screen space: the engine's own tiles
-    /// (`buildScreenTiles()`) or a whole grid (`buildScreenGrid()`), as the
+    /// Frame answers in screen space: the engine's own grid or tiles
+    /// (`buildOwnScreenGrid()`) or a whole grid (`buildScreenGrid()`), as the
     /// screen was when it was built; nil once an update drops it.
     var screenGrid: ScreenGrid?
     /// Where updates since the grid was built may have changed answers: the
@@ -174,9 +174,11 @@ public struct HitTester: Sendable {
 
     /// Builds the engine for `tree`: exposure, z-order, an index for every
     /// wide view, every path filled as polygons (on all cores), and, under
-    /// VoiceOver's rules, the screen's tiles where they decide (a raster
-    /// that answers most frame queries on a screen of cells in rows from
-    /// one read, away from where updates reach; see `buildScreenGrid()`).
+    /// VoiceOver's rules, the screen's own grid where it costs at most 6
+    /// bytes a node (views' bounds leave little of the tree on the screen)
+    /// and else its tiles where they decide (a raster that answers most
+    /// frame queries on a screen of cells in rows from one read), either
+    /// away from where updates reach; see `buildScreenGrid()`.
     ///
     /// Every tree an `ElementTree` accepts is taken: paths are flattened, not
     /// filled through GEOS, so nothing here can fail.
@@ -197,7 +199,7 @@ public struct HitTester: Sendable {
         guard !tree.root.isNone else { return }
         ranks[tree.root.index] = Self.rankGap
         deriveSubtree(tree.root, structure: true)
-        buildScreenTiles()
+        buildOwnScreenGrid()
     }
 
     mutating func growColumns() {
