@@ -257,6 +257,10 @@ public struct CellGrid: Sendable {
     /// - Complexity: O(entries in `p`'s cell + loose items). No allocation.
     @inlinable
     public func forEach(containing p: CGPoint, _ body: (Int32) -> Bool) {
+        if cells.outsideCells == 0 {
+            cells.forEach(containing: p) { k, _ in body(k) }
+            return
+        }
         forEach(containing: p) { k, _ in body(k) }
     }
 

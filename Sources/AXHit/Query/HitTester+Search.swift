@@ -283,16 +283,21 @@ extension HitTester {
                         }
                         return
                     }
-                    // The frontmost candidate first, from the cell's front
-                    // end: when it is a box hit and one answer will do, it
-                    // alone is pushed (the search ends there); else the ones
-                    // behind it, then it.
                     var scan = cells.scan(containing: q)
-                    guard let (front, frontRoom) = scan.previous() else { return }
-                    if !(firstOnly && gridHits && frontRoom && boxHits.test(Int(front))) {
+                    if firstOnly && gridHits {
+                        // The frontmost candidate first, from the cell's front
+                        // end: when it is a box hit, it alone is pushed (the
+                        // search ends there); else the ones behind it, then it.
+                        guard let (front, frontRoom) = scan.previous() else { return }
+                        if frontRoom && boxHits.test(Int(front)) {
+                            push(front, frontRoom)
+                            return
+                        }
                         while let (key, withRoom) = scan.next() { push(key, withRoom) }
+                        push(front, frontRoom)
+                        return
                     }
-                    push(front, frontRoom)
+                    while let (key, withRoom) = scan.next() { push(key, withRoom) }
                 }
             }
             return true
