@@ -229,25 +229,12 @@ import Testing
         return (tree, column)
     }
 
-    /// A 400 × 600 window over a list of `rows` rows of ten 40-point cells,
-    /// scrolled down 12,000 points (to row 300); the window `height` tall.
-    static func longListTree(rows: Int, height: Double) throws -> ElementTree {
-        var tree = ElementTree()
-        let window = try tree.append(
-            .view("window", frame: CGRect(x: 0, y: 0, width: 400, height: height)), under: .none)
-        var listNode = Node.view("list", frame: CGRect(x: 0, y: 0, width: 400, height: height))
-        listNode.bounds = CGRect(x: 0, y: 12_000, width: 400, height: height)
-        let list = try tree.append(listNode, under: window)
-        for r in 0 ..< rows {
-            let row = try tree.append(
-                .view("row\(r)", frame: CGRect(x: 0, y: Double(r) * 40, width: 400, height: 40)), under: list)
-            for c in 0 ..< 10 {
-                var cell = Node.view("c\(r).\(c)", frame: CGRect(x: Double(c) * 40, y: 0, width: 40, height: 40))
-                cell.isAccessibilityElement = true
-                try tree.append(cell, under: row)
-            }
-        }
-        return tree
+    /// A 400-point-wide window `height` tall over a canvas of 1,000 rows of
+    /// ten 40-point cells, scrolled down 12,000 points (to row 300).
+    static func longListTree(height: Double) throws -> ElementTree {
+        try ScreenTilesTests.cellsTree(
+            rows: 1000, columns: 10, pitch: CGSize(width: 40, height: 40), size: CGSize(width: 40, height: 40),
+            inset: 0, scroll: 12_000, windowHeight: height)
     }
 
     /// The engine builds its own whole grid, cells and all, where that costs
@@ -257,7 +244,7 @@ import Testing
     /// screen, a grid would cost about 40 bytes a node, and the engine keeps
     /// its tiles alone.
     @Test func theEngineBuildsItsOwnGridWhereLittleIsOnTheScreen() throws {
-        let tree = try Self.longListTree(rows: 1000, height: 600)
+        let tree = try Self.longListTree(height: 600)
         let engine = HitTester(tree)
         #expect(engine.hasScreenGrid, "the engine's own grid, with cells")
         let grid = try #require(engine.screenGrid)
@@ -275,7 +262,7 @@ import Testing
         #expect(tally.mismatches == 0)
         #expect(tally.decided > 2_500, "the grid decides all but the points near edges")
 
-        let tall = try Self.longListTree(rows: 1000, height: 40_000)
+        let tall = try Self.longListTree(height: 40_000)
         let full = HitTester(tall)
         #expect(!full.hasScreenGrid, "every row on the screen: no cells")
         #expect(full.screenGrid?.tiles != nil, "the tiles alone")

@@ -12,10 +12,11 @@ import Testing
     /// after it), the rows scrolled by `scroll`; heights shrink by up to
     /// `jitter` as self-sizing cells do.
     static func cellsTree(
-        rows: Int, columns: Int, pitch: CGSize, size: CGSize, inset: Double, scroll: Double = 0, jitter: Double = 0
+        rows: Int, columns: Int, pitch: CGSize, size: CGSize, inset: Double, scroll: Double = 0, jitter: Double = 0,
+        windowHeight: Double? = nil
     ) throws -> ElementTree {
         var tree = ElementTree()
-        let width = Double(columns) * pitch.width, height = Double(rows) * pitch.height
+        let width = Double(columns) * pitch.width, height = windowHeight ?? Double(rows) * pitch.height
         let window = try tree.append(
             .view("window", frame: CGRect(x: 0, y: 0, width: width, height: height)), under: .none)
         var canvasNode = Node.view("canvas", frame: CGRect(x: 0, y: 0, width: width, height: height))
