@@ -279,8 +279,7 @@ public struct CellGrid: Sendable {
         let scan = cells.scan(containing: p)
         var i = scan.i
         let entries = cells.entries
-        let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
-        let q = SIMD4(f, g, -f, -g)
+        let q = Self.looseQuery(p)
         // Merge the cell's entries and the loose items, both ascending.
         var j = 0
         var last: Int32 = -1
@@ -308,6 +307,14 @@ public struct CellGrid: Sendable {
         }
     }
 
+    /// `p` in the form `PackedRTree.matches` compares the loose boxes with
+    /// (nearest rounding to `Float` is conservative there).
+    @inlinable @inline(__always)
+    static func looseQuery(_ p: CGPoint) -> SIMD4<Float> {
+        let f = Float(p.x), g = Float(p.y)
+        return SIMD4(f, g, -f, -g)
+    }
+
     /// The frontmost item (the highest number) whose box holds `p`, with
     /// whether `p` lies inside its box with room (never for a loose or moved
     /// item, as `forEach(containing:_:)` with room gives it); nil when none
@@ -320,8 +327,7 @@ public struct CellGrid: Sendable {
         var scan = cells.scan(containing: p)
         var front = scan.previous()
         guard cells.outsideCells > 0 else { return front }
-        let f = Float(p.x), g = Float(p.y)  // nearest rounding is conservative here
-        let q = SIMD4(f, g, -f, -g)
+        let q = Self.looseQuery(p)
         var j = loose.count
         while j > 0 {
             j -= 1
@@ -542,7 +548,8 @@ extension CellGrid {
 
             /// The frontmost item below `limit` whose entry holds the point,
             /// with whether it holds it with room, reading the cell from its
-            /// back end and no further; nil when none is above `floor`.
+            /// front end (its last entries) and no further; nil when none is
+            /// above `floor`.
             @inlinable @inline(__always)
             package func frontmost(below limit: Int32, above floor: Int32) -> (item: Int32, withRoom: Bool)? {
                 var k = end
