@@ -201,27 +201,37 @@ enum RandomPlatformTrees {
         // The screen-space pass (activate, audit, render, maps) agrees.
         let space = ScreenSpace(tree)
         #expect(order.filter { space.isExposed($0) }.map(tree.id(of:)) == expected)
-        // Hit and touch, point by point.
+        // Hit and touch, point by point: by the per-view search alone, and
+        // by a whole screen grid (window stops, exposed views in front of
+        // which their subtrees stand).
+        var plain = engine
+        plain.screenGrid = nil
+        var gridded = engine
+        let built = gridded.buildScreenGrid()
+        #expect(built)
         var rng = SeededRandom(seed: seed &* 31)
-        var hits = 0, touches = 0, mismatches = 0
+        var hits = 0, touches = 0, mismatches = 0, decidedByGrid = 0
         for _ in 0 ..< 3000 {
             let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
             let hit = reference.androidHit(p).map { reference.nodes[$0].id }
             let touch = reference.androidTouch(p).map { reference.nodes[$0].id }
-            let gotHit = engine.hit(p).map(tree.id(of:)), gotTouch = engine.touch(p).map(tree.id(of:))
+            let gotHit = plain.hit(p).map(tree.id(of:)), gotTouch = engine.touch(p).map(tree.id(of:))
+            let byGrid = gridded.hit(p).map(tree.id(of:))
             if hit != nil { hits += 1 }
             if touch != nil { touches += 1 }
-            if gotHit != hit || gotTouch != touch {
+            if gridded.screenGrid?.answer(p) != .undecided { decidedByGrid += 1 }
+            if gotHit != hit || gotTouch != touch || byGrid != hit {
                 mismatches += 1
                 if mismatches <= 5 {
                     Issue.record(
-                        "seed \(seed) at \(p): hit \(gotHit ?? "nil") (spec \(hit ?? "nil")), touch \(gotTouch ?? "nil") (spec \(touch ?? "nil"))"
+                        "seed \(seed) at \(p): hit \(gotHit ?? "nil"), with a grid \(byGrid ?? "nil") (spec \(hit ?? "nil")), touch \(gotTouch ?? "nil") (spec \(touch ?? "nil"))"
                     )
                 }
             }
         }
         #expect(mismatches == 0)
         #expect(hits > 300 && touches > 300)  // not vacuous
+        #expect(decidedByGrid > 1500, "\(decidedByGrid) of 3,000 decided by the grid")
     }
 
     /// The engine kept current through updates answers as one built afresh
@@ -232,8 +242,12 @@ enum RandomPlatformTrees {
     func androidUpdatesAgreeWithTheSpec(seed: UInt64) throws {
         var engine = HitTester(try RandomPlatformTrees.make(seed: seed, nodes: 200, windows: 2))
         var rng = SeededRandom(seed: seed &* 7)
-        var serial = 0, mismatches = 0, answered = 0
+        var serial = 0, mismatches = 0, answered = 0, decidedByGrid = 0
         for round in 0 ..< 30 {
+            // A whole grid each round, kept through its updates away from
+            // what they reach (or dropped when they reach half of it).
+            let built = engine.buildScreenGrid()
+            #expect(built)
             for _ in 0 ..< 5 {
                 let nodes = engine.tree.preOrder.filter { engine.tree.isView($0) }
                 let n = nodes[Int.random(in: 1 ..< nodes.count, using: &rng)]
@@ -265,11 +279,15 @@ enum RandomPlatformTrees {
                 let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
                 let want = reference.androidHit(p).map { reference.nodes[$0].id }
                 if want != nil { answered += 1 }
+                if !engine.staleAreas.holds(p), engine.screenGrid.map({ $0.answer(p) != .undecided }) == true {
+                    decidedByGrid += 1
+                }
                 if engine.hit(p).map(tree.id(of:)) != want { mismatches += 1 }
             }
         }
         #expect(mismatches == 0)
         #expect(answered > 500)  // not vacuous
+        #expect(decidedByGrid > 200, "\(decidedByGrid) of 3,000 decided by the grid")
     }
 
     /// An Android screen of `children` (axhit/1) under a 100 × 100 root.

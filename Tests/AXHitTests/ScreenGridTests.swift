@@ -469,16 +469,42 @@ import Testing
         #expect(tally.mismatches == 0)
     }
 
-    /// TalkBack's rules (an exposed view does not hide its subtree) get no
-    /// grid; the shape policy never reads one.
-    @Test func talkBackDeclinesAndTheShapePolicyIgnoresTheGrid() throws {
-        var android = try Self.columnTree().0
-        android.platform = .android
-        var talkBack = HitTester(android)
-        let declined = !talkBack.buildScreenGrid()
-        #expect(declined)
-        #expect(!talkBack.hasScreenGrid)
+    /// TalkBack's rules (an exposed view does not hide its subtree) get a
+    /// grid too: an exposed view answers where its subtree does not, the
+    /// deepest exposed node wins, and the topmost window that holds the
+    /// point decides even with nothing exposed there.
+    @Test func talkBackAnswersDeepestFirstAndStopsAtItsWindows() throws {
+        let tree = try PlatformReferenceTests.androidScreen(
+            """
+            {"id": "app", "isWindow": true, "frame": [0, 0, 100, 100], "children": [
+               {"id": "row", "frame": [0, 50, 100, 40], "actions": ["click"], "children": [
+                  {"id": "title", "frame": [10, 5, 50, 30], "accessibilityLabel": "Title"},
+                  {"id": "more", "frame": [70, 5, 20, 30], "actions": ["click"], "accessibilityLabel": "More"}]}]},
+            {"id": "overlay", "isWindow": true, "frame": [0, 0, 100, 30], "children": [
+               {"id": "empty", "frame": [0, 0, 80, 20]}]}
+            """)
+        var engine = HitTester(tree)
+        let built = engine.buildScreenGrid()
+        #expect(built)
+        let grid = try #require(engine.screenGrid)
+        let row = try #require(tree.node(withID: "row")), more = try #require(tree.node(withID: "more"))
+        // On the title (not exposed: its row is actionable), the row; on the
+        // button (70, 55) ..< (90, 85), the button in front of its row.
+        #expect(grid.answer(CGPoint(x: 30, y: 70)) == .node(row))
+        #expect(grid.answer(CGPoint(x: 80, y: 70)) == .node(more))
+        // The overlay window holds (50, 10): nothing, though the app window
+        // behind it holds the point too; (50, 40) is in the app window alone,
+        // with nothing exposed there.
+        #expect(grid.answer(CGPoint(x: 50, y: 10)) == .nothing)
+        #expect(grid.answer(CGPoint(x: 50, y: 40)) == .nothing)
+        // Within the rounding's reach of the button's edge, the search decides.
+        #expect(grid.answer(CGPoint(x: 70, y: 70)) == .undecided)
+        #expect(engine.hit(CGPoint(x: 70, y: 70)) == more)
+        #expect(engine.hit(CGPoint(x: 69.99, y: 70)) == row)
+    }
 
+    /// The shape policy never reads the grid.
+    @Test func theShapePolicyIgnoresTheGrid() throws {
         var (tree, _) = try Self.columnTree()
         // A triangle over cell 3.0's lower-left half, in the view's space.
         let cell = try #require(tree.node(withID: "c3.0"))

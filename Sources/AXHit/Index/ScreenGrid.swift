@@ -17,6 +17,13 @@ import Foundation
 ///   `maxTurns` views from the first): the same region cut by those views'
 ///   bounding boxes on the screen, answered only where the point is also
 ///   inside every edge of their bounds by more than the rounding (`Edges`);
+/// - under TalkBack's rules, where an exposed node does not hide its
+///   subtree: the same for an exposed element node, and for an exposed
+///   view its bounds on the screen, cut as above (where the search enters
+///   it), followed by its subtree's entries, which stand in front of it as
+///   the search tries them first; a final window that is not exposed files
+///   a *stop* entry over its bounds (`windowStop`), answered "nothing"
+///   (the topmost window holding the point decides);
 /// - an *opaque* entry for a subtree the grid does not flatten (a view
 ///   that turns or scales too much, too many turns, a deep chain), over
 ///   where that subtree's answers must lie: the view's bounds on the
@@ -66,7 +73,8 @@ final class ScreenGrid: Sendable {
     /// rest in `others`. Item keys are entry numbers.
     let first: CellGrid
     let others: [CellGrid]
-    /// Entry `k`'s node; `.none` for an opaque entry.
+    /// Entry `k`'s node; `.none` for an opaque entry, `windowStop` for a
+    /// final window's.
     let nodes: [NodeID]
     /// The edges of the views that turn or scale above entries (see
     /// `Edges`); empty when there are none.
@@ -85,6 +93,10 @@ final class ScreenGrid: Sendable {
     /// tiles' answerable ones, for the tiles alone). Outside it, the cells
     /// leave a point undecided.
     let elementArea: CGRect
+
+    /// The node of a final window's stop entry (TalkBack): a point it holds
+    /// that no entry in front of it does has no answer.
+    static let windowStop = NodeID(Int32(-2))
 
     /// How far each box is widened (see the type's notes).
     static let slack = 0x1p-16
@@ -162,7 +174,8 @@ final class ScreenGrid: Sendable {
     }
 
     /// Per entry, whether it is answered from its box alone: an element
-    /// (not opaque) on a path that only translates (no edge group).
+    /// (not opaque, not a stop) on a path that only translates (no edge
+    /// group).
     static func answerable(nodes: [NodeID], edges: Edges) -> [Bool] {
         nodes.indices.map { k in !nodes[k].isNone && (edges.groups.isEmpty || edges.groups[k] < 0) }
     }
@@ -210,8 +223,10 @@ final class ScreenGrid: Sendable {
                 limit = front
                 continue
             }
+            guard room && side == .inside else { return .undecided }
             let n = nodes[Int(front)]
-            return room && side == .inside && !n.isNone ? .node(n) : .undecided
+            if n == Self.windowStop { return .nothing }
+            return n.isNone ? .undecided : .node(n)
         }
     }
 

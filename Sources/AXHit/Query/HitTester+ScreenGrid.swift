@@ -9,8 +9,7 @@ extension HitTester {
     /// subtree the grid does not flatten (below a view that turns or scales
     /// by more than 16×, or more than eight views deep from the first view
     /// that turns).
-    /// Returns whether it was built: only for rules whose exposed element
-    /// hides its subtree (VoiceOver), with at least one element it answers
+    /// Returns whether it was built: with at least one element it answers
     /// for, and not when the boxes of a size class don't suit a uniform grid
     /// (too clustered, or too many too wide for their class's cells).
     ///
@@ -79,9 +78,9 @@ extension HitTester {
     }
 
     /// The screen grid's entries for this screen, or nil when there is no
-    /// element to answer for or the rules are not VoiceOver's.
+    /// element to answer for.
     private func screenEntries() -> ScreenEntries? {
-        guard exposedHidesSubtree, !tree.root.isNone else { return nil }
+        guard !tree.root.isNone else { return nil }
         var entries = ScreenEntries()
         // An entry per exposed node, and a few opaque ones: made once, not
         // grown by doubling (each growth a copy into fresh pages).
@@ -289,7 +288,8 @@ extension HitTester {
         func opaque(_ box: CGRect) { entries.append(box, .none, group: reach.group) }
         // Whatever the subtree answers lies inside the cut.
         guard reach.depth < ScreenGrid.maxDepth else { return opaque(cut) }
-        if h.state.contains(.exposed) {
+        let exposed = h.state.contains(.exposed)
+        if exposed && (exposedHidesSubtree || !h.isView) {
             // The region as the per-view search's exact test computes it
             // (and a view's own map as the search composes it).
             let region =
@@ -298,10 +298,13 @@ extension HitTester {
                 : elementFrameRegion(n, h, containerToScreen: t)
             guard Self.isFinite(region) else { return opaque(cut) }
             let box = region.insetBy(dx: -slack, dy: -slack).intersection(cut)
-            if box.isNull { return }  // cut off
-            guard Self.isModerate(box) else { return opaque(box) }
-            entries.append(box, n, group: reach.group)
-            return
+            if !box.isNull {
+                entries.append(box, Self.isModerate(box) ? n : .none, group: reach.group)
+            }
+            // VoiceOver never visits an element's subtree; TalkBack visits
+            // an element node's children before the node itself, so their
+            // entries follow its own.
+            if exposedHidesSubtree { return }
         }
         var next = reach
         next.depth += 1
@@ -340,6 +343,14 @@ extension HitTester {
                 return opaque(reachable)
             }
             if next.cut.isNull { return }
+            if !exposedHidesSubtree {
+                // TalkBack: where the search reaches inside the bounds, the
+                // view answers itself once its subtree (the entries after
+                // this one) has answered nothing; a final window, nothing
+                // (the root's stop is no entry: nothing reaches outside it).
+                let node = exposed ? n : h.state.contains(.finalWindow) && n != tree.root ? ScreenGrid.windowStop : nil
+                if let node { entries.append(next.cut, Self.isModerate(next.cut) ? node : .none, group: next.group) }
+            }
         }
         var c = tree.firstChildren[n.index]
         while !c.isNone {

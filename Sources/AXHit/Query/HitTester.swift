@@ -173,8 +173,8 @@ public struct HitTester: Sendable {
     public static let pathTolerance: CGFloat = BezierPath.defaultFlatteningTolerance
 
     /// Builds the engine for `tree`: exposure, z-order, an index for every
-    /// wide view, every path filled as polygons (on all cores), and, under
-    /// VoiceOver's rules, the screen's own grid where it costs at most 6
+    /// wide view, every path filled as polygons (on all cores), and the
+    /// screen's own grid where it costs at most 6
     /// bytes a node (views' bounds leave little of the tree on the screen)
     /// and else its tiles where they decide (a raster that answers most
     /// frame queries on a screen of cells in rows from one read), either
