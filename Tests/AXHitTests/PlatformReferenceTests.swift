@@ -237,7 +237,8 @@ enum RandomPlatformTrees {
     /// The engine kept current through updates answers as one built afresh
     /// on the updated tree, and as the spec: children inserted under leaves
     /// and removed down to none (TalkBack's whole-window rule reads whether
-    /// a node has children), labels and actions changed.
+    /// a node has children), labels and actions changed, views scrolled;
+    /// with a screen grid built at each round's start.
     @Test(arguments: [2, 5, 6] as [UInt64])
     func androidUpdatesAgreeWithTheSpec(seed: UInt64) throws {
         var engine = HitTester(try RandomPlatformTrees.make(seed: seed, nodes: 200, windows: 2))
@@ -251,7 +252,11 @@ enum RandomPlatformTrees {
             for _ in 0 ..< 5 {
                 let nodes = engine.tree.preOrder.filter { engine.tree.isView($0) }
                 let n = nodes[Int.random(in: 1 ..< nodes.count, using: &rng)]
-                switch Int.random(in: 0 ..< 4, using: &rng) {
+                switch Int.random(in: 0 ..< 5, using: &rng) {
+                case 4:
+                    // A scroll moves the subtree and may change what covers
+                    // its window (the whole-window rule reads geometry).
+                    try engine.scroll(n, to: CGPoint(x: rng.number(-30 ... 30), y: rng.number(-30 ... 30)))
                 case 0:
                     // A child as big as its parent: the parent may now have
                     // children and cover its window.
