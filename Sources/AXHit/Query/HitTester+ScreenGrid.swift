@@ -348,7 +348,12 @@ extension HitTester {
                 // view answers itself once its subtree (the entries after
                 // this one) has answered nothing; a final window, nothing
                 // (the root's stop is no entry: nothing reaches outside it).
-                let node = exposed ? n : h.state.contains(.finalWindow) && n != tree.root ? ScreenGrid.windowStop : nil
+                var node: NodeID?
+                if exposed {
+                    node = n
+                } else if h.state.contains(.finalWindow) && n != tree.root {
+                    node = ScreenGrid.windowStop
+                }
                 if let node { entries.append(next.cut, Self.isModerate(next.cut) ? node : .none, group: next.group) }
             }
         }

@@ -174,11 +174,11 @@ public struct HitTester: Sendable {
 
     /// Builds the engine for `tree`: exposure, z-order, an index for every
     /// wide view, every path filled as polygons (on all cores), and the
-    /// screen's own grid where it costs at most 6
-    /// bytes a node (views' bounds leave little of the tree on the screen)
-    /// and else its tiles where they decide (a raster that answers most
-    /// frame queries on a screen of cells in rows from one read), either
-    /// away from where updates reach; see `buildScreenGrid()`.
+    /// screen's own grid where it costs at most 6 bytes a node (views'
+    /// bounds leave little of the tree on the screen) and else its tiles
+    /// where they decide (a raster that answers most frame queries on a
+    /// screen of cells in rows from one read), either kept away from where
+    /// updates reach; see `buildScreenGrid()`.
     ///
     /// Every tree an `ElementTree` accepts is taken: paths are flattened, not
     /// filled through GEOS, so nothing here can fail.
