@@ -249,6 +249,8 @@ import Testing
         #expect(engine.hasScreenGrid, "the engine's own grid, with cells")
         let grid = try #require(engine.screenGrid)
         #expect(grid.memoryBytes <= HitTester.ownGridBytesPerNode * tree.count)
+        // Rows of plain cells in pre-order: the keys are the cells' slots.
+        #expect(grid.keysAreSlots && grid.nodes.isEmpty)
         // Row 305 is at y 12,200 in the list, 200 on the screen; cell 3 at x 120.
         #expect(grid.answer(CGPoint(x: 130, y: 210)) == .node(try #require(tree.node(withID: "c305.3"))))
         // Below the window, whose bounds cut every row: outside every entry,
@@ -586,6 +588,8 @@ import Testing
             var engine = HitTester(tree)
             let built = engine.buildScreenGrid()
             #expect(built)
+            // Entries below turns carry edges: keyed by entry number.
+            #expect(engine.screenGrid?.keysAreSlots == false)
             let points = (0 ..< 3000).map { _ in CGPoint(x: rng.number(0 ... 1200), y: rng.number(0 ... 1200)) }
             Self.compare(engine, points, &tally)
         }

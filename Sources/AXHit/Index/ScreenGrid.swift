@@ -62,7 +62,8 @@ import Foundation
 /// bound, or that leaves half of `elementArea` stale, drops it.
 ///
 /// **Memory.** The grids' 12 bytes per cell entry (two to four per entry,
-/// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle; the tiles'
+/// `CellGrid`) and 4 per cell, plus the entry's 8-byte handle (none where
+/// the keys are the nodes' slots, `keysAreSlots`); the tiles'
 /// 8 bytes each (about one per entry on a full screen); below turns, 4
 /// bytes per entry and the edges (`Edges`).
 final class ScreenGrid: Sendable {
@@ -70,11 +71,12 @@ final class ScreenGrid: Sendable {
     /// (a screen's large boxes, a full-width banner over rows of small
     /// cells, would size or crowd the cells of its small ones), one per
     /// power of four of a box's longer side: the largest class here and the
-    /// rest in `others`. Item keys are entry numbers.
+    /// rest in `others`. Item keys are entry numbers, or the entries' node
+    /// slots (`keysAreSlots`).
     let first: CellGrid
     let others: [CellGrid]
     /// Entry `k`'s node; `.none` for an opaque entry, `windowStop` for a
-    /// final window's.
+    /// final window's. Empty when the keys are the nodes' slots.
     let nodes: [NodeID]
     /// The edges of the views that turn or scale above entries (see
     /// `Edges`); empty when there are none.
@@ -93,6 +95,12 @@ final class ScreenGrid: Sendable {
     /// tiles' answerable ones, for the tiles alone). Outside it, the cells
     /// leave a point undecided.
     let elementArea: CGRect
+    /// Whether the cells' keys are the entries' node slots: when every
+    /// entry is an element of its slot's first generation, in increasing
+    /// slot order (the pre-order of a tree read from a file or built in
+    /// order), below no turn. A key then is its answer, with no read of
+    /// `nodes` (a cache miss on a large screen, and 8 bytes an entry).
+    let keysAreSlots: Bool
 
     /// The node of a final window's stop entry (TalkBack): a point it holds
     /// that no entry in front of it does has no answer.
@@ -126,12 +134,15 @@ final class ScreenGrid: Sendable {
     init?(boxes: [CGRect], nodes: [NodeID], edges: Edges = Edges()) {
         guard !boxes.isEmpty, boxes.count == nodes.count, boxes.count <= Int(Int32.max) else { return nil }
         guard edges.groups.isEmpty || edges.groups.count == nodes.count else { return nil }
+        let keysAreSlots = edges.groups.isEmpty && Self.slotsIncrease(nodes)
         // However few: a screen of twenty rows gains as much as a million.
         // Cells keep the room an answer needs however small the boxes (a
         // class of zero-size views shares cells of 8 pt).
-        func grid(_ keys: [Int32]?) -> CellGrid? {
+        func grid(_ entries: [Int32]?) -> CellGrid? {
+            let keys =
+                keysAreSlots ? entries.map { $0.map { nodes[Int($0)].rawValue } } ?? nodes.map(\.rawValue) : entries
             let grid = CellGrid(
-                boxes: keys.map { $0.map { boxes[Int($0)] } } ?? boxes, keys: keys, minimumCount: 1,
+                boxes: entries.map { $0.map { boxes[Int($0)] } } ?? boxes, keys: keys, minimumCount: 1,
                 minimumStep: HitTester.minimumGridStep)
             return grid.flatMap { $0.cells.quantizationStep >= HitTester.minimumGridStep ? $0 : nil }
         }
@@ -152,7 +163,8 @@ final class ScreenGrid: Sendable {
             first = levels[0]
             others = Array(levels.dropFirst())
         }
-        self.nodes = nodes
+        self.nodes = keysAreSlots ? [] : nodes
+        self.keysAreSlots = keysAreSlots
         self.edges = edges
         tiles = ScreenTiles(boxes: boxes, nodes: nodes, answerable: Self.answerable(nodes: nodes, edges: edges))
         hasCells = true
@@ -166,11 +178,23 @@ final class ScreenGrid: Sendable {
         first = CellGrid()
         others = []
         nodes = []
+        keysAreSlots = false
         edges = Edges()
         self.tiles = tiles
         hasCells = false
         elementArea = tiles.elementArea
         answerArea = tiles.raster
+    }
+
+    /// Whether every entry is an element of its slot's first generation,
+    /// in increasing slot order (see `keysAreSlots`).
+    private static func slotsIncrease(_ nodes: [NodeID]) -> Bool {
+        var last: Int32 = -1
+        for n in nodes {
+            guard n.rawValue > last, n.generation == 0 else { return false }
+            last = n.rawValue
+        }
+        return true
     }
 
     /// Per entry, whether it is answered from its box alone: an element
@@ -224,6 +248,7 @@ final class ScreenGrid: Sendable {
                 continue
             }
             guard room && side == .inside else { return .undecided }
+            if keysAreSlots { return .node(NodeID(front)) }
             let n = nodes[Int(front)]
             if n == Self.windowStop { return .nothing }
             return n.isNone ? .undecided : .node(n)
