@@ -174,6 +174,18 @@ struct ChunkedColumn<Element> {
         chunk.count = tail
     }
 
+    /// Removes and returns the last entry (a stack's pop). O(1), plus a
+    /// copy of its chunk when shared.
+    @discardableResult
+    mutating func removeLast() -> Element {
+        let last = self[count - 1]
+        removeLast(1)
+        return last
+    }
+
+    /// Removes and returns the last entry, or nil when there is none.
+    mutating func popLast() -> Element? { count == 0 ? nil : removeLast() }
+
     /// Makes room in the table for `n` entries, and in the first chunk when
     /// there is none yet (the others are made as needed).
     mutating func reserveCapacity(_ n: Int) {

@@ -84,8 +84,10 @@ public struct ElementTree: Sendable {
     var idTable = IDTable()
     /// Each slot's generation (`NodeID.generation`).
     var generations = SlotGenerations()
-    /// Freed slots, reused last in, first out.
-    var freeSlots: [Int32] = []
+    /// Freed slots, reused last in, first out. Chunked, as the columns are:
+    /// under a snapshot a removal copies the stack's last chunk, not every
+    /// slot ever freed.
+    var freeSlots = ChunkedColumn<Int32>()
     /// The `accessibilityIdentifier` lookup, built on first use.
     var identifierIndex = IdentifierIndex()
     /// Counts the changes that may move identifiers (see `IdentifierIndex`).
@@ -460,7 +462,8 @@ public struct ElementTree: Sendable {
 /// inserts and removes forever does not grow.
 struct SideTable<Element: Sendable>: Sendable {
     private var entries = ChunkedColumn<Element>()
-    private var free: [Int32] = []
+    /// Freed entries, a stack chunked as the entries are (see `freeSlots`).
+    private var free = ChunkedColumn<Int32>()
 
     /// The entry in `slot`.
     @inline(__always)

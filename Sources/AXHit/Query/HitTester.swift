@@ -143,7 +143,9 @@ public struct HitTester: Sendable {
     /// changes, not every index (a screen of a thousand rows holds a
     /// thousand, each a dozen arrays to retain).
     var indexes = ChunkedColumn<ContainerIndex>()
-    var freeIndexSlots: [Int32] = []
+    /// Index slots given back, reused last in, first out (chunked, as
+    /// `ElementTree.freeSlots` is).
+    var freeIndexSlots = ChunkedColumn<Int32>()
     var blocks = ChildBlocks()
     var shapes: ElementShapes
     /// Per node: whether it is a *box hit*, an exposed element whose
