@@ -332,7 +332,8 @@ enum UpdateBenchmarks {
     /// widest view, ns per insert (rebuilds of the view's index included,
     /// one per 256 inserts: p99). Measured in steady state: a first untimed
     /// round of inserts and removals pays the copy of the tree's columns and
-    /// leaves free slots, so no column grows while timed.
+    /// leaves free slots, so no column grows while timed. Then the updates
+    /// under snapshots: `insertAllShared` and `insertManyShared`.
     static func runInsert(_ c: BenchContext) throws {
         let name = c.name("insert")
         guard let s = try inserts(c) else { return }
@@ -352,6 +353,13 @@ enum UpdateBenchmarks {
                 name, "axhit", elements: c.elements, metric: "insert-publish", unit: "ns", samples: shared.publishes)
             c.results.add(
                 name, "axhit", elements: c.elements, metric: "remove-shared", unit: "ns", samples: shared.removals)
+            if let many = try inserts(c, count: manySharedUpdates) {
+                let deep = try insertManyShared(&e, many)
+                c.results.add(
+                    name, "axhit", elements: c.elements, metric: "insert-shared-4k", unit: "ns", samples: deep.inserts)
+                c.results.add(
+                    name, "axhit", elements: c.elements, metric: "remove-shared-4k", unit: "ns", samples: deep.removals)
+            }
         }
         try checkRestored(c, name)
     }
@@ -388,6 +396,39 @@ enum UpdateBenchmarks {
         }
         withExtendedLifetime(published) {}
         return (inserts, publishes, removals)
+    }
+
+    /// Rows of `insertManyShared`: enough that the view's unindexed
+    /// children (its index's overflow) outgrow what one copy costs little.
+    static let manySharedUpdates = 4096
+
+    /// `manySharedUpdates` rows inserted one by one, each under the snapshot
+    /// published after the previous update, then removed the same way,
+    /// oldest first: ns per insert for the last 256 inserts, and per removal
+    /// for the first 256 removals (from the overflow's largest level). An
+    /// update whose cost grows with the rows added before it (a structure
+    /// copied whole under a snapshot) shows here and not in
+    /// `insertAllShared`.
+    static func insertManyShared(_ e: inout HitTester, _ s: Inserts) throws -> (inserts: [Double], removals: [Double]) {
+        var published = e
+        var ids: [NodeID] = [], inserts: [Double] = [], removals: [Double] = []
+        ids.reserveCapacity(s.rows.count)
+        for k in s.rows.indices {
+            let start = Stopwatch.now()
+            ids.append(try e.insert(s.rows[k], under: s.container, before: s.behind[k]))
+            let end = Stopwatch.now()
+            if k >= s.rows.count - 256 { inserts.append(Double(end - start)) }
+            published = e
+        }
+        for (k, id) in ids.enumerated() {
+            let start = Stopwatch.now()
+            try e.removeSubtree(id)
+            let end = Stopwatch.now()
+            if k < 256 { removals.append(Double(end - start)) }
+            published = e
+        }
+        withExtendedLifetime(published) {}
+        return (inserts, removals)
     }
 
     /// `removeSubtree` of the rows `insert` puts in, in random order, ns per

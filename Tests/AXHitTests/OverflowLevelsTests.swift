@@ -72,3 +72,21 @@ import Testing
         #expect(all == Set(truth.keys))
     }
 }
+
+extension OverflowLevelsTests {
+    @Test func anInsertUnderACopySharesThePlaceTable() {
+        // 5,000 children: levels of 4,096, 512, 256 and 128, and 8 in the
+        // list, so that the next insert goes to the list and merges nothing.
+        var o = OverflowLevels()
+        for k in 0 ..< 5_000 { o.insert(NodeID(Int32(k)), Self.box(Double(k % 100), Double(k / 100), 1, 1)) }
+        #expect(o.list.count == 8)
+        let copy = o
+        o.insert(NodeID(Int32(9_000)), Self.box(0, 0, 1, 1))
+        let (shared, all) = o.places.sharedChunks(with: copy.places)
+        #expect(all >= 8 && shared >= all - 2)
+        #expect(Self.found(o, CGPoint(x: 0.5, y: 0.5)) == [NodeID(0), NodeID(9_000)])
+        #expect(Self.found(copy, CGPoint(x: 0.5, y: 0.5)) == [NodeID(0)])
+        #expect(o.remove(NodeID(Int32(9_000))) && o.remove(NodeID(Int32(4_999))) && !o.remove(NodeID(Int32(9_000))))
+        #expect(copy.count == 5_000 && o.count == 4_999)
+    }
+}

@@ -213,6 +213,24 @@ import Testing
         #expect(snapshot.hit(CGPoint(x: 10, y: 5)) == tree.node(withID: "row0"))
     }
 
+    @Test func aRemovalUnderASnapshotCopiesTheLastChunkOfTheFreeSlots() throws {
+        // 5,000 rows removed leave 5,000 free slots: chunks of 2,048, 2,048
+        // and 904. One more removal under a snapshot appends to the last.
+        let (tree, _, list) = try Self.rowList(rows: 6_000, width: 400, height: 800, rowHeight: 44)
+        var engine = HitTester(tree)
+        let rows = engine.tree.children(of: list)
+        for r in rows.prefix(5_000) { try engine.removeSubtree(r) }
+        let snapshot = engine
+        try engine.removeSubtree(rows[5_000])
+        let (shared, all) = engine.tree.freeSlots.sharedChunks(with: snapshot.tree.freeSlots)
+        #expect(all == 3 && shared == 2)
+        #expect(engine.tree.freeSlots.count == 5_001 && snapshot.tree.freeSlots.count == 5_000)
+        #expect(snapshot.tree.contains(rows[5_000]) && !engine.tree.contains(rows[5_000]))
+        // The freed slots are reused, last freed first.
+        let added = try engine.insert(.view("again", frame: CGRect(x: 0, y: 0, width: 10, height: 10)), under: list)
+        #expect(added.rawValue == rows[5_000].rawValue && engine.tree.freeSlots.count == 5_000)
+    }
+
     @Test func memoryCountsEveryPerNodeColumnAndWindowsOnlyWhereTheRulesHaveThem() throws {
         // 5,000 rows in a list: an index over them, no paths.
         let built = try Self.rowList(rows: 5000, width: 400, height: 800, rowHeight: 44)

@@ -51,7 +51,8 @@ struct OverflowLevels: Sendable {
     var list: [NodeID] = []
     var listBoxes: [ItemBoxes] = []
     var levels: [Level] = []
-    var places: [NodeID: Place] = [:]
+    /// Where each child is, by its slot (chunked: see `SlotMap`).
+    var places = SlotMap(filler: Place(level: 0, k: 0))
 
     /// The list's length that triggers a merge into the levels.
     static let listLimit = 64
@@ -63,7 +64,7 @@ struct OverflowLevels: Sendable {
 
     /// Adds a child. O(log n) amortized.
     mutating func insert(_ child: NodeID, _ boxes: ItemBoxes) {
-        places[child] = Place(level: -1, k: Int32(list.count))
+        places.set(child.rawValue, Place(level: -1, k: Int32(list.count)))
         count += 1
         list.append(child)
         listBoxes.append(boxes)
@@ -87,13 +88,13 @@ struct OverflowLevels: Sendable {
         }
         if i == levels.count { levels.append(Level()) }
         levels[i] = Level(items: items, boxes: boxes)
-        for (k, c) in items.enumerated() { places[c] = Place(level: Int32(i), k: Int32(k)) }
+        for (k, c) in items.enumerated() { places.set(c.rawValue, Place(level: Int32(i), k: Int32(k))) }
     }
 
     /// Forgets a child; returns whether it was here. O(1) expected.
     @discardableResult
     mutating func remove(_ child: NodeID) -> Bool {
-        guard let place = places.removeValue(forKey: child) else { return false }
+        guard let place = places.removeValue(forSlot: child.rawValue) else { return false }
         count -= 1
         let k = Int(place.k)
         if place.level < 0 {
@@ -102,7 +103,7 @@ struct OverflowLevels: Sendable {
             if k < list.count {
                 list[k] = last
                 listBoxes[k] = lastBoxes
-                places[last] = place
+                places.set(last.rawValue, place)
             }
             return true
         }
@@ -118,7 +119,7 @@ struct OverflowLevels: Sendable {
     /// Replaces the boxes of a child held here. O(log n), or O(level) when
     /// its level gains its first screen box.
     mutating func setBoxes(of child: NodeID, to boxes: ItemBoxes) {
-        guard let place = places[child] else { return }
+        guard let place = places[child.rawValue] else { return }
         let k = Int(place.k)
         if place.level < 0 {
             listBoxes[k] = boxes
@@ -162,7 +163,7 @@ struct OverflowLevels: Sendable {
     /// Memory held, in bytes (the place table at its entries' size).
     var memoryBytes: Int {
         let perItem = MemoryLayout<NodeID>.stride + MemoryLayout<ItemBoxes>.stride
-        return list.count * perItem + places.count * (MemoryLayout<NodeID>.stride + MemoryLayout<Place>.stride)
+        return list.count * perItem + places.memoryBytes
             + levels.reduce(0) { $0 + $1.items.count * perItem + $1.local.memoryBytes + $1.screen.memoryBytes }
     }
 }
