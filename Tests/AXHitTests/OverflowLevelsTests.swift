@@ -86,7 +86,80 @@ extension OverflowLevelsTests {
         #expect(all >= 8 && shared >= all - 2)
         #expect(Self.found(o, CGPoint(x: 0.5, y: 0.5)) == [NodeID(0), NodeID(9_000)])
         #expect(Self.found(copy, CGPoint(x: 0.5, y: 0.5)) == [NodeID(0)])
-        #expect(o.remove(NodeID(Int32(9_000))) && o.remove(NodeID(Int32(4_999))) && !o.remove(NodeID(Int32(9_000))))
+        let removedNew = o.remove(NodeID(Int32(9_000))), removedLast = o.remove(NodeID(Int32(4_999)))
+        let removedTwice = o.remove(NodeID(Int32(9_000)))
+        #expect(removedNew && removedLast && !removedTwice)
         #expect(copy.count == 5_000 && o.count == 4_999)
+        // A removal and a move from the largest level leave its arrays
+        // shared with the copy (each would otherwise copy 4,096 items).
+        let removedFirst = o.remove(NodeID(0))
+        #expect(removedFirst)
+        o.setBoxes(of: NodeID(1), to: Self.box(700, 700, 1, 1))
+        func same(_ a: [NodeID], _ b: [NodeID]) -> Bool {
+            a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+        }
+        #expect(
+            o.levels.count == copy.levels.count
+                && o.levels.indices.allSatisfy { same(o.levels[$0].items, copy.levels[$0].items) })
+        #expect(
+            Self.found(o, CGPoint(x: 0.5, y: 0.5)).isEmpty && Self.found(copy, CGPoint(x: 0.5, y: 0.5)) == [NodeID(0)])
+        #expect(
+            Self.found(o, CGPoint(x: 1.5, y: 0.5)).isEmpty && Self.found(o, CGPoint(x: 700.5, y: 700.5)) == [NodeID(1)])
+        #expect(Self.found(copy, CGPoint(x: 1.5, y: 0.5)) == [NodeID(1)] && o.count == 4_998)
+    }
+}
+
+extension OverflowLevelsTests {
+    @Test func aSlotReusedByANewChildIsNotTheOldOne() {
+        // Removals and moves leave a level's items as they are; a child that
+        // reuses a removed child's slot (as the tree reuses it, under the
+        // next generation) must not revive the old item, nor hide behind it.
+        var rng = SeededRandom(seed: 5)
+        var o = OverflowLevels()
+        var truth: [NodeID: ItemBoxes] = [:]
+        var freed: [NodeID] = []
+        var next: Int32 = 0
+        var reused = 0
+        for step in 0 ..< 4000 {
+            let roll = Int.random(in: 0 ..< 10, using: &rng)
+            if roll < 6 || truth.isEmpty {
+                let b = Self.box(
+                    rng.number(0 ... 300), rng.number(0 ... 300), rng.number(5 ... 60), rng.number(5 ... 60))
+                var c = NodeID(next)
+                if let old = freed.popLast(), rng.chance(0.7) {
+                    c = NodeID(slot: old.rawValue, generation: old.generation + 1)
+                    reused += 1
+                } else {
+                    next += 1
+                }
+                o.insert(c, b)
+                truth[c] = b
+            } else if roll < 9 {
+                let c = truth.keys.randomElement(using: &rng)!
+                let removed = o.remove(c)
+                #expect(removed)
+                truth[c] = nil
+                freed.append(c)
+            } else {
+                let c = truth.keys.randomElement(using: &rng)!
+                let b = Self.box(
+                    rng.number(0 ... 300), rng.number(0 ... 300), rng.number(5 ... 60), rng.number(5 ... 60))
+                o.setBoxes(of: c, to: b)
+                truth[c] = b
+            }
+            if step % 200 == 199 {
+                #expect(o.count == truth.count)
+                var all = Set<NodeID>()
+                o.forEachChild { all.insert($0) }
+                #expect(all == Set(truth.keys))
+                for _ in 0 ..< 40 {
+                    let p = CGPoint(x: rng.number(0 ... 360), y: rng.number(0 ... 360))
+                    let expected = Set(truth.filter { $0.value.mayHold(local: p, screen: p) }.keys)
+                    #expect(Self.found(o, p) == expected)
+                }
+            }
+        }
+        // Not vacuous: slots were reused, and levels formed.
+        #expect(reused > 300 && o.levels.count >= 3)
     }
 }

@@ -15,12 +15,14 @@ import Foundation
 struct OverflowLevels: Sendable {
     /// One level: children with their boxes, and trees over those boxes.
     struct Level: Sendable {
-        /// Item → child; `.none` once removed.
+        /// Item → child, as merged. A level is never written after its
+        /// merge: an item whose child was removed or moved stays, and
+        /// `places` no longer names it (see `OverflowLevels.holds`).
         var items: [NodeID] = []
         var boxes: [ItemBoxes] = []
         var local = PackedRTree(boxes: [])
         var screen = PackedRTree(boxes: [])
-        /// Children not removed.
+        /// Items whose child is still here (`holds`).
         var live = 0
 
         init() {}
@@ -42,7 +44,7 @@ struct OverflowLevels: Sendable {
     }
 
     /// Where a child is: `level == -1` for the list.
-    struct Place: Sendable {
+    struct Place: Sendable, Equatable {
         var level: Int32
         var k: Int32
     }
@@ -79,7 +81,7 @@ struct OverflowLevels: Sendable {
         listBoxes.removeAll(keepingCapacity: true)
         var i = 0
         while i < levels.count && levels[i].live > 0 {
-            for (k, c) in levels[i].items.enumerated() where !c.isNone {
+            for (k, c) in levels[i].items.enumerated() where holds(c, level: i, item: k) {
                 items.append(c)
                 boxes.append(levels[i].boxes[k])
             }
@@ -91,7 +93,18 @@ struct OverflowLevels: Sendable {
         for (k, c) in items.enumerated() { places.set(c.rawValue, Place(level: Int32(i), k: Int32(k))) }
     }
 
-    /// Forgets a child; returns whether it was here. O(1) expected.
+    /// Whether item `k` of level `l`, child `c`, is still where `places`
+    /// puts `c`. Removals and moves leave the levels as they are: a write
+    /// to a level's arrays copies them whole while a snapshot shares them
+    /// (an update under a snapshot would cost O(level)), so they take the
+    /// child's place instead. O(1) expected, one lookup.
+    @inline(__always)
+    private func holds(_ c: NodeID, level l: Int, item k: Int) -> Bool {
+        places[c.rawValue] == Place(level: Int32(truncatingIfNeeded: l), k: Int32(truncatingIfNeeded: k))
+    }
+
+    /// Forgets a child; returns whether it was here. O(1) expected: a
+    /// child in a level is dropped from `places` only (`holds`).
     @discardableResult
     mutating func remove(_ child: NodeID) -> Bool {
         guard let place = places.removeValue(forSlot: child.rawValue) else { return false }
@@ -107,17 +120,13 @@ struct OverflowLevels: Sendable {
             }
             return true
         }
-        let l = Int(place.level)
-        levels[l].items[k] = .none
-        levels[l].boxes[k] = ItemBoxes()
-        levels[l].local.setBox(ofItem: Int32(k), to: .null)
-        if levels[l].screen.count > 0 { levels[l].screen.setBox(ofItem: Int32(k), to: .null) }
-        levels[l].live -= 1
+        levels[Int(place.level)].live -= 1
         return true
     }
 
-    /// Replaces the boxes of a child held here. O(log n), or O(level) when
-    /// its level gains its first screen box.
+    /// Replaces the boxes of a child held here. O(1) amortized, as an
+    /// insert: a child in a level leaves it (as a removal does) for the
+    /// list, with its new boxes.
     mutating func setBoxes(of child: NodeID, to boxes: ItemBoxes) {
         guard let place = places[child.rawValue] else { return }
         let k = Int(place.k)
@@ -125,14 +134,9 @@ struct OverflowLevels: Sendable {
             listBoxes[k] = boxes
             return
         }
-        let l = Int(place.level)
-        levels[l].boxes[k] = boxes
-        levels[l].local.setBox(ofItem: Int32(k), to: boxes.local)
-        if levels[l].screen.count > 0 {
-            levels[l].screen.setBox(ofItem: Int32(k), to: boxes.screen)
-        } else if !boxes.screen.isNull {
-            levels[l].rebuildScreen()
-        }
+        levels[Int(place.level)].live -= 1
+        count -= 1
+        insert(child, boxes)
     }
 
     /// Calls `body` with every child whose boxes may hold the point (`q` in
@@ -142,9 +146,10 @@ struct OverflowLevels: Sendable {
     func forEach(local q: CGPoint, screen p: CGPoint, _ body: (NodeID) -> Void) {
         for (k, boxes) in listBoxes.enumerated() where boxes.mayHold(local: q, screen: p) { body(list[k]) }
         for l in levels.indices where levels[l].live > 0 {
-            let items = levels[l].items
+            let items = levels[l].items, places = self.places
             let visit = { (k: Int32) -> Bool in
-                if !items[Int(k)].isNone { body(items[Int(k)]) }
+                let c = items[Int(k)]
+                if places[c.rawValue] == Place(level: Int32(truncatingIfNeeded: l), k: k) { body(c) }
                 return true
             }
             levels[l].local.forEach(containing: q, visit)
@@ -155,8 +160,8 @@ struct OverflowLevels: Sendable {
     /// Calls `body` with every child held.
     func forEachChild(_ body: (NodeID) -> Void) {
         list.forEach(body)
-        for level in levels where level.live > 0 {
-            for c in level.items where !c.isNone { body(c) }
+        for l in levels.indices where levels[l].live > 0 {
+            for (k, c) in levels[l].items.enumerated() where holds(c, level: l, item: k) { body(c) }
         }
     }
 
