@@ -179,3 +179,26 @@ import Testing
         }
     }
 }
+
+extension ChunkedColumnTests {
+    @Test func aStackPopsAcrossChunksAndLeavesACopyWhole() {
+        // Strings on the heap, so that a popped entry moved out wrongly (or
+        // left behind) shows under the sanitizers.
+        func value(_ i: Int) -> String { "entry number \(i) on the heap" }
+        var stack = ChunkedColumn<String>()
+        for i in 0 ..< 1_300 { stack.append(value(i)) }
+        let copy = stack
+        // 1,300 entries: chunks of 512, 512 and 276; pop through two
+        // boundaries (at 1,024 and 512), under the copy.
+        for i in stride(from: 1_299, through: 400, by: -1) { #expect(stack.removeLast() == value(i)) }
+        #expect(stack.count == 400 && stack.popLast() == value(399) && stack.count == 399)
+        #expect(copy.count == 1_300 && copy[1_299] == value(1_299) && copy[512] == value(512))
+        #expect(Array(copy) == (0 ..< 1_300).map(value))
+        // Pushed again: the popped slots are reused, the copy still untouched.
+        for i in 399 ..< 700 { stack.append(value(i + 10_000)) }
+        #expect(stack[398] == value(398) && stack[399] == value(10_399) && stack.count == 700)
+        #expect(copy[399] == value(399) && copy[600] == value(600))
+        var empty = ChunkedColumn<String>()
+        #expect(empty.popLast() == nil)
+    }
+}

@@ -19,7 +19,9 @@ struct SlotMap<Value: Sendable>: Sendable {
         var value: Value
     }
 
-    private var buckets = ChunkedColumn<Entry>()
+    /// None until the first entry: most wide views never get one, and an
+    /// empty column still allocates its table.
+    private var buckets: ChunkedColumn<Entry>?
     private var filler: Value
     /// Entries in use.
     private(set) var count = 0
@@ -38,7 +40,7 @@ struct SlotMap<Value: Sendable>: Sendable {
     /// The bucket holding `slot`'s entry, if any.
     @inline(__always)
     private func bucket(of slot: Int32) -> Int? {
-        guard count > 0 else { return nil }
+        guard count > 0, let buckets else { return nil }
         let key = UInt32(bitPattern: slot) &+ 1, mask = buckets.count - 1
         var b = Self.home(key, buckets.count)
         while true {
@@ -51,7 +53,7 @@ struct SlotMap<Value: Sendable>: Sendable {
 
     /// The value of `slot`, or nil. Setting nil removes it.
     subscript(slot: Int32) -> Value? {
-        get { bucket(of: slot).map { buckets[$0].value } }
+        get { bucket(of: slot).map { buckets.unsafelyUnwrapped[$0].value } }
         set {
             if let newValue { set(slot, newValue) } else { removeValue(forSlot: slot) }
         }
@@ -61,10 +63,10 @@ struct SlotMap<Value: Sendable>: Sendable {
     mutating func set(_ slot: Int32, _ value: Value) {
         precondition(slot >= 0, "SlotMap: a negative slot")
         if let b = bucket(of: slot) {
-            buckets[b].value = value
+            buckets![b].value = value
             return
         }
-        if 2 * (count + 1) > buckets.count { grow() }
+        if 2 * (count + 1) > (buckets?.count ?? 0) { grow() }
         place(Entry(key: UInt32(bitPattern: slot) &+ 1, value: value))
         count += 1
     }
@@ -73,49 +75,57 @@ struct SlotMap<Value: Sendable>: Sendable {
     @discardableResult
     mutating func removeValue(forSlot slot: Int32) -> Value? {
         guard let b = bucket(of: slot) else { return nil }
-        let value = buckets[b].value
-        let mask = buckets.count - 1
+        let value = buckets![b].value
+        let size = buckets!.count, mask = size - 1
         // Shift the rest of the run back over the hole, each entry whose
         // home is not between the hole and it, so that no lookup meets a
         // gap before its key.
         var hole = b
         var next = (b + 1) & mask
-        while buckets[next].key != 0 {
-            let home = Self.home(buckets[next].key, buckets.count)
+        while buckets![next].key != 0 {
+            let home = Self.home(buckets![next].key, size)
             if (next - home) & mask >= (next - hole) & mask {
-                buckets[hole] = buckets[next]
+                buckets![hole] = buckets![next]
                 hole = next
             }
             next = (next + 1) & mask
         }
-        buckets[hole] = Entry(key: 0, value: filler)
+        buckets![hole] = Entry(key: 0, value: filler)
         count -= 1
         return value
     }
 
     /// Removes every entry.
     mutating func removeAll() {
-        buckets = ChunkedColumn()
+        buckets = nil
         count = 0
     }
 
     /// Memory held, in bytes.
-    var memoryBytes: Int { buckets.memoryBytes }
+    var memoryBytes: Int { buckets?.memoryBytes ?? 0 }
 
     /// The chunks of buckets this map shares with `other`, and its chunks
     /// in all (for tests: what a write since a copy left shared).
-    func sharedChunks(with other: SlotMap) -> (shared: Int, of: Int) { buckets.sharedChunks(with: other.buckets) }
+    func sharedChunks(with other: SlotMap) -> (shared: Int, of: Int) {
+        guard let buckets else { return (0, 0) }
+        return buckets.sharedChunks(with: other.buckets ?? ChunkedColumn())
+    }
 
-    private mutating func place(_ entry: Entry) {
+    /// Puts `entry` in the first free bucket from its home (there is one:
+    /// at most half are used).
+    private static func place(_ entry: Entry, in buckets: inout ChunkedColumn<Entry>) {
         let mask = buckets.count - 1
-        var b = Self.home(entry.key, buckets.count)
+        var b = home(entry.key, buckets.count)
         while buckets[b].key != 0 { b = (b + 1) & mask }
         buckets[b] = entry
     }
 
+    private mutating func place(_ entry: Entry) { Self.place(entry, in: &buckets!) }
+
     private mutating func grow() {
         let old = buckets
-        buckets = ChunkedColumn(repeating: Entry(key: 0, value: filler), count: Swift.max(16, 2 * old.count))
-        for e in old where e.key != 0 { place(e) }
+        var grown = ChunkedColumn(repeating: Entry(key: 0, value: filler), count: Swift.max(16, 2 * (old?.count ?? 0)))
+        for e in old ?? ChunkedColumn() where e.key != 0 { Self.place(e, in: &grown) }
+        buckets = grown
     }
 }

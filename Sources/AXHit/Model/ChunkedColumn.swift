@@ -178,8 +178,18 @@ struct ChunkedColumn<Element> {
     /// copy of its chunk when shared.
     @discardableResult
     mutating func removeLast() -> Element {
-        let last = self[count - 1]
-        removeLast(1)
+        precondition(count > 0, "ChunkedColumn: removing more entries than there are")
+        let i = count - 1
+        // The common case, a chunk that keeps entries: no chunk is dropped.
+        guard i & Self.mask != 0 else {
+            let last = self[i]
+            removeLast(1)
+            return last
+        }
+        let k = i &>> Self.shift
+        let last = (writableBase(k) + (i & Self.mask)).move()
+        table.slot(k).pointee.count -= 1
+        count = i
         return last
     }
 
