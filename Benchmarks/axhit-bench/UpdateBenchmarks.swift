@@ -360,6 +360,10 @@ enum UpdateBenchmarks {
                 c.results.add(
                     name, "axhit", elements: c.elements, metric: "remove-shared-4k", unit: "ns", samples: deep.removals)
             }
+            let built = try removeBuiltRows(&e, s.container)
+            c.results.add(name, "axhit", elements: c.elements, metric: "remove-built", unit: "ns", samples: built.plain)
+            c.results.add(
+                name, "axhit", elements: c.elements, metric: "remove-built-shared", unit: "ns", samples: built.shared)
         }
         try checkRestored(c, name)
     }
@@ -429,6 +433,70 @@ enum UpdateBenchmarks {
         }
         withExtendedLifetime(published) {}
         return (inserts, removals)
+    }
+
+    /// Rows of `removeBuiltRows`, half of them under a snapshot.
+    static let builtRowRemovals = 128
+
+    /// `removeSubtree` of rows the view's index was built with (the
+    /// workload's own, spread over the view), ns per removal: alternately
+    /// with no snapshot alive (`plain`) and under the snapshot published just
+    /// before (`shared`).
+    ///
+    /// In steady state, as the other update rows: the rows are first
+    /// removed and put back (untimed), so that the chunks their removal
+    /// writes are the engine's own rather than shared with the tree the
+    /// harness keeps (a first write copies them), and the engine is built
+    /// again over its tree, so that they are in the view's index, not among
+    /// its additions. Each row is put back at the end, a copy of its subtree
+    /// in front of the sibling it was behind: the engine answers as before.
+    static func removeBuiltRows(_ e: inout HitTester, _ container: NodeID) throws -> (plain: [Double], shared: [Double])
+    {
+        let children = e.tree.children(of: container)
+        guard children.count >= 4 else { return ([], []) }
+        let step = max(2, children.count / builtRowRemovals)
+        var rows = stride(from: 1, to: children.count - 1, by: step).map { children[$0] }
+        func removeAll(_ timed: ((Int, Double) -> Void)?) throws -> [(row: ElementTree, behind: NodeID)] {
+            var removed: [(row: ElementTree, behind: NodeID)] = []
+            var published: HitTester?
+            for (j, row) in rows.enumerated() {
+                removed.append((try subtree(e.tree, row), e.tree.nextSibling(of: row)))
+                published = timed != nil && j % 2 == 0 ? e : nil
+                let start = Stopwatch.now()
+                try e.removeSubtree(row)
+                let end = Stopwatch.now()
+                timed?(j, Double(end - start))
+            }
+            published = nil
+            withExtendedLifetime(published) {}
+            return removed
+        }
+        func putBack(_ removed: [(row: ElementTree, behind: NodeID)]) throws {
+            var back = [NodeID](repeating: .none, count: removed.count)
+            for j in removed.indices.reversed() {
+                back[j] = try e.insert(removed[j].row, under: container, before: removed[j].behind)
+            }
+            rows = back
+        }
+        try putBack(try removeAll(nil))
+        e = HitTester(e.tree)
+        var plain: [Double] = [], shared: [Double] = []
+        try putBack(
+            try removeAll { j, ns in
+                if j % 2 == 0 { shared.append(ns) } else { plain.append(ns) }
+            })
+        return (plain, shared)
+    }
+
+    /// A copy of the subtree of `root`, as a tree of its own.
+    static func subtree(_ tree: ElementTree, _ root: NodeID) throws -> ElementTree {
+        var copy = ElementTree()
+        var made: [NodeID: NodeID] = [:]
+        try tree.forEachInPreOrder(from: root) { n in
+            let parent = n == root ? NodeID.none : made[tree.parent(of: n)] ?? .none
+            made[n] = try copy.append(try tree.node(n), under: parent)
+        }
+        return copy
     }
 
     /// `removeSubtree` of the rows `insert` puts in, in random order, ns per
