@@ -360,12 +360,12 @@ enum UpdateBenchmarks {
                 c.results.add(
                     name, "axhit", elements: c.elements, metric: "remove-shared-4k", unit: "ns", samples: deep.removals)
             }
-            let built = try removeBuiltRows(&e, s.container)
-            c.results.add(name, "axhit", elements: c.elements, metric: "remove-built", unit: "ns", samples: built.plain)
-            c.results.add(
-                name, "axhit", elements: c.elements, metric: "remove-built-shared", unit: "ns", samples: built.shared)
         }
         try checkRestored(c, name)
+        let built = try removeBuiltRows(c.screen.tree, s.container)
+        c.results.add(name, "axhit", elements: c.elements, metric: "remove-built", unit: "ns", samples: built.plain)
+        c.results.add(
+            name, "axhit", elements: c.elements, metric: "remove-built-shared", unit: "ns", samples: built.shared)
     }
 
     /// Rows inserted (then removed) while a snapshot is alive: a reader's
@@ -443,48 +443,39 @@ enum UpdateBenchmarks {
     /// with no snapshot alive (`plain`) and under the snapshot published just
     /// before (`shared`).
     ///
-    /// In steady state, as the other update rows: the rows are first
-    /// removed and put back (untimed), so that the chunks their removal
-    /// writes are the engine's own rather than shared with the tree the
-    /// harness keeps (a first write copies them), and the engine is built
-    /// again over its tree, so that they are in the view's index, not among
-    /// its additions. Each row is put back at the end, a copy of its subtree
-    /// in front of the sibling it was behind: the engine answers as before.
-    static func removeBuiltRows(_ e: inout HitTester, _ container: NodeID) throws -> (plain: [Double], shared: [Double])
+    /// On an engine of its own, in steady state as the other update rows:
+    /// the rows are first removed and put back (untimed, each a copy of its
+    /// subtree in front of the sibling it was behind), so that the chunks
+    /// their removal writes are the engine's own rather than shared with
+    /// the tree the harness keeps (a first write copies them), and the
+    /// engine is built again over its tree, so that they are in the view's
+    /// index, not among its additions.
+    static func removeBuiltRows(_ tree: ElementTree, _ container: NodeID) throws -> (plain: [Double], shared: [Double])
     {
+        var e = HitTester(tree)
         let children = e.tree.children(of: container)
         guard children.count >= 4 else { return ([], []) }
         let step = max(2, children.count / builtRowRemovals)
         var rows = stride(from: 1, to: children.count - 1, by: step).map { children[$0] }
-        func removeAll(_ timed: ((Int, Double) -> Void)?) throws -> [(row: ElementTree, behind: NodeID)] {
-            var removed: [(row: ElementTree, behind: NodeID)] = []
-            var published: HitTester?
-            for (j, row) in rows.enumerated() {
-                removed.append((try subtree(e.tree, row), e.tree.nextSibling(of: row)))
-                published = timed != nil && j % 2 == 0 ? e : nil
-                let start = Stopwatch.now()
-                try e.removeSubtree(row)
-                let end = Stopwatch.now()
-                timed?(j, Double(end - start))
-            }
-            published = nil
-            withExtendedLifetime(published) {}
-            return removed
+        var removed: [(row: ElementTree, behind: NodeID)] = []
+        for row in rows {
+            removed.append((try subtree(e.tree, row), e.tree.nextSibling(of: row)))
+            try e.removeSubtree(row)
         }
-        func putBack(_ removed: [(row: ElementTree, behind: NodeID)]) throws {
-            var back = [NodeID](repeating: .none, count: removed.count)
-            for j in removed.indices.reversed() {
-                back[j] = try e.insert(removed[j].row, under: container, before: removed[j].behind)
-            }
-            rows = back
+        for j in removed.indices.reversed() {
+            rows[j] = try e.insert(removed[j].row, under: container, before: removed[j].behind)
         }
-        try putBack(try removeAll(nil))
         e = HitTester(e.tree)
         var plain: [Double] = [], shared: [Double] = []
-        try putBack(
-            try removeAll { j, ns in
-                if j % 2 == 0 { shared.append(ns) } else { plain.append(ns) }
-            })
+        var published: HitTester?
+        for (j, row) in rows.enumerated() {
+            published = j % 2 == 0 ? e : nil
+            let start = Stopwatch.now()
+            try e.removeSubtree(row)
+            let end = Stopwatch.now()
+            if j % 2 == 0 { shared.append(Double(end - start)) } else { plain.append(Double(end - start)) }
+        }
+        withExtendedLifetime(published) {}
         return (plain, shared)
     }
 
@@ -521,13 +512,15 @@ enum UpdateBenchmarks {
         let engine = try c.engine()
         let naive = try c.naive()
         let tree = c.screen.tree
+        // By id: a row removed and put back is the same row under a new
+        // handle.
         for p in QueryBenchmarks.guardProbes(c) {
-            let a = engine.hit(p, policy: .frame), b = naive.hit(p)
+            let a = engine.hit(p, policy: .frame).map { engine.tree.id(of: $0) }
+            let b = naive.hit(p).map { tree.id(of: $0) }
             if a != b {
                 throw BenchError(
                     "\(name) at \(c.elements) elements: after undoing its updates the engine answers "
-                        + "\(a.map { engine.tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)), the naive walk "
-                        + "\(b.map { tree.id(of: $0) } ?? "none")")
+                        + "\(a ?? "none") at (\(p.x), \(p.y)), the naive walk \(b ?? "none")")
             }
         }
     }
