@@ -402,8 +402,8 @@ enum UpdateBenchmarks {
         return (inserts, publishes, removals)
     }
 
-    /// Rows of `insertManyShared`: enough that the view's unindexed
-    /// children (its index's overflow) outgrow what one copy costs little.
+    /// Rows of `insertManyShared`: enough for the view's unindexed children
+    /// (its index's overflow) to fill levels of thousands.
     static let manySharedUpdates = 4096
 
     /// `manySharedUpdates` rows inserted one by one, each under the snapshot
@@ -512,15 +512,13 @@ enum UpdateBenchmarks {
         let engine = try c.engine()
         let naive = try c.naive()
         let tree = c.screen.tree
-        // By id: a row removed and put back is the same row under a new
-        // handle.
         for p in QueryBenchmarks.guardProbes(c) {
-            let a = engine.hit(p, policy: .frame).map { engine.tree.id(of: $0) }
-            let b = naive.hit(p).map { tree.id(of: $0) }
+            let a = engine.hit(p, policy: .frame), b = naive.hit(p)
             if a != b {
                 throw BenchError(
                     "\(name) at \(c.elements) elements: after undoing its updates the engine answers "
-                        + "\(a ?? "none") at (\(p.x), \(p.y)), the naive walk \(b ?? "none")")
+                        + "\(a.map { engine.tree.id(of: $0) } ?? "none") at (\(p.x), \(p.y)), the naive walk "
+                        + "\(b.map { tree.id(of: $0) } ?? "none")")
             }
         }
     }

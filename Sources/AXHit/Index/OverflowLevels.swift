@@ -60,7 +60,7 @@ struct OverflowLevels: Sendable {
     static let listLimit = 64
 
     /// Children held (`places.count`, kept apart so that a query reads a
-    /// number rather than the dictionary). O(1).
+    /// number rather than the map). O(1).
     private(set) var count = 0
     var isEmpty: Bool { count == 0 }
 
@@ -81,7 +81,7 @@ struct OverflowLevels: Sendable {
         listBoxes.removeAll(keepingCapacity: true)
         var i = 0
         while i < levels.count && levels[i].live > 0 {
-            for (k, c) in levels[i].items.enumerated() where holds(c, level: i, item: k) {
+            for (k, c) in levels[i].items.enumerated() where Self.holds(places, c, level: i, item: k) {
                 items.append(c)
                 boxes.append(levels[i].boxes[k])
             }
@@ -98,8 +98,9 @@ struct OverflowLevels: Sendable {
     /// to a level's arrays copies them whole while a snapshot shares them
     /// (an update under a snapshot would cost O(level)), so they take the
     /// child's place instead. O(1) expected, one lookup.
+    /// (Static, so that a query's closure captures the map, not `self`.)
     @inline(__always)
-    private func holds(_ c: NodeID, level l: Int, item k: Int) -> Bool {
+    private static func holds(_ places: SlotMap<Place>, _ c: NodeID, level l: Int, item k: Int) -> Bool {
         places[c.rawValue] == Place(level: Int32(truncatingIfNeeded: l), k: Int32(truncatingIfNeeded: k))
     }
 
@@ -148,8 +149,7 @@ struct OverflowLevels: Sendable {
         for l in levels.indices where levels[l].live > 0 {
             let items = levels[l].items, places = self.places
             let visit = { (k: Int32) -> Bool in
-                let c = items[Int(k)]
-                if places[c.rawValue] == Place(level: Int32(truncatingIfNeeded: l), k: k) { body(c) }
+                if Self.holds(places, items[Int(k)], level: l, item: Int(k)) { body(items[Int(k)]) }
                 return true
             }
             levels[l].local.forEach(containing: q, visit)
@@ -161,11 +161,11 @@ struct OverflowLevels: Sendable {
     func forEachChild(_ body: (NodeID) -> Void) {
         list.forEach(body)
         for l in levels.indices where levels[l].live > 0 {
-            for (k, c) in levels[l].items.enumerated() where holds(c, level: l, item: k) { body(c) }
+            for (k, c) in levels[l].items.enumerated() where Self.holds(places, c, level: l, item: k) { body(c) }
         }
     }
 
-    /// Memory held, in bytes (the place table at its entries' size).
+    /// Memory held, in bytes.
     var memoryBytes: Int {
         let perItem = MemoryLayout<NodeID>.stride + MemoryLayout<ItemBoxes>.stride
         return list.count * perItem + places.memoryBytes

@@ -22,7 +22,7 @@ struct SlotMap<Value: Sendable>: Sendable {
     /// None until the first entry: most wide views never get one, and an
     /// empty column still allocates its table.
     private var buckets: ChunkedColumn<Entry>?
-    private var filler: Value
+    private let filler: Value
     /// Entries in use.
     private(set) var count = 0
 
@@ -93,12 +93,6 @@ struct SlotMap<Value: Sendable>: Sendable {
         buckets![hole] = Entry(key: 0, value: filler)
         count -= 1
         return value
-    }
-
-    /// Removes every entry.
-    mutating func removeAll() {
-        buckets = nil
-        count = 0
     }
 
     /// Memory held, in bytes.

@@ -180,7 +180,8 @@ struct ChunkedColumn<Element> {
     mutating func removeLast() -> Element {
         precondition(count > 0, "ChunkedColumn: removing more entries than there are")
         let i = count - 1
-        // The common case, a chunk that keeps entries: no chunk is dropped.
+        // The first entry of its chunk takes the chunk with it: the general
+        // path. Else (most pops) one entry moves out.
         guard i & Self.mask != 0 else {
             let last = self[i]
             removeLast(1)
