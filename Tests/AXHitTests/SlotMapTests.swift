@@ -15,6 +15,10 @@ import Testing
         #expect(map.removeValue(forSlot: 0) == 8)
         #expect(map[0] == nil && map[Int32.max] == 9 && map.count == 1)
         #expect(map.removeValue(forSlot: 0) == nil)
+        // A negative slot (`NodeID.none`'s) is in no map, though its key
+        // would read as an empty bucket's.
+        #expect(map[-1] == nil && map[NodeID.none.rawValue] == nil && map.removeValue(forSlot: -1) == nil)
+        #expect(map.count == 1)
     }
 
     @Test func agreesWithADictionaryThroughSetsAndRemovals() {

@@ -37,10 +37,11 @@ struct SlotMap<Value: Sendable>: Sendable {
         Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & (size - 1)
     }
 
-    /// The bucket holding `slot`'s entry, if any.
+    /// The bucket holding `slot`'s entry, if any (none for a negative
+    /// slot, such as `NodeID.none`'s, whose key would be an empty bucket's).
     @inline(__always)
     private func bucket(of slot: Int32) -> Int? {
-        guard count > 0, let buckets else { return nil }
+        guard count > 0, slot >= 0, let buckets else { return nil }
         let key = UInt32(bitPattern: slot) &+ 1, mask = buckets.count - 1
         var b = Self.home(key, buckets.count)
         while true {
