@@ -52,12 +52,9 @@ struct SlotMap<Value: Sendable>: Sendable {
         }
     }
 
-    /// The value of `slot`, or nil. Setting nil removes it.
+    /// The value of `slot`, or nil.
     subscript(slot: Int32) -> Value? {
-        get { bucket(of: slot).map { buckets.unsafelyUnwrapped[$0].value } }
-        set {
-            if let newValue { set(slot, newValue) } else { removeValue(forSlot: slot) }
-        }
+        bucket(of: slot).map { buckets.unsafelyUnwrapped[$0].value }
     }
 
     /// Stores `value` for `slot`, replacing any.
@@ -76,22 +73,9 @@ struct SlotMap<Value: Sendable>: Sendable {
     @discardableResult
     mutating func removeValue(forSlot slot: Int32) -> Value? {
         guard let b = bucket(of: slot) else { return nil }
-        let value = buckets![b].value
-        let size = buckets!.count, mask = size - 1
-        // Shift the rest of the run back over the hole, each entry whose
-        // home is not between the hole and it, so that no lookup meets a
-        // gap before its key.
-        var hole = b
-        var next = (b + 1) & mask
-        while buckets![next].key != 0 {
-            let home = Self.home(buckets![next].key, size)
-            if (next - home) & mask >= (next - hole) & mask {
-                buckets![hole] = buckets![next]
-                hole = next
-            }
-            next = (next + 1) & mask
-        }
-        buckets![hole] = Entry(key: 0, value: filler)
+        let value = buckets![b].value, size = buckets!.count
+        buckets!.removeProbed(
+            at: b, empty: Entry(key: 0, value: filler), isEmpty: { $0.key == 0 }, home: { Self.home($0.key, size) })
         count -= 1
         return value
     }

@@ -69,21 +69,7 @@ struct IDTable: Sendable {
             if buckets[b] == 0 { return }
             b = (b + 1) & mask
         }
-        // Shift the rest of the run back over the hole, each entry that may
-        // move (its home is not between the hole and it), so that lookups
-        // never meet a gap before their key.
-        var hole = b
-        var next = (b + 1) & mask
-        while buckets[next] != 0 {
-            let home = Int(buckets[next] >> 32) & mask
-            // Distances along the run, modulo the table.
-            if (next - home) & mask >= (next - hole) & mask {
-                buckets[hole] = buckets[next]
-                hole = next
-            }
-            next = (next + 1) & mask
-        }
-        buckets[hole] = 0
+        buckets.removeProbed(at: b, empty: 0, isEmpty: { $0 == 0 }, home: { Int($0 >> 32) & mask })
         count -= 1
     }
 
