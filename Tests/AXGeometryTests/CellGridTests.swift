@@ -160,6 +160,37 @@ import Testing
         #expect(edge.frontmost(below: .max, above: -1)?.withRoom == false, "on 402's left edge")
     }
 
+    /// An entry holds a quantized point exactly when the point lies within
+    /// its closed edges on both axes: at the ends of the 16-bit range, on
+    /// each edge and a step either side, and for boxes one step wide (the
+    /// scan's one-branch test wraps its differences; a mistake there would
+    /// show at these values first).
+    @Test func anEntryHoldsExactlyThePointsWithinItsClosedEdges() {
+        let edges: [UInt16] = [0, 1, 2, 300, 301, 32767, 32768, 65534, 65535]
+        var near = Set<UInt16>()
+        for e in edges { near.formUnion([e &- 1, e, e &+ 1]) }
+        var checked = 0, held = 0
+        for minX in edges {
+            for maxX in edges where maxX >= minX {
+                let (minY, maxY) = (maxX, maxX == 65535 ? 65535 : maxX + 1)
+                let e = CellGrid.Entry(minX: minX, minY: minY, maxX: maxX, maxY: maxY, item: 0)
+                for qx in near {
+                    for qy in [minY &- 1, minY, maxY, maxY &+ 1] {
+                        let holds = withUnsafePointer(to: e) {
+                            CellGrid.Cells.Scan(entries: $0, i: 0, end: 1, qx: qx, qy: qy).holds(e)
+                        }
+                        let expected = minX <= qx && qx <= maxX && minY <= qy && qy <= maxY
+                        #expect(holds == expected, "entry \(e), point (\(qx), \(qy))")
+                        checked += 1
+                        if expected { held += 1 }
+                    }
+                }
+            }
+        }
+        // Guards: both answers were asked for, many times.
+        #expect(checked > 2000 && held > 400 && checked - held > 1000)
+    }
+
     @Test func keysAreReportedInsteadOfIndices() throws {
         var rng = SplitMix64(seed: 13)
         let boxes = Self.randomBoxes(1000, &rng)

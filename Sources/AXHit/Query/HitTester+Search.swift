@@ -121,10 +121,13 @@ extension HitTester {
         guard !root.isNone, hot[root.index].state.contains(.subtreeSearched) else { return }
         scratch.stack.reset()
         // Box hits serve the frame policy only, at a moderate point (checked
-        // once here; each view on the way down checks its own values).
-        scratch.stack.push(
-            .init(node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity))
-        while let entry = scratch.stack.pop() {
+        // once here; each view on the way down checks its own values). The
+        // root is searched first, from a local: a push and a pop of it would
+        // cost a store-to-load stall.
+        var first: HitScratch.Entry? = .init(
+            node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity)
+        while let entry = first ?? scratch.stack.pop() {
+            first = nil
             let n = entry.node
             if entry.step != .visit {
                 if entry.step == .answer {
@@ -172,9 +175,12 @@ extension HitTester {
                 }
                 let moderatePath =
                     entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
-                pushChildren(
+                if let answer = pushChildren(
                     of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath,
-                    firstOnly: firstOnly, scratch: &scratch)
+                    firstOnly: firstOnly, scratch: &scratch), !visit(answer)
+                {
+                    return
+                }
             } else {
                 if exposed {
                     if Shape.exposedHidesSubtree {
@@ -201,14 +207,15 @@ extension HitTester {
     }
 
     /// Pushes the children of view `h` that may hold the point, backmost
-    /// first so that the frontmost is searched first; with `firstOnly`, the
-    /// frontmost alone when it is a box hit (the search ends there; so far
-    /// only where a wide view's cells answer).
+    /// first so that the frontmost is searched first; with `firstOnly`,
+    /// returns instead the frontmost alone when it is a box hit (the search
+    /// ends there; so far only where a wide view's cells answer), which the
+    /// caller visits at once: pushed, it would be popped straight back.
     @inline(__always)
     func pushChildren(
         of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
         moderatePath: Bool, firstOnly: Bool, scratch: inout HitScratch
-    ) {
+    ) -> NodeID? {
         // Children are pushed without reading their records (a cache miss
         // each): the search checks the exposed count when it pops them,
         // unless the child is a box hit with the point well inside its box
@@ -229,7 +236,7 @@ extension HitTester {
                     }
                 }
             }
-            return
+            return nil
         }
         let slot = h.indexSlot
         if slot < 0 {
@@ -238,10 +245,11 @@ extension HitTester {
                 scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
                 c = tree.nextSiblings[c.index]
             }
-            return
+            return nil
         }
         // Through a pointer: the column's subscript would copy the index
         // (a retain of each of its arrays) for every query.
+        var answer: NodeID?
         let pushed = indexes.withView { indexes -> Bool in
             let index = indexes.pointer(Int(slot))
             // (No `&&` on the index itself: its autoclosure would capture,
@@ -274,7 +282,7 @@ extension HitTester {
                         if firstOnly && gridHits, let (front, room) = index.pointee.grid.frontmost(containing: q),
                             room && boxHits.test(Int(front))
                         {
-                            push(front, room)
+                            answer = generations.nodeID(front)
                             return
                         }
                         index.pointee.grid.forEach(containing: q) { key, withRoom in
@@ -286,11 +294,11 @@ extension HitTester {
                     var scan = cells.scan(containing: q)
                     if firstOnly && gridHits {
                         // The frontmost candidate first, from the cell's front
-                        // end: when it is a box hit, it alone is pushed (the
+                        // end: when it is a box hit, it alone is the answer (the
                         // search ends there); else the ones behind it, then it.
                         guard let (front, frontRoom) = scan.previous() else { return }
                         if frontRoom && boxHits.test(Int(front)) {
-                            push(front, frontRoom)
+                            answer = generations.nodeID(front)
                             return
                         }
                         while let (key, withRoom) = scan.next() { push(key, withRoom) }
@@ -302,7 +310,7 @@ extension HitTester {
             }
             return true
         }
-        if pushed { return }
+        if pushed { return answer }
         scratch.candidates.removeAll(keepingCapacity: true)
         let overflow = indexes.withView { indexes in
             tree.generations.withView { generations in
@@ -316,6 +324,7 @@ extension HitTester {
             last = c
             scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
         }
+        return nil
     }
 
     /// Appends the children of an indexed view whose boxes hold the point
