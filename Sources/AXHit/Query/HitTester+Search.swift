@@ -121,13 +121,10 @@ extension HitTester {
         guard !root.isNone, hot[root.index].state.contains(.subtreeSearched) else { return }
         scratch.stack.reset()
         // Box hits serve the frame policy only, at a moderate point (checked
-        // once here; each view on the way down checks its own values). The
-        // root is searched first, from a local: a push and a pop of it would
-        // cost a store-to-load stall.
-        var first: HitScratch.Entry? = .init(
-            node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity)
-        while let entry = first ?? scratch.stack.pop() {
-            first = nil
+        // once here; each view on the way down checks its own values).
+        scratch.stack.push(
+            .init(node: root, moderatePath: policy == .frame && Self.isModerate(p), point: p, toScreen: .identity))
+        while let entry = scratch.stack.pop() {
             let n = entry.node
             if entry.step != .visit {
                 if entry.step == .answer {
