@@ -16,7 +16,10 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
         ),
-        .target(name: "AXGeometry", dependencies: ["CGEOS"]),
+        // A read hint (`__builtin_prefetch`), which Swift cannot spell: the
+        // screen grid starts a batch of queries' cache misses together.
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+        .target(name: "AXGeometry", dependencies: ["CGEOS", "CPrefetch"]),
         .target(name: "AXHit", dependencies: ["AXGeometry"]),
         // Argument parsing and JSON Lines output, shared by the two tools.
         .target(name: "CommandLineSupport"),

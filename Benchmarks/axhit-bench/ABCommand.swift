@@ -9,7 +9,7 @@ import Foundation
 enum ABCommand {
     static let help = """
         usage: axhit-bench ab OLD_BENCH NEW_BENCH [--only PATTERN] [--elements N] [--rounds R]
-                              [--threshold T] [--keep DIR]
+                              [--cli-points N] [--threshold T] [--keep DIR]
 
           OLD_BENCH, NEW_BENCH  two axhit-bench executables (e.g. built from main and from
                                 your branch: copy .build/release/axhit-bench after each build)
@@ -17,6 +17,8 @@ enum ABCommand {
           --elements N          sizes, as run --elements (default: the quick sizes, 1k,10k)
           --rounds R            rounds (default 12): each runs `run --quick --passes 1` of OLD
                                 and of NEW on each workload in turn
+          --cli-points N        points of each cli-hit run, as run --cli-points (default:
+                                --quick's); the axhit beside each executable answers them
           --threshold T         as compare's (default: compare's defaults)
           --keep DIR            keep every run's JSON in DIR (else a temporary directory)
 
@@ -35,7 +37,8 @@ enum ABCommand {
             print(help)
             return 0
         }
-        let a = try Arguments(args, options: ["only", "elements", "rounds", "threshold", "keep"], flags: [])
+        let a = try Arguments(
+            args, options: ["only", "elements", "rounds", "cli-points", "threshold", "keep"], flags: [])
         guard a.positionals.count == 2 else { throw UsageError("ab needs OLD_BENCH and NEW_BENCH") }
         let benches = try a.positionals.map { path throws(UsageError) -> String in
             guard FileManager.default.isExecutableFile(atPath: path) else {
@@ -47,6 +50,7 @@ enum ABCommand {
         guard rounds >= 3 else { throw UsageError("--rounds must be 3 or more") }
         let thresholds = try a.option("threshold").map(CompareCommand.parseThresholds) ?? .defaults
         if let e = a.option("elements") { _ = try RunCommand.parseSizes(e) }
+        if let n = a.option("cli-points") { _ = try RunCommand.parseSizes(n) }
         let only = a.option("only")
         // One group of benchmark names per workload, named exactly (no glob
         // characters: run matches them as substrings, and none is part of
@@ -79,6 +83,7 @@ enum ABCommand {
                     progress.log("round \(round + 1)/\(rounds) \(workload): \(side == 0 ? "OLD" : "NEW")")
                     var arguments = ["run", "--quick", "--passes", "1", "--only", names, "--json", json.path]
                     if let e = a.option("elements") { arguments += ["--elements", e] }
+                    if let n = a.option("cli-points") { arguments += ["--cli-points", n] }
                     try runChild(benches[side], arguments, log: directory.appendingPathComponent("log.txt"))
                     rows[side][round] += try JSONReport.read(json.path)
                 }

@@ -65,7 +65,16 @@ final class BenchContext {
             points: points, budget: settings.latencyBudget / Double(settings.passes),
             minSamples: max(1, share(settings.minSamples)), maxSamples: maxSamples,
             warmUpTime: settings.warmUpTime,
-            firstMeasured: settings.guardPoints + pass * LatencySampler.maxBatch * maxSamples, sink: sink)
+            firstMeasured: settings.guardPoints + pass * LatencySampler.maxBatch * maxSamples,
+            batchPoints: batchPoints, sink: sink)
+    }
+
+    /// This pass's points for `LatencySampler.measureRuns`: its share
+    /// of those between every pass's latency points and the warm-up's.
+    private var batchPoints: Range<Int> {
+        let first = settings.guardPoints + LatencySampler.maxBatch * settings.maxSamples
+        let share = max(0, points.count - LatencySampler.warmUpPoints - first) / max(1, settings.passes)
+        return first + pass * share ..< first + (pass + 1) * share
     }
 
     /// The engine over this tree (built now if `build` did not run).

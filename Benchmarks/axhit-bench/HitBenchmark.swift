@@ -90,7 +90,27 @@ enum HitBenchmark {
         var scratch = HitScratch()
         let m = c.sampler.measure { p in Int(gridded.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
         c.results.add(name, implementation, elements: c.elements, metric: "latency", unit: "ns", samples: m.samples)
+        // Runs of unseen points on one core: through the call for many
+        // points, which reads a large grid ahead, and one query at a time.
+        // Both are means over a run, where `latency`'s p50 is over batches
+        // of a few dozen, which leaves out more of the slow queries.
+        // A constant: a closure over the `var` would copy the engine out of
+        // its box at every use, retaining each of its arrays.
+        let engine = gridded
+        let batch = c.sampler.measureRuns(size: runPoints, half: 0) { points in
+            engine.hit(points, policy: .frame, threads: 1).reduce(0) { $0 &+ Int($1?.rawValue ?? -1) }
+        }
+        c.results.add(name, implementation, elements: c.elements, metric: "batch-per-point", unit: "ns", samples: batch)
+        let loop = c.sampler.measureRuns(size: runPoints, half: 1) { points in
+            var sum = 0
+            for p in points { sum &+= Int(engine.hit(p, policy: .frame, scratch: &scratch)?.rawValue ?? -1) }
+            return sum
+        }
+        c.results.add(name, implementation, elements: c.elements, metric: "loop-per-point", unit: "ns", samples: loop)
     }
+
+    /// Points a `batch-per-point` or `loop-per-point` sample answers.
+    static let runPoints = 1_024
 
     /// The same queries on a copy of the engine after the first 16 updates
     /// of `move`'s plan (`axhit+16-moves`): the engine keeps its tiles away

@@ -30,6 +30,8 @@ struct LatencySampler {
     let warmUpTime: Double
     /// The first point measured: the ones before are the correctness guards'.
     let firstMeasured: Int
+    /// The points `measureRuns` measures: no other measurement reads them.
+    let batchPoints: Range<Int>
     let sink: BlackHole
 
     /// Per-query latency samples in ns for `query`, and the mean cost seen
@@ -56,6 +58,39 @@ struct LatencySampler {
             query(points[firstMeasured + $0])
         }
         return (m.samples, estimate)
+    }
+
+    /// Per-point latency samples in ns of answering points a run at a time:
+    /// `answer` gets runs of `size` points, after the same warm-up as
+    /// `measure` (runs of the warm-up points); then each run of points no
+    /// query has seen is one sample, its time over `size`. The runs are
+    /// every other one of `batchPoints` (which `measure` never reads), from
+    /// the first or the second (`half`, 0 or 1), so that two ways of
+    /// answering them can be compared on points alike and alike unseen. The
+    /// runs are made before the clock starts.
+    func measureRuns(size: Int, half: Int, _ answer: ([CGPoint]) -> Int) -> [Double] {
+        let warmStart = points.count - Self.warmUpPoints
+        let warm = stride(from: warmStart, to: points.count - size + 1, by: size).map {
+            Array(points[$0 ..< $0 + size])
+        }
+        let starts = stride(
+            from: batchPoints.lowerBound + half * size, to: batchPoints.upperBound - size + 1, by: 2 * size)
+        let runs = starts.map { Array(points[$0 ..< $0 + size]) }
+        precondition(!warm.isEmpty && !runs.isEmpty, "too few query points for runs of \(size)")
+        var check = 0, k = 0
+        let t0 = Stopwatch.now()
+        repeat {
+            check &+= answer(warm[k])
+            k = (k + 1) % warm.count
+        } while Double(Stopwatch.now() - t0) < warmUpTime
+        var samples: [Double] = []
+        for run in runs {
+            let s = Stopwatch.now()
+            check &+= answer(run)
+            samples.append(Double(Stopwatch.now() - s) / Double(size))
+        }
+        sink.consume(check)
+        return samples
     }
 
     /// Per-operation latency samples in ns for `operation(k)`, where `k`

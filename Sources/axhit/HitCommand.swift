@@ -153,7 +153,7 @@ private struct AnswerLines {
             swap(&scratch, &self.scratch)
         }
         let tester = self.tester, ids = self.ids, policy = self.policy
-        var hits = [NodeID](repeating: .none, count: Self.groupSize)
+        var hits = [NodeID?](repeating: nil, count: Self.groupSize)
         var slots = [SIMD2<UInt64>](repeating: .zero, count: Self.groupSize)
         text.removeAll(keepingCapacity: true)
         var next = points.startIndex
@@ -165,15 +165,17 @@ private struct AnswerLines {
             text.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
                 while next < points.endIndex && buffer.count - end >= Self.groupRoom {
-                    // A group's answers first, then their ids' slots, then
-                    // the lines: the reads of answers and slots, each likely
-                    // a cache miss, overlap instead of waiting in turn.
+                    // A group's answers first (the engine reads a large
+                    // screen grid ahead for them), then their ids' slots,
+                    // then the lines: the reads of answers and slots, each
+                    // likely a cache miss, overlap instead of waiting in turn.
                     let group = next ..< min(points.endIndex, next + Self.groupSize)
-                    for (j, p) in zip(group.indices, points[group]) {
-                        let hit = tester.hit(p, policy: policy, scratch: &scratch)
-                        hits[j - group.lowerBound] = hit ?? .none
+                    points[group].withUnsafeBufferPointer { group in
+                        hits.withUnsafeMutableBufferPointer {
+                            tester.hit(group, policy: policy, scratch: &scratch, into: $0)
+                        }
                     }
-                    for j in 0 ..< group.count { slots[j] = ids.slot(of: hits[j]) }
+                    for j in 0 ..< group.count { slots[j] = ids.slot(of: hits[j] ?? .none) }
                     for (j, p) in zip(0 ..< group.count, points[group]) {
                         var at = end
                         at += JSONText.write(#"{"point":["#, to: base + at)
@@ -182,7 +184,7 @@ private struct AnswerLines {
                         at += 1
                         at += JSONText.writeNumber(p.y, to: base + at)
                         at += JSONText.write(#"],"element":"#, to: base + at)
-                        if hits[j].isNone {
+                        if hits[j] == nil {
                             at += JSONText.write("null", to: base + at)
                         } else {
                             // Without room for a long id: made room for it next.

@@ -25,14 +25,15 @@ import Testing
         compare(engine, (0 ..< points).map { point(&rng, $0) }, &tally)
     }
 
-    /// Checks `engine`'s frame answer at each point against the spec's
-    /// (`ReferenceHitTest`, unless `bySpec` is false) and against the same
-    /// engine without its grid.
+    /// Checks `engine`'s frame answer at each point, one query at a time
+    /// and in a batch, against the spec's (`ReferenceHitTest`, unless
+    /// `bySpec` is false) and against the same engine without its grid.
     static func compare(_ engine: HitTester, _ points: [CGPoint], _ tally: inout Tally, bySpec: Bool = true) {
         let reference = ReferenceHitTest(engine.tree)
         var plain = engine
         plain.screenGrid = nil
-        for p in points {
+        let batch = Self.batch(engine, points).map { $0.map { engine.tree.id(of: $0) } }
+        for (p, inBatch) in zip(points, batch) {
             // What the grid says where it is still asked (not in a stale area).
             switch engine.staleAreas.holds(p) ? .undecided : engine.screenGrid?.answer(p) {
             case .node: tally.decided += 1
@@ -42,15 +43,31 @@ import Testing
             let got = engine.hit(p).map { engine.tree.id(of: $0) }
             let without = plain.hit(p).map { engine.tree.id(of: $0) }
             let expected = bySpec ? reference.hit(p, policy: .frame) { _, _ in nil } : without
-            if got != expected || got != without {
+            if got != expected || got != without || inBatch != got {
                 tally.mismatches += 1
                 if tally.mismatches <= 5 {
                     Issue.record(
-                        "point \(p): got \(got ?? "nil"), expected \(expected ?? "nil"), without the grid \(without ?? "nil")"
+                        "point \(p): got \(got ?? "nil"), expected \(expected ?? "nil"), without the grid \(without ?? "nil"), in a batch \(inBatch ?? "nil")"
                     )
                 }
             }
         }
+    }
+
+    /// `engine`'s answers at `points` from the batch that reads each group's
+    /// tiles and cells ahead (`hit(_:policy:scratch:into:readingAhead:)`,
+    /// made to read ahead however small the grid), on the engine as it is
+    /// (stale areas and all: the public `hit(_:policy:threads:)` would
+    /// answer from a fresh grid on a copy).
+    static func batch(_ engine: HitTester, _ points: [CGPoint]) -> [NodeID?] {
+        var answers = [NodeID?](repeating: nil, count: points.count)
+        var scratch = HitScratch()
+        points.withUnsafeBufferPointer { points in
+            answers.withUnsafeMutableBufferPointer {
+                engine.hit(points, policy: .frame, scratch: &scratch, into: $0, readingAhead: true)
+            }
+        }
+        return answers
     }
 
     /// `BoxHitTests`' trees, wider (600 children in the scrolled wide view)
@@ -99,6 +116,37 @@ import Testing
         #expect(tally.decided > 5_000)
         #expect(tally.nothing > 100)
         #expect(tally.undecided > 100)
+    }
+
+    /// A batch reads a group's tiles and cells before answering any point
+    /// of it: whatever the batch's length (around the group of 16), and
+    /// with points the grid must not read (NaN, infinite, beyond moderate
+    /// coordinates) among them, it answers as the spec does, in order.
+    @Test func batchesOfEveryLengthAnswerAsTheSpecDoes() throws {
+        var engine = HitTester(try Self.tree(seed: 3))
+        let built = engine.buildScreenGrid()
+        #expect(built)
+        var rng = SeededRandom(seed: 77)
+        let hostile = [
+            CGPoint(x: Double.nan, y: 50), CGPoint(x: 50, y: -Double.infinity), CGPoint(x: 0x1p24, y: 50),
+            CGPoint(x: 1e300, y: -1e300), CGPoint(x: -0x1p24, y: 0x1p24), CGPoint(x: 0, y: 0),
+        ]
+        var tally = Tally()
+        for length in [0, 1, 15, 16, 17, 33, 1037] {
+            var points = (0 ..< length).map { Self.point(&rng, $0) }
+            // Hostile points at a group's first, last and middle places.
+            for (k, at) in [0, 15, 16, 31, 7, 40].enumerated() where at < length { points[at] = hostile[k] }
+            Self.compare(engine, points, &tally)
+            let reference = ReferenceHitTest(engine.tree)
+            let expected = points.map { reference.hit($0, policy: .frame) { _, _ in nil } }
+            for threads in [nil, 1, 3] as [Int?] {
+                let got = engine.hit(points, threads: threads).map { $0.map { engine.tree.id(of: $0) } }
+                #expect(got == expected, "\(length) points on \(threads.map(String.init) ?? "every") thread(s)")
+            }
+        }
+        #expect(tally.mismatches == 0)
+        #expect(tally.decided > 500)
+        #expect(tally.nothing > 10)
     }
 
     /// Small cells under a hundred large panels, interleaved in z-order: too

@@ -589,20 +589,48 @@ extension CellGrid {
         /// reports (on the other axis a step is at least as long).
         @inlinable package var quantizationStep: Double { Swift.min(sideX, sideY) / CellGrid.steps }
 
+        /// The column and row of the cell under `p`, or nil outside the
+        /// cells. From the exact point: a box that truly holds `p` is filed
+        /// there.
+        @inlinable @inline(__always)
+        func cell(containing p: CGPoint) -> (x: Int, y: Int)? {
+            let cx = (Double(p.x) - originX) * inverseX, cy = (Double(p.y) - originY) * inverseY
+            guard cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) else { return nil }
+            return (Int(cx), Int(cy))
+        }
+
         /// The cell entries that hold `p` (loose items are not in them).
         @inlinable @inline(__always)
         package func scan(containing p: CGPoint) -> Scan {
-            let px = Double(p.x), py = Double(p.y)
-            // The cell from the exact point: a box that truly holds `p` is filed there.
-            let cx = (px - originX) * inverseX, cy = (py - originY) * inverseY
-            guard cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) else {
-                return Scan(entries: entries, i: 0, end: 0, qx: 0, qy: 0)
-            }
-            let x = Int(cx), y = Int(cy)
+            guard let (x, y) = cell(containing: p) else { return Scan(entries: entries, i: 0, end: 0, qx: 0, qy: 0) }
             return Scan(
                 entries: entries, i: Int(cellStarts[y * columns + x]), end: Int(cellStarts[y * columns + x + 1]),
-                qx: CellGrid.quantizedDown(px, originX + Double(x) * sideX, inverseX),
-                qy: CellGrid.quantizedDown(py, originY + Double(y) * sideY, inverseY))
+                qx: CellGrid.quantizedDown(Double(p.x), originX + Double(x) * sideX, inverseX),
+                qy: CellGrid.quantizedDown(Double(p.y), originY + Double(y) * sideY, inverseY))
+        }
+
+        /// Starts fetching where `p`'s cell list starts and ends, with no
+        /// wait: the first of a query's two dependent reads, begun for many
+        /// points before any is answered (`prefetchEntries`), so that their
+        /// cache misses overlap.
+        @inlinable @inline(__always)
+        package func prefetchBounds(containing p: CGPoint) {
+            guard let (x, y) = cell(containing: p) else { return }
+            prefetch(cellStarts + (y * columns + x))
+        }
+
+        /// Starts fetching the front end of `p`'s cell list (its last
+        /// entries, which a frontmost scan reads first), reading where it
+        /// ends (best fetched first, `prefetchBounds`).
+        @inlinable @inline(__always)
+        package func prefetchEntries(containing p: CGPoint) {
+            guard let (x, y) = cell(containing: p) else { return }
+            let c = y * columns + x
+            let start = Int(cellStarts[c]), end = Int(cellStarts[c + 1])
+            guard end > start else { return }
+            prefetch(entries + (end - 1))
+            // The line before, where most of a cell of a few entries lies.
+            prefetch(entries + Swift.max(start, end - 6))
         }
 
         /// Calls `body` with every item of the cells (not the loose ones)

@@ -209,10 +209,8 @@ struct ScreenTiles: Sendable {
     /// - Complexity: O(1): one tile read.
     @inline(__always)
     func answer(_ p: CGPoint) -> ScreenGrid.Answer {
+        guard let (x, y) = tile(containing: p) else { return .undecided }
         let px = Double(p.x), py = Double(p.y)
-        let cx = (px - originX) * inverseX, cy = (py - originY) * inverseY
-        guard cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) else { return .undecided }
-        let x = Int(cx), y = Int(cy)
         // The point's steps in the tile, unrounded: for a whole number m,
         // floor(t) >= m exactly when t >= m, and floor(t) <= m when t < m + 1,
         // so comparing t answers as comparing its floor (the point's step, as
@@ -231,6 +229,21 @@ struct ScreenTiles: Sendable {
         // In the box (steps minX ... maxX) without room: the cells decide.
         let holds = tx >= minX && tx < maxX + 1 && ty >= minY && ty < maxY + 1
         return holds ? .undecided : .nothing
+    }
+
+    /// The column and row of the tile under `p`, or nil outside them.
+    @inline(__always)
+    private func tile(containing p: CGPoint) -> (x: Int, y: Int)? {
+        let cx = (Double(p.x) - originX) * inverseX, cy = (Double(p.y) - originY) * inverseY
+        guard cx >= 0, cy >= 0, cx < Double(columns), cy < Double(rows) else { return nil }
+        return (Int(cx), Int(cy))
+    }
+
+    /// Starts fetching `p`'s tile, with no wait (see `ScreenGrid.prefetchFirst`).
+    @inline(__always)
+    func prefetch(_ p: CGPoint) {
+        guard let (x, y) = tile(containing: p) else { return }
+        tiles.withUnsafeBufferPointer { AXGeometry.prefetch($0.baseAddress! + (y * columns + x)) }
     }
 
     /// The first and last tile along one axis whose core (the tile less
