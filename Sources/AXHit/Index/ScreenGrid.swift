@@ -55,9 +55,9 @@ import Foundation
 ///
 /// **Reading ahead.** Many points at once (`HitTester.hit(_:policy:scratch:into:readingAhead:)`)
 /// are answered in groups; on a grid larger than the caches keep
-/// (`readsAhead`), each group's tiles, then its cells' entries, are asked
-/// of memory before any of its points is answered, so that their misses
-/// overlap.
+/// (`readsAhead`), what each group's queries will read (tiles, cell
+/// entries, edges) is asked of memory before any of its points is
+/// answered (`readAhead`), so that their misses overlap.
 ///
 /// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), or with
 /// the engine, whole where it costs little and else as tiles alone
@@ -110,7 +110,7 @@ final class ScreenGrid: Sendable {
     /// placed before them it moved them, and a fresh `flat` engine's
     /// queries, which read no cell, were 10–15% slower in two A/Bs.
     let keysAreSlots: Bool
-    /// Whether a batch of queries reads the grid ahead (`prefetchFirst`):
+    /// Whether a batch of queries reads the grid ahead (`readAhead`):
     /// where it holds more than `readAheadBytes`, beyond what a core's
     /// caches keep. A smaller grid's reads mostly hit the cache, and
     /// reading ahead only added work: `axhit hit` spent 13–14% more a
@@ -240,12 +240,56 @@ final class ScreenGrid: Sendable {
         return hasCells ? cellAnswer(p) : .undecided
     }
 
-    /// Starts the first reads of a query at `p` (its tile, where its cell
-    /// list lies), with no wait: called for a group of points before
-    /// `prefetchCells`, then `answer`, so that the group's cache misses
-    /// overlap instead of following one another.
+    /// Asks memory, without waiting, for what answering `points` will read
+    /// (a group of a few dozen at most), stage by stage: each point's tile
+    /// and where its cell lists lie; then the front ends of the lists its
+    /// tile leaves undecided; then, where entries carry edges or handles,
+    /// its frontmost candidate's edge group and handle; then that group's
+    /// lines. Each stage reads what the one before asked for, so that the
+    /// group's misses overlap instead of following one another. Points
+    /// beyond moderate coordinates, which the grid does not answer, are
+    /// passed over.
+    func readAhead(_ points: UnsafeBufferPointer<CGPoint>) {
+        for p in points where HitTester.isModerate(p) { prefetchFirst(p) }
+        guard hasCells else { return }
+        for p in points where HitTester.isModerate(p) && tileLeavesUndecided(p) { prefetchCells(p) }
+        // Keys are entry numbers from here on: a grid whose keys are the
+        // nodes' slots has neither edges nor handles.
+        guard !edges.groups.isEmpty || !nodes.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: points.count) { fronts in
+            for (i, p) in points.enumerated() {
+                let front = HitTester.isModerate(p) && tileLeavesUndecided(p) ? frontmost(p, below: .max).front : -1
+                fronts[i] = front
+                guard front >= 0 else { continue }
+                if !edges.groups.isEmpty {
+                    edges.groups.withUnsafeBufferPointer { prefetch($0.baseAddress! + Int(front)) }
+                }
+                if !nodes.isEmpty { nodes.withUnsafeBufferPointer { prefetch($0.baseAddress! + Int(front)) } }
+            }
+            guard !edges.groups.isEmpty else { return }
+            edges.groups.withUnsafeBufferPointer { groups in
+                edges.lines.withUnsafeBufferPointer { lines in
+                    for front in fronts where front >= 0 {
+                        let g = Int(groups[Int(front)])
+                        guard g >= 0 else { continue }
+                        // A group's four lines are two cache lines.
+                        prefetch(lines.baseAddress! + 4 * g)
+                        prefetch(lines.baseAddress! + 4 * g + 2)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `p`'s tile, if any, leaves it to the cells.
     @inline(__always)
-    func prefetchFirst(_ p: CGPoint) {
+    private func tileLeavesUndecided(_ p: CGPoint) -> Bool {
+        tiles.map { $0.answer(p) == .undecided } ?? true
+    }
+
+    /// Asks for `p`'s tile and where its cell lists lie (`readAhead`).
+    @inline(__always)
+    private func prefetchFirst(_ p: CGPoint) {
         tiles?.prefetch(p)
         guard hasCells else { return }
         first.cells.prefetchBounds(containing: p)
@@ -256,12 +300,9 @@ final class ScreenGrid: Sendable {
         }
     }
 
-    /// Starts the reads of `p`'s cell entries, where its tile leaves it
-    /// undecided (reading the tile and the cell's bounds, which
-    /// `prefetchFirst` began).
+    /// Asks for the front ends of `p`'s cell lists (`readAhead`).
     @inline(__always)
-    func prefetchCells(_ p: CGPoint) {
-        guard hasCells, tiles.map({ $0.answer(p) == .undecided }) ?? true else { return }
+    private func prefetchCells(_ p: CGPoint) {
         first.cells.prefetchEntries(containing: p)
         if !others.isEmpty {
             others.withUnsafeBufferPointer { levels in
@@ -285,14 +326,7 @@ final class ScreenGrid: Sendable {
         // (each round scans the same few cells, below the last candidate).
         var limit = Int32.max
         while true {
-            var front: Int32 = -1
-            var room = false
-            Self.scan(first, p, below: limit, &front, &room)
-            if !others.isEmpty {
-                others.withUnsafeBufferPointer { levels in
-                    for level in levels.indices { Self.scan(levels[level], p, below: limit, &front, &room) }
-                }
-            }
+            let (front, room) = frontmost(p, below: limit)
             guard front >= 0 else { return .nothing }
             let side = edges.groups.isEmpty ? .inside : edges.side(of: p, entry: front)
             if side == .outside {
@@ -305,6 +339,21 @@ final class ScreenGrid: Sendable {
             if n == Self.windowStop { return .nothing }
             return n.isNone ? .undecided : .node(n)
         }
+    }
+
+    /// The frontmost entry below `limit` whose box holds `p`, over every
+    /// size class, with whether it holds `p` with room; -1 for none.
+    @inline(__always)
+    private func frontmost(_ p: CGPoint, below limit: Int32) -> (front: Int32, room: Bool) {
+        var front: Int32 = -1
+        var room = false
+        Self.scan(first, p, below: limit, &front, &room)
+        if !others.isEmpty {
+            others.withUnsafeBufferPointer { levels in
+                for level in levels.indices { Self.scan(levels[level], p, below: limit, &front, &room) }
+            }
+        }
+        return (front, room)
     }
 
     /// Raises `front` to the frontmost entry of `grid` below `limit` whose

@@ -239,7 +239,7 @@ struct ScreenTiles: Sendable {
         return (Int(cx), Int(cy))
     }
 
-    /// Starts fetching `p`'s tile, with no wait (see `ScreenGrid.prefetchFirst`).
+    /// Starts fetching `p`'s tile, with no wait (see `ScreenGrid.readAhead`).
     @inline(__always)
     func prefetch(_ p: CGPoint) {
         guard let (x, y) = tile(containing: p) else { return }

@@ -26,9 +26,9 @@ extension HitTester {
     /// The frontmost exposed elements at `points`, as `hit(_:policy:scratch:)`
     /// answers each, written to `answers` (at least as many). With a screen
     /// grid larger than the cache (`ScreenGrid.readsAhead`), the reads of a
-    /// group of points (their tiles, then their cells' entries) are begun
-    /// together before any of them is answered, so that their misses
-    /// overlap instead of following one another (`ScreenGrid.prefetchFirst`);
+    /// group of points (their tiles, their cells' entries, their edges) are
+    /// begun together before any of them is answered, so that their misses
+    /// overlap instead of following one another (`ScreenGrid.readAhead`);
     /// `readingAhead` overrides the grid's size (tests read small grids ahead).
     ///
     /// - Complexity: as many single queries.
@@ -44,8 +44,7 @@ extension HitTester {
         var start = 0
         while start < points.count {
             let group = start ..< min(points.count, start + Self.prefetchGroup)
-            for i in group where Self.isModerate(points[i]) { grid.prefetchFirst(points[i]) }
-            for i in group where Self.isModerate(points[i]) { grid.prefetchCells(points[i]) }
+            grid.readAhead(UnsafeBufferPointer(rebasing: points[group]))
             for i in group { answers[i] = hit(points[i], policy: policy, scratch: &scratch) }
             start = group.upperBound
         }
