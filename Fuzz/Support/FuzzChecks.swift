@@ -44,6 +44,19 @@ enum FuzzChecks {
                 }
             }
         }
+        // Nor may a batch that reads the grid ahead (as `axhit hit` does).
+        if grid {
+            let points = probePoints(probes)
+            var batch = [NodeID?](repeating: nil, count: points.count)
+            points.withUnsafeBufferPointer { points in
+                batch.withUnsafeMutableBufferPointer {
+                    gridded.hit(points, policy: .frame, scratch: &scratch, into: $0, readingAhead: true)
+                }
+            }
+            for (p, answer) in zip(points, batch) where answer != tester.hit(p, policy: .frame, scratch: &scratch) {
+                fatalError("a batch read ahead changes the answer at \(p)")
+            }
+        }
     }
 
     /// A few points: fixed ones, and coordinates read from the input's bytes

@@ -50,9 +50,9 @@ extension HitTester {
         }
     }
 
-    /// Points whose reads `hit(_:policy:scratch:into:)` begins together: at
-    /// 8 the misses overlapped less, 32 gained nothing more (`axhit hit`,
-    /// 10M points on a 1M-element screen).
+    /// Points whose reads `hit(_:policy:scratch:into:readingAhead:)`
+    /// begins together: at 8 the misses overlapped less, 32 gained nothing
+    /// more (`axhit hit`, 10M points on a 1M-element screen).
     static let prefetchGroup = 16
 
     /// The per-view search's frontmost answer at `p`: out of line, so that a
@@ -90,8 +90,9 @@ extension HitTester {
     /// The answers for many points, computed on all cores, or on at most
     /// `threads` threads (1: on the calling thread alone). At least half as
     /// many frame queries as nodes first build a screen grid for them (on a
-    /// copy: the engine is unchanged); with a grid, each group of points'
-    /// reads are begun together (`hit(_:policy:scratch:into:)`).
+    /// copy: the engine is unchanged); with a grid larger than the cache
+    /// keeps, each group of points' reads are begun together
+    /// (`hit(_:policy:scratch:into:readingAhead:)`).
     ///
     /// - Complexity: the points' queries divided among the threads; one
     ///   scratch per run of points; O(n) more for the grid.
