@@ -156,6 +156,39 @@ func document(children: String) -> String {
         #expect(tree.count == 9)
     }
 
+    /// The reader hashes each id as it reads it and hands the hash to the
+    /// tree with the node: every node of a large file is then found by its
+    /// id (ids of every length, written in either Unicode form, an id
+    /// before or after the node's other keys and its children), and an id
+    /// equal to an earlier one only up to canonical equivalence is refused.
+    @Test func everyIdReadIsFoundByItsId() throws {
+        var children: [String] = []
+        for k in 0 ..< 3_000 {
+            let id = k % 3 == 0 ? "café-\(k)" : (k % 3 == 1 ? String(repeating: "n", count: k % 40) + "\(k)" : "\(k)")
+            let frame = "\"frame\": [\(k % 300), \(k / 300 * 10), 10, 10]"
+            // Two cells in three put the id first, one after the frame;
+            // every tenth has a child, read before the node is complete.
+            let child = k % 10 == 0 ? ", \"children\": [{\"id\": \"c\(k)\", \"frame\": [0, 0, 1, 1]}]" : ""
+            children.append(
+                k % 3 == 2 ? "{\(frame), \"id\": \"\(id)\"\(child)}" : "{\"id\": \"\(id)\", \(frame)\(child)}")
+        }
+        let tree = try loadTree(document(children: children.joined(separator: ",\n")))
+        #expect(tree.count == 1 + 3_000 + 300)
+        var lost: [String] = []
+        for node in tree.preOrder {
+            let id = tree.id(of: node)
+            // The decomposed form of "é" names the same node.
+            let decomposed = id.replacingOccurrences(of: "\u{E9}", with: "e\u{301}")
+            if tree.node(withID: id) != node || tree.node(withID: decomposed) != node { lost.append(id) }
+        }
+        #expect(tree.preOrder.count == tree.count)
+        #expect(lost.count == 0, "not found by their ids: \(lost.prefix(5))")
+        let twice = document(
+            children: #"{"id": "caf\u00e9", "frame": [0, 0, 1, 1]}, {"id": "cafe\u0301", "frame": [0, 0, 1, 1]}"#)
+        #expect(readError(twice)?.message == "duplicate id")
+        #expect(readError(twice)?.node == "cafe\u{301}")
+    }
+
     @Test func unicodeStrings() throws {
         let tree = try loadTree(
             document(

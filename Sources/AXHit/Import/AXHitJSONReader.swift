@@ -283,6 +283,8 @@ struct AXHitJSONReader {
         var dirty = false
         var inChildren = false
         var childCount = 0
+        /// `IDTable.hash` of the id, once read (`ElementTree.add`'s `nameHash`).
+        var nameHash: UInt32 = 0
         // Where keys were, for errors found later.
         var idOffset = 0
         var kindOffset = 0
@@ -461,6 +463,9 @@ struct AXHitJSONReader {
             }
             f.values.name = id
             f.idOffset = scanner.tokenOffset
+            // Hashed now and its bucket asked for: the node is added once its
+            // other keys are read, by when the bucket's miss is over.
+            f.nameHash = tree.prefetchIDBucket(id)
         case .kind:
             let text = try readKind()
             guard let kind = text else {
@@ -579,7 +584,8 @@ struct AXHitJSONReader {
                     .validation, "view nodes have no accessibilityFrameInContainerSpace (an element property)",
                     node: f.values.name, key: "accessibilityFrameInContainerSpace")
             }
-            f.treeID = try tree.add(&f.values, named: named, final: false, under: f.parentID)
+            f.treeID = try tree.add(
+                &f.values, named: named, final: false, under: f.parentID, nameHash: named ? f.nameHash : nil)
         } catch {
             throw error.located(file: nil, line: scanner.line(at: f.offset(of: error)))
         }
@@ -614,7 +620,9 @@ struct AXHitJSONReader {
         do throws(TreeError) {
             if frames[i].treeID.isNone {
                 // Checks the id is new.
-                _ = try tree.add(&frames[i].values, named: true, final: true, under: frames[i].parentID)
+                _ = try tree.add(
+                    &frames[i].values, named: true, final: true, under: frames[i].parentID,
+                    nameHash: frames[i].nameHash)
             } else if frames[i].dirty || frames[i].isElement != frames[i].appendedElement || !frames[i].appendedNamed {
                 try tree.complete(frames[i].treeID, as: &frames[i].values)
             }

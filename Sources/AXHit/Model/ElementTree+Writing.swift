@@ -398,14 +398,15 @@ extension ElementTree {
     /// `sibling` is a child of `parent`. Unnamed, the errors name no node (the
     /// reader does).
     ///
-    /// - Complexity: amortized O(1), one hash of the name.
+    /// - Complexity: amortized O(1), one hash of the name (none when the
+    ///   caller hashed it already: `nameHash`, `IDTable.hash(node.name)`).
     ///
     /// `node` is inout to be passed by address (it is large). When `final`
     /// (no later `complete`), its extras are moved into the tree rather than
     /// copied (no retain per string); else it is not changed.
     mutating func add(
         _ node: inout NodeRecord, named: Bool, final: Bool, under parent: NodeID,
-        before sibling: NodeID = .none
+        before sibling: NodeID = .none, nameHash: UInt32? = nil
     ) throws(TreeError) -> NodeID {
         let isElement = node.isElement
         var structural: TreeError?
@@ -425,7 +426,7 @@ extension ElementTree {
         if named {
             // One hash: look the name up, then claim it (a taken id is
             // reported before a structural problem).
-            let hash = IDTable.hash(node.name)
+            let hash = nameHash ?? IDTable.hash(node.name)
             if idTable.slot(of: node.name, hash: hash, ids: ids) != nil {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }

@@ -51,6 +51,16 @@ struct IDTable: Sendable {
         }
     }
 
+    /// Asks memory for the bucket where a key of hash `hash` is looked up
+    /// first, without waiting: a reader that learns a node's id well
+    /// before it adds the node hashes the id then (once: the hash goes
+    /// with the node to `ElementTree.add`), so that the bucket's miss
+    /// overlaps the reading of the node's other properties.
+    func prefetch(hash: UInt32) {
+        guard !buckets.isEmpty else { return }
+        buckets.prefetch(Int(hash) & (buckets.count - 1))
+    }
+
     /// Adds an entry for a key (whose hash is `hash`) at `slot`. The key
     /// must not be in the table: look it up first.
     mutating func insert(hash: UInt32, slot: Int32) {
