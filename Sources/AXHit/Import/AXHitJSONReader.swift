@@ -465,7 +465,8 @@ struct AXHitJSONReader {
             f.idOffset = scanner.tokenOffset
             // Hashed now and its bucket asked for: the node is added once its
             // other keys are read, by when the bucket's miss is over.
-            f.nameHash = tree.prefetchIDBucket(id)
+            f.nameHash = IDTable.hash(id)
+            tree.idTable.prefetch(hash: f.nameHash)
         case .kind:
             let text = try readKind()
             guard let kind = text else {

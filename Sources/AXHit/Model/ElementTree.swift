@@ -194,15 +194,6 @@ public struct ElementTree: Sendable {
         idTable.slot(of: id, hash: IDTable.hash(id), ids: ids).map { nodeID(Int($0)) }
     }
 
-    /// `IDTable.hash(id)`, with the id table's bucket for it asked of
-    /// memory (`IDTable.prefetch(hash:)`): for a reader that adds the node
-    /// named `id` a little later, passing the hash to `add`.
-    func prefetchIDBucket(_ id: String) -> UInt32 {
-        let hash = IDTable.hash(id)
-        idTable.prefetch(hash: hash)
-        return hash
-    }
-
     /// The `id` string of a node (empty for a slot no live node holds).
     public func id(of node: NodeID) -> String { contains(node) ? ids[node.index] : "" }
 
