@@ -398,8 +398,9 @@ extension ElementTree {
     /// `sibling` is a child of `parent`. Unnamed, the errors name no node (the
     /// reader does).
     ///
-    /// - Complexity: amortized O(1), one hash of the name (none when the
-    ///   caller hashed it already: `nameHash`, `IDTable.hash(node.name)`).
+    /// - Complexity: amortized O(1), one hash of the name, or none when
+    ///   the caller passes it as `nameHash` (which must then be
+    ///   `IDTable.hash(node.name)`: the reader hashes each id as it reads it).
     ///
     /// `node` is inout to be passed by address (it is large). When `final`
     /// (no later `complete`), its extras are moved into the tree rather than
