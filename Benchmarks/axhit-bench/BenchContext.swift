@@ -66,12 +66,12 @@ final class BenchContext {
             minSamples: max(1, share(settings.minSamples)), maxSamples: maxSamples,
             warmUpTime: settings.warmUpTime,
             firstMeasured: settings.guardPoints + pass * LatencySampler.maxBatch * maxSamples,
-            batchPoints: batchPoints, sink: sink)
+            runRange: runRange, sink: sink)
     }
 
     /// This pass's points for `LatencySampler.measureRuns`: its share
     /// of those between every pass's latency points and the warm-up's.
-    private var batchPoints: Range<Int> {
+    private var runRange: Range<Int> {
         let first = settings.guardPoints + LatencySampler.maxBatch * settings.maxSamples
         let share = max(0, points.count - LatencySampler.warmUpPoints - first) / max(1, settings.passes)
         return first + pass * share ..< first + (pass + 1) * share

@@ -31,7 +31,7 @@ struct LatencySampler {
     /// The first point measured: the ones before are the correctness guards'.
     let firstMeasured: Int
     /// The points `measureRuns` measures: no other measurement reads them.
-    let batchPoints: Range<Int>
+    let runRange: Range<Int>
     let sink: BlackHole
 
     /// Per-query latency samples in ns for `query`, and the mean cost seen
@@ -64,7 +64,7 @@ struct LatencySampler {
     /// `answer` gets runs of `size` points, after the same warm-up as
     /// `measure` (runs of the warm-up points); then each run of points no
     /// query has seen is one sample, its time over `size`. The runs are
-    /// every other one of `batchPoints` (which `measure` never reads), from
+    /// every other one of `runRange` (which `measure` never reads), from
     /// the first or the second (`half`, 0 or 1), so that two ways of
     /// answering them can be compared on points alike and alike unseen. The
     /// runs are made before the clock starts.
@@ -74,7 +74,7 @@ struct LatencySampler {
             Array(points[$0 ..< $0 + size])
         }
         let starts = stride(
-            from: batchPoints.lowerBound + half * size, to: batchPoints.upperBound - size + 1, by: 2 * size)
+            from: runRange.lowerBound + half * size, to: runRange.upperBound - size + 1, by: 2 * size)
         let runs = starts.map { Array(points[$0 ..< $0 + size]) }
         precondition(!warm.isEmpty && !runs.isEmpty, "too few query points for runs of \(size)")
         var check = 0, k = 0

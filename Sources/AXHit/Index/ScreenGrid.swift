@@ -252,13 +252,20 @@ final class ScreenGrid: Sendable {
     func readAhead(_ points: UnsafeBufferPointer<CGPoint>) {
         for p in points where HitTester.isModerate(p) { prefetchFirst(p) }
         guard hasCells else { return }
-        for p in points where HitTester.isModerate(p) && tileLeavesUndecided(p) { prefetchCells(p) }
-        // Keys are entry numbers from here on: a grid whose keys are the
-        // nodes' slots has neither edges nor handles.
-        guard !edges.groups.isEmpty || !nodes.isEmpty else { return }
+        // Per point: `toCells` where its tile leaves it to the cells, then
+        // its frontmost candidate there; -1 for none.
+        let toCells: Int32 = -2
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: points.count) { fronts in
             for (i, p) in points.enumerated() {
-                let front = HitTester.isModerate(p) && tileLeavesUndecided(p) ? frontmost(p, below: .max).front : -1
+                let cells = HitTester.isModerate(p) && tileLeavesUndecided(p)
+                fronts[i] = cells ? toCells : -1
+                if cells { prefetchCells(p) }
+            }
+            // Keys are entry numbers from here on: a grid whose keys are the
+            // nodes' slots has neither edges nor handles.
+            guard !edges.groups.isEmpty || !nodes.isEmpty else { return }
+            for (i, p) in points.enumerated() where fronts[i] == toCells {
+                let front = frontmost(p, below: .max).front
                 fronts[i] = front
                 guard front >= 0 else { continue }
                 if !edges.groups.isEmpty {

@@ -109,11 +109,8 @@ extension HitTester {
         // a core of at least 256 points, so that no core waits long on another.
         // (The count of cores is asked only when needed: on Linux, Foundation
         // reads it from files each time.)
-        let parts =
-            threads.map { max(1, $0) }
-            ?? min(max(1, ProcessInfo.processInfo.activeProcessorCount) * 8, (count + 255) / 256)
-        let size = (count + max(1, parts) - 1) / max(1, parts)
-        let runs = stride(from: 0, to: count, by: max(1, size)).map { $0 ..< min(count, $0 + size) }
+        let parts = threads ?? min(max(1, ProcessInfo.processInfo.activeProcessorCount) * 8, (count + 255) / 256)
+        let runs = consecutiveRuns(count, parts: parts)
         return points.withUnsafeBufferPointer { all in
             Array(unsafeUninitializedCapacity: count) { buffer, initialized in
                 // Each run writes only its own answers; the points are only read.
