@@ -8,23 +8,24 @@ import Testing
 /// removals, and Swift's string equality kept (canonically equivalent ids
 /// are one id).
 @Suite struct IDTableTests {
-    @Test func agreesWithADictionaryThroughGrowthAndRemovals() {
-        var rng = SeededRandom(seed: 7)
+    /// A table and the `Dictionary` it must agree with, walked by random
+    /// lookups, inserts and removals.
+    struct OracleWalk {
         var table = IDTable()
         var oracle: [String: Int32] = [:]
         var ids = ChunkedColumn<String>()  // the tree's column: slot -> id
         var free: [Int32] = []
         var removals = 0
-        for step in 0 ..< 60_000 {
-            // Keys from a small space, so that lookups hit, inserts collide
-            // with live keys and removals empty long runs.
-            let key = "n\(rng.next() % 20_000)"
+
+        /// Looks `key` up (checked against the oracle); inserts it when
+        /// absent, else removes it with probability `removal`. The tree
+        /// empties a freed slot's id, as here.
+        mutating func step(_ key: String, removal: Double, rng: inout SeededRandom, _ step: Int) {
             let hash = IDTable.hash(key)
             let found = table.slot(of: key, hash: hash, ids: ids)
             #expect(found == oracle[key], "step \(step): \(key)")
             if let slot = found {
-                // Half the time, remove what is there.
-                if rng.chance(0.5) {
+                if rng.chance(removal) {
                     table.remove(hash: hash, slot: slot)
                     oracle[key] = nil
                     ids[Int(slot)] = ""
@@ -34,19 +35,137 @@ import Testing
             } else {
                 let slot = free.popLast() ?? Int32(ids.count)
                 if Int(slot) == ids.count { ids.append(key) } else { ids[Int(slot)] = key }
-                table.insert(hash: hash, slot: slot)
+                table.insert(hash: hash, slot: slot, ids: ids)
                 oracle[key] = slot
             }
             #expect(table.count == oracle.count)
         }
-        // Every key the oracle holds is found; none it lacks is.
-        for k in 0 ..< 20_000 {
-            let key = "n\(k)"
-            #expect(table.slot(of: key, hash: IDTable.hash(key), ids: ids) == oracle[key], "\(key)")
+
+        /// Checks every key of `prefix`0 ..< `n` (every `stride`th) against
+        /// the oracle.
+        func expectAgrees(_ prefix: String, _ n: Int, stride by: Int = 1) {
+            for k in stride(from: 0, to: n, by: by) {
+                let key = "\(prefix)\(k)"
+                #expect(table.slot(of: key, hash: IDTable.hash(key), ids: ids) == oracle[key], "\(key)")
+            }
         }
+    }
+
+    @Test func agreesWithADictionaryThroughGrowthAndRemovals() {
+        var rng = SeededRandom(seed: 7)
+        var walk = OracleWalk()
+        for step in 0 ..< 60_000 {
+            // Keys from a small space, so that lookups hit, inserts collide
+            // with live keys and removals (half the time) empty long runs.
+            walk.step("n\(rng.next() % 20_000)", removal: 0.5, rng: &rng, step)
+        }
+        // Every key the oracle holds is found; none it lacks is.
+        walk.expectAgrees("n", 20_000)
         // Not vacuous: the table grew, shrank and refilled.
-        #expect(removals > 10_000)
-        #expect(oracle.count > 5_000)
+        #expect(walk.removals > 10_000)
+        #expect(walk.oracle.count > 5_000)
+    }
+
+    /// The same walk while copies of the table (snapshots) are alive: the
+    /// table agrees with the oracle at every step, and each copy, read at
+    /// the end, with the oracle as it was when the copy was taken. Enough
+    /// ids go in under copies to fill every level and merge the last into
+    /// the main table; removals under copies leave stale entries, which
+    /// lookups must pass over (their slots are emptied, and some reused
+    /// with other ids).
+    @Test func agreesWhileCopiesAreAlive() {
+        var rng = SeededRandom(seed: 11)
+        var walk = OracleWalk()
+        var copies: [OracleWalk] = [], kept: [OracleWalk] = []
+        var mergedIntoMain = 0, mostInLevels = 0
+        for step in 0 ..< 110_000 {
+            // Phases of publishing (a copy every few steps, the oldest
+            // dropped) and of updates alone while the last copies live on
+            // (`IDTable.quietLimit`). Some copies are kept to the end.
+            if step % 7 == 0 && (step < 80_000 || (step / 5_000) % 2 == 0) {
+                copies.append(walk)
+                if copies.count > 3 { copies.removeFirst() }
+            }
+            if step % 20_000 == 0 { kept.append(walk) }
+            let before = walk.table.entriesInLevels
+            walk.step("k\(rng.next() % 150_000)", removal: 0.2, rng: &rng, step)
+            mostInLevels = max(mostInLevels, walk.table.entriesInLevels)
+            if before - walk.table.entriesInLevels >= 60_000 { mergedIntoMain += 1 }
+        }
+        for copy in kept + copies { copy.expectAgrees("k", 150_000, stride: 7) }
+        walk.expectAgrees("k", 150_000)
+        // Not vacuous: the levels filled and the last merged into the main
+        // table; removals under copies happened; copies were kept.
+        #expect(mostInLevels > 65_536)
+        #expect(mergedIntoMain > 0)
+        #expect(walk.removals > 5_000)
+        #expect(kept.count == 6)
+    }
+
+    /// Ids added or removed while each update is published (a copy taken
+    /// before it) copy none of the main table: the ids go to the levels,
+    /// the removals leave their entries stale. A copy taken once and then
+    /// updated alone sends `quietLimit` + 1 ids to the levels, then writes
+    /// the main table, and removes in place. With no copy alive, in place.
+    @Test func updatesUnderCopiesLeaveTheMainTableShared() throws {
+        var tree = ElementTree()
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 100, height: 100)), under: .none)
+        var children: [NodeID] = []
+        for k in 0 ..< 20_000 { children.append(try tree.append(.view("c\(k)", frame: .zero), under: root)) }
+        do {
+            let first = tree
+            var published = tree
+            for k in 0 ..< 300 {
+                published = tree
+                _ = try tree.append(.view("new\(k)", frame: .zero), under: root)
+                published = tree
+                try tree.removeSubtree(children[k])
+            }
+            withExtendedLifetime(published) {}
+            let (shared, of) = tree.idTable.sharedMainChunks(with: first.idTable)
+            #expect(of > 16 && shared == of)
+            #expect(tree.idTable.entriesInLevels >= 300)
+            #expect(tree.idTable.staleEntries == 300)
+            for k in 0 ..< 300 {
+                #expect(tree.node(withID: "new\(k)") != nil)
+                #expect(tree.node(withID: "c\(k)") == nil)
+                #expect(first.node(withID: "c\(k)") == children[k])
+                #expect(first.node(withID: "new\(k)") == nil)
+            }
+            #expect(tree.count == 20_001 && first.count == 20_001)
+            // A batch checks the levels too: an id held there is taken,
+            // one left stale is free.
+            var taken = NodeBatch()
+            _ = try taken.append(.view("fresh", frame: .zero), under: nil)
+            _ = try taken.append(.view("new7", frame: .zero), under: nil)
+            #expect(throws: TreeError.self) { try tree.append(taken, under: root) }
+            var free = NodeBatch()
+            _ = try free.append(.view("c7", frame: .zero), under: nil)
+            let made = try tree.append(free, under: root)
+            #expect(tree.node(withID: "c7") == made[0])
+            #expect(tree.node(withID: "fresh") == nil)
+        }
+        // A copy taken once, then 300 ids added alone.
+        do {
+            var alone = ElementTree()
+            let top = try alone.append(.view("top", frame: .zero), under: .none)
+            for k in 0 ..< 20_000 { _ = try alone.append(.view("c\(k)", frame: .zero), under: top) }
+            let kept = alone
+            for k in 0 ..< 300 { _ = try alone.append(.view("new\(k)", frame: .zero), under: top) }
+            #expect(alone.idTable.entriesInLevels == IDTable.quietLimit + 1)
+            // Removals then go in place too, none left stale.
+            for k in 0 ..< 100 { try alone.removeSubtree(try #require(alone.node(withID: "c\(k)"))) }
+            #expect(alone.idTable.staleEntries == 0)
+            #expect(alone.count == 20_201 && kept.count == 20_001)
+            let (shared, of) = alone.idTable.sharedMainChunks(with: kept.idTable)
+            #expect(shared < of)
+            for k in 0 ..< 300 { #expect(alone.node(withID: "new\(k)") != nil && kept.node(withID: "new\(k)") == nil) }
+        }
+        // With no copy alive, in place: nothing more goes to the levels.
+        let inLevels = tree.idTable.entriesInLevels
+        _ = try tree.append(.view("alone", frame: .zero), under: root)
+        #expect(tree.idTable.entriesInLevels == inLevels)
+        #expect(tree.node(withID: "alone") != nil)
     }
 
     @Test func canonicallyEquivalentIdsAreOneId() throws {

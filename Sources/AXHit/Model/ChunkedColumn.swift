@@ -80,6 +80,24 @@ struct ChunkedColumn<Element> {
         return table.base(k)
     }
 
+    /// Whether a write to entry `i` would copy nothing: the table, the
+    /// entry's group and its chunk are this column's alone. (A writer that
+    /// can put an entry elsewhere, as the id table can, checks first.)
+    @inline(__always)
+    mutating func isWritableInPlace(_ i: Int) -> Bool {
+        precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "ChunkedColumn index out of range")
+        return isKnownUniquelyReferenced(&table) && table.isHeldAlone(i &>> Self.shift)
+    }
+
+    /// Sets entry `i` to `value` if that copies nothing
+    /// (`isWritableInPlace`); whether it did.
+    @inline(__always)
+    mutating func setInPlace(_ i: Int, to value: Element) -> Bool {
+        guard isWritableInPlace(i) else { return false }
+        table.base(i &>> Self.shift)[i & Self.mask] = value
+        return true
+    }
+
     /// Asks memory for entry `i` without waiting (`prefetch`): a reader
     /// that knows an entry it will soon read begins the miss early.
     @inline(__always)
@@ -475,6 +493,14 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         if _slowPath(!isKnownUniquelyReferenced(&groups[g])) {
             groups[g] = ChunkGroup(copying: groups[g], count: groups[g].count, capacity: groups[g].capacity)
         }
+    }
+
+    /// Whether chunk `k` and its group are this table's alone (a chunk held
+    /// once may still sit in a shared group: see `ChunkedColumn.writableBase`).
+    @inline(__always)
+    func isHeldAlone(_ k: Int) -> Bool {
+        let groups = head.pointee.groups
+        return isKnownUniquelyReferenced(&groups[k &>> Self.groupShift]) && isKnownUniquelyReferenced(&slot(k).pointee)
     }
 
     /// Where chunk `k` is held, in a group this table holds alone.

@@ -435,7 +435,7 @@ extension ElementTree {
                 e.node = node.name
                 throw e
             }
-            idTable.insert(hash: hash, slot: id.rawValue)
+            idTable.insert(hash: hash, slot: id.rawValue, ids: ids)
         } else if let structural {
             throw structural
         }
@@ -546,7 +546,7 @@ extension ElementTree {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
             if !old.isEmpty { idTable.remove(hash: IDTable.hash(old), slot: Int32(i)) }
-            idTable.insert(hash: hash, slot: Int32(i))
+            idTable.insert(hash: hash, slot: Int32(i), ids: ids)
         }
         write(&node, named: true, final: true, at: i)
         identifiersChanged()
