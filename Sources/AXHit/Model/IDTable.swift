@@ -207,7 +207,7 @@ struct IDTable: Sendable {
             merge(level: k)
         }
         if levels[0].entries.isEmpty { levels[0] = Buckets(count: 2 * Self.levelCapacities[0]) }
-        levels[0].place(entry)
+        levels[0].placeIfAbsent(entry)
     }
 
     /// Moves level `k`'s entries into the next level or, from the last
@@ -237,7 +237,7 @@ struct IDTable: Sendable {
     private mutating func rehash(to size: Int, ids: ChunkedColumn<String>?) {
         var fresh = Buckets(count: size)
         guard let ids else {
-            for e in main.entries where e != 0 { fresh.place(e) }
+            for e in main.entries where e != 0 { fresh.placeIfAbsent(e) }
             main = fresh
             return
         }
@@ -357,7 +357,7 @@ struct IDTable: Sendable {
         if size > main.entries.count { rehash(to: size, ids: nil) }
         for entry in order.entries {
             let k = Int(entry & 0xFFFF_FFFF)
-            main.place(entry & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(slot(k)) + 1))
+            main.placeIfAbsent(entry & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(slot(k)) + 1))
         }
         count += order.entries.count
     }
@@ -418,36 +418,9 @@ private struct Buckets {
         }
     }
 
-    /// The first empty bucket of the run where an entry of hash `hash`
-    /// goes (there must be one).
-    @inline(__always)
-    func emptyBucket(for hash: UInt32) -> Int {
-        let mask = entries.count - 1
-        var b = Int(hash) & mask
-        while entries[b] != 0 { b = (b + 1) & mask }
-        return b
-    }
-
-    /// Adds `entry` (room must be left).
-    mutating func place(_ entry: UInt64) {
-        entries[emptyBucket(for: UInt32(truncatingIfNeeded: entry >> 32))] = entry
-        used += 1
-    }
-
-    /// Adds `entry` unless it is held (room must be left).
-    mutating func placeIfAbsent(_ entry: UInt64) {
-        let mask = entries.count - 1
-        var b = Int(entry >> 32) & mask
-        while entries[b] != 0 {
-            if entries[b] == entry { return }
-            b = (b + 1) & mask
-        }
-        entries[b] = entry
-        used += 1
-    }
-
     /// The bucket holding `entry` (`held`), or else the empty bucket at the
-    /// end of its run (there must be one).
+    /// end of its run (there must be one): the one walk that placing,
+    /// finding and removing an entry share.
     @inline(__always)
     func find(_ entry: UInt64) -> (bucket: Int, held: Bool) {
         let mask = entries.count - 1
@@ -460,16 +433,19 @@ private struct Buckets {
         }
     }
 
+    /// Adds `entry` unless it is held (room must be left).
+    mutating func placeIfAbsent(_ entry: UInt64) {
+        let (b, held) = find(entry)
+        guard !held else { return }
+        entries[b] = entry
+        used += 1
+    }
+
     /// The bucket holding `entry`, if any.
     func bucket(of entry: UInt64) -> Int? {
         guard !entries.isEmpty else { return nil }
-        let mask = entries.count - 1
-        var b = Int(entry >> 32) & mask
-        while entries[b] != entry {
-            if entries[b] == 0 { return nil }
-            b = (b + 1) & mask
-        }
-        return b
+        let (b, held) = find(entry)
+        return held ? b : nil
     }
 
     /// Empties bucket `b`, shifting its run back over it.
