@@ -286,4 +286,123 @@ import Testing
         #expect(hit(10.0.nextDown, 20) == nil)
         #expect(hit(20, 30) == nil)
     }
+
+    /// The tree of `tree(seed:)` far from the origin, where only a map that
+    /// translates keeps values moderate (`HitTester.translationLimit`): the
+    /// wide view and the cards `offset` points down a tall root, or
+    /// (`scrolled`) the wide view's children `offset` points down and the
+    /// view scrolled to them, as a list of millions of rows is.
+    static func farTree(seed: UInt64, offset: Double, scrolled: Bool) throws -> ElementTree {
+        var rng = SeededRandom(seed: seed)
+        var tree = ElementTree()
+        let height = scrolled ? 200 : offset + 200
+        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 200, height: height)), under: .none)
+        let top = scrolled ? 0 : offset, inside = scrolled ? offset : 0
+        var wideNode = Node.view("wide", frame: CGRect(x: 0, y: top, width: 200, height: 200))
+        wideNode.bounds = CGRect(x: 7, y: inside - 5, width: 200, height: 200)
+        let wide = try tree.append(wideNode, under: root)
+        for k in 0 ..< 300 { try appendChild(k, under: wide, &tree, &rng) }
+        for c in 0 ..< 10 {
+            var card = Node.view(
+                "card\(c)",
+                frame: CGRect(x: rng.number(0 ... 150), y: top + rng.number(0 ... 150), width: 50, height: 50))
+            if rng.chance(0.3) {
+                card.transform = CGAffineTransform(scaleX: rng.number(0.5 ... 2), y: rng.number(0.5 ... 2))
+            }
+            let id = try tree.append(card, under: root)
+            for k in 0 ..< Int.random(in: 3 ... 6, using: &rng) {
+                try appendChild(1000 * (c + 1) + k, under: id, &tree, &rng)
+            }
+        }
+        guard scrolled else { return tree }
+        // The wide view's subtree where its bounds now are: its child views,
+        // and the element nodes in its space (children's children included).
+        // (Child views of the wide view have no children.)
+        var inWide: Set<NodeID> = [wide]
+        for id in tree.preOrder where inWide.contains(tree.parent(of: id)) {
+            inWide.insert(id)
+            var node = tree[id]!
+            if node.kind == .view { node.frame.origin.y += offset }
+            node.accessibilityFrameInContainerSpace?.origin.y += offset
+            try tree.update(id, to: node)
+        }
+        return tree
+    }
+
+    /// Beyond the moderate limits (`0x1p50`: a step of 1/4 pt there) no box
+    /// hit is taken; below them, box hits answer as the exact test does, to
+    /// the last bit of every edge.
+    @Test(arguments: [
+        (0x1p25, false), (0x1p27 - 0x1p20, false), (0x1p26 + 0.375, true), (1.1e8, true), (0x1p50 + 0.5, true),
+    ])
+    func farFromTheOriginBoxHitsAnswerAsTheExactTest(offset: Double, scrolled: Bool) throws {
+        let engine = HitTester(try Self.farTree(seed: 5, offset: offset, scrolled: scrolled))
+        let tree = engine.tree
+        // The same engine with no box hits and no screen grid: every answer
+        // from the exact test.
+        var exact = engine
+        exact.screenGrid = nil
+        exact.boxHits = NodeBits()
+        exact.boxHits.grow(to: tree.capacity)
+        // And with a whole screen grid (cells, not only tiles).
+        var gridded = engine
+        let built = gridded.buildScreenGrid()
+        #expect(built && gridded.hasScreenGrid)
+        let reference = ReferenceHitTest(tree)
+        let top = scrolled ? 0 : offset
+        var rng = SeededRandom(seed: 11)
+        var boxHitAnswers = 0, mismatches = 0
+        func check(_ p: CGPoint, spec: Bool) {
+            let got = engine.hit(p, policy: .frame)
+            let expected = exact.hit(p, policy: .frame)
+            if gridded.hit(p, policy: .frame) != expected {
+                mismatches += 1
+                Issue.record("point \(p): the screen grid's answer is not the exact test's")
+            }
+            // The reference's own arithmetic rounds differently at an edge.
+            let specAnswer = spec ? reference.hit(p, policy: .frame) { _, _ in nil } : nil
+            if got != expected || (spec && specAnswer != expected.map { tree.id(of: $0) }) {
+                mismatches += 1
+                if mismatches <= 3 {
+                    Issue.record(
+                        "point \(p): got \(got.map { tree.id(of: $0) } ?? "nil"), exact \(expected.map { tree.id(of: $0) } ?? "nil"), spec \(specAnswer ?? "-")"
+                    )
+                }
+            }
+            if let got, engine.boxHits[got.index] { boxHitAnswers += 1 }
+        }
+        for _ in 0 ..< 2000 {
+            check(CGPoint(x: rng.number(-10 ... 210), y: top + rng.number(-10 ... 210)), spec: true)
+        }
+        // At and around every edge of every box hit, to the last bit (and as
+        // far as rounding reaches beyond the limits).
+        let steps = [0x1p-20, 0x1p-12, 0x1p-6, 0.1, 0.3].flatMap { [-$0, $0] }
+        var edges = 0
+        let wide = try #require(tree.node(withID: "wide"))
+        for id in tree.preOrder where engine.boxHits[id.index] {
+            guard let frame = engine.accessibilityFrame(of: id), !frame.isEmpty else { continue }
+            // Counted where the values are far (the wide view's subtree).
+            if sequence(first: id, next: { tree.parent(of: $0).isNone ? nil : tree.parent(of: $0) }).contains(wide) {
+                edges += 1
+            }
+            for x in [frame.minX, frame.maxX] {
+                for v in [x.nextDown, x, x.nextUp] + steps.map({ x + $0 }) {
+                    check(CGPoint(x: v, y: frame.midY), spec: false)
+                }
+            }
+            for y in [frame.minY, frame.maxY] {
+                for v in [y.nextDown, y, y.nextUp] + steps.map({ y + $0 }) {
+                    check(CGPoint(x: frame.midX, y: v), spec: false)
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        if offset >= HitTester.translationLimit {
+            #expect(edges == 0)
+        } else {
+            // Box hits were taken this far out (none were beyond 2^24).
+            #expect(edges > 150)
+            #expect(boxHitAnswers > 1000)
+        }
+    }
 }

@@ -36,7 +36,8 @@ import Foundation
 ///
 /// **Exactness.** Boxes and cuts are computed in screen space, the per-view
 /// search maps the point down level by level; on a moderate path the two
-/// differ by under 2^-20 pt (`HitTester.isModerate`, at most `maxDepth`
+/// differ by at most 2^-16 pt (`HitTester.isModerate`: every value under
+/// about 2^28, its rounding under 2^-22 a level, at most `maxDepth`
 /// levels). Every box is widened by `slack` (2^-16) before it goes into the
 /// grid, so a point outside an entry is outside the exact region too, and
 /// an answer is taken only with room inside the widened box, so inside the

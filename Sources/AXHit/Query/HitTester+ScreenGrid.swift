@@ -328,7 +328,9 @@ extension HitTester {
             let reachable = onScreen.insetBy(dx: -margin, dy: -margin).intersection(cut)
             if reachable.isNull { return }  // no point reaches the subtree
             next.toScreen = own
-            guard Self.isModerate(h.frame), Self.isModerate(b) else { return opaque(reachable) }
+            guard Self.isModerate(frame: h.frame, bounds: b, under: own, hasTransform: h.transformSlot >= 0) else {
+                return opaque(reachable)
+            }
             if h.transformSlot < 0 && Self.isModerate(own) && reach.group < 0 {
                 // Only a moderate translation keeps the rounding under the slack.
                 next.cut = cut.intersection(onScreen.insetBy(dx: -slack, dy: -slack))

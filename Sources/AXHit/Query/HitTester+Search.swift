@@ -214,7 +214,9 @@ extension HitTester {
                     }
                 }
                 let moderatePath =
-                    entry.moderatePath && Self.isModerate(toScreen) && Self.isModerate(h.frame) && Self.isModerate(b)
+                    entry.moderatePath
+                    && Self.isModerate(
+                        frame: h.frame, bounds: b, toScreen: toScreen, hasTransform: h.transformSlot >= 0)
                 if let answer = pushChildren(
                     of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath,
                     firstOnly: firstOnly, scratch: &scratch), !visit(answer)

@@ -274,34 +274,103 @@ public struct HitTester: Sendable {
 
     /// Box hits (`boxHits`) answer only where rounding can't matter: every
     /// view on the way down has a moderate map to the screen (axis-aligned,
-    /// so that a box hit's region is its box; scale within 1/16 ... 16;
-    /// translation under 2^24) and moderate frame and bounds, and the point
-    /// is moderate too. Then every coordinate on either way to the answer
-    /// (through the boxes, or through the exact screen-space test) stays
-    /// under about 2^28, its rounding under 2^-22 a level, far below the
-    /// room a box hit needs (`ChildBlocks.holdsWithRoom`, `minimumGridStep`).
-    /// Anything else takes the exact test.
+    /// so that a box hit's region is its box; scale within 1/16 ... 16) and
+    /// moderate frame and bounds, and the point is moderate too. Then every
+    /// coordinate on either way to the answer (through the boxes, or through
+    /// the exact screen-space test) stays under about 2^28, its rounding
+    /// under 2^-22 a level, far below the room a box hit needs
+    /// (`ChildBlocks.holdsWithRoom`, `minimumGridStep`). Anything else takes
+    /// the exact test.
+    ///
+    /// The limits keep that bound: where the map only translates (scale 1,
+    /// as almost every view's), translations and rects under 2^27
+    /// (`translationLimit`), whose sums stay under 2^28: a collection of
+    /// millions of rows, or a list scrolled a hundred million points down.
+    /// Where it scales, under 2^24 (`scaledLimit`), so that 16 times one
+    /// stays under 2^28. Points, and boxes on the screen, under 2^27.
     @inline(__always)
     static func isModerate(_ t: CGAffineTransform) -> Bool {
         guard t.b == 0 && t.c == 0 else { return false }
-        let a = abs(Double(t.a)), d = abs(Double(t.d))
+        let a = abs(Double(t.a)), d = abs(Double(t.d)), limit = moderateLimit(under: t)
         return a >= 0x1p-4 && a <= 0x1p4 && d >= 0x1p-4 && d <= 0x1p4
-            && abs(Double(t.tx)) < 0x1p24 && abs(Double(t.ty)) < 0x1p24
+            && abs(Double(t.tx)) < limit && abs(Double(t.ty)) < limit
+    }
+
+    /// The largest moderate coordinate where the map only translates.
+    static let translationLimit = 0x1p27
+    /// The largest moderate coordinate where the map scales.
+    static let scaledLimit = 0x1p24
+
+    /// The largest moderate coordinate in a space `t` maps to the screen:
+    /// `translationLimit` where it only translates, else `scaledLimit`.
+    @inline(__always)
+    static func moderateLimit(under t: CGAffineTransform) -> Double {
+        t.a == 1 && t.d == 1 && t.b == 0 && t.c == 0 ? translationLimit : scaledLimit
     }
 
     /// See `isModerate(_: CGAffineTransform)`: both edges on each axis
-    /// under 2^24 (bounded by origin and size together). False for null,
-    /// infinite and NaN rects.
+    /// under 2^27 (bounded by origin and size together), for a box on the
+    /// screen, or a node's own values checked once for all paths (a box
+    /// hit's frame, which a query tests only near the point: inside the
+    /// bounds of every view above, themselves checked on the way down).
+    /// False for null, infinite and NaN rects.
     @inline(__always)
-    static func isModerate(_ r: CGRect) -> Bool {
-        abs(Double(r.origin.x)) + abs(Double(r.size.width)) < 0x1p24
-            && abs(Double(r.origin.y)) + abs(Double(r.size.height)) < 0x1p24
+    static func isModerate(_ r: CGRect) -> Bool { isModerate(r, limit: translationLimit) }
+
+    /// Whether a view keeps a moderate path moderate: its map to the screen
+    /// `toScreen` (its bounds'), its frame (in its parent's space) and its
+    /// bounds (`isModerate(_: CGAffineTransform)`, `moderateLimit(under:)`).
+    /// A transform of the view's own (`hasTransform`) may scale its bounds'
+    /// space against its frame's: both then keep the scaled limit.
+    @inline(__always)
+    static func isModerate(
+        frame: CGRect, bounds: CGRect, toScreen t: CGAffineTransform, hasTransform: Bool
+    ) -> Bool {
+        guard t.b == 0 && t.c == 0 else { return false }
+        let a = abs(Double(t.a)), d = abs(Double(t.d))
+        guard a >= 0x1p-4 && a <= 0x1p4 && d >= 0x1p-4 && d <= 0x1p4 else { return false }
+        // The scaled limit first: the common case, with no test of the
+        // scale (the rest out of line, to keep a query's loop small).
+        if _fastPath(
+            abs(Double(t.tx)) < scaledLimit && abs(Double(t.ty)) < scaledLimit
+                && isModerate(frame, limit: scaledLimit) && isModerate(bounds, limit: scaledLimit))
+        {
+            return true
+        }
+        return !hasTransform && isModerateUnscaled(frame: frame, bounds: bounds, toScreen: t)
+    }
+
+    /// Whether a view's frame (in its parent's space) and bounds are
+    /// moderate where `toScreen` maps its bounds to the screen, whatever
+    /// that map (`moderateLimit(under:)`; with a transform of the view's
+    /// own, the scaled limit for both, as above).
+    @inline(__always)
+    static func isModerate(frame: CGRect, bounds: CGRect, under toScreen: CGAffineTransform, hasTransform: Bool) -> Bool
+    {
+        let limit = hasTransform ? scaledLimit : moderateLimit(under: toScreen)
+        return isModerate(frame, limit: limit) && isModerate(bounds, limit: limit)
+    }
+
+    /// `isModerate(frame:bounds:toScreen:hasTransform:)` past the scaled
+    /// limit, for a view with no transform of its own: a map that only
+    /// translates, by less than `translationLimit`, and rects within it.
+    @inline(never)
+    private static func isModerateUnscaled(frame: CGRect, bounds: CGRect, toScreen t: CGAffineTransform) -> Bool {
+        moderateLimit(under: t) == translationLimit && abs(Double(t.tx)) < translationLimit
+            && abs(Double(t.ty)) < translationLimit && isModerate(frame, limit: translationLimit)
+            && isModerate(bounds, limit: translationLimit)
+    }
+
+    @inline(__always)
+    private static func isModerate(_ r: CGRect, limit: Double) -> Bool {
+        abs(Double(r.origin.x)) + abs(Double(r.size.width)) < limit
+            && abs(Double(r.origin.y)) + abs(Double(r.size.height)) < limit
     }
 
     /// See `isModerate(_: CGAffineTransform)`.
     @inline(__always)
     static func isModerate(_ p: CGPoint) -> Bool {
-        abs(Double(p.x)) < 0x1p24 && abs(Double(p.y)) < 0x1p24
+        abs(Double(p.x)) < translationLimit && abs(Double(p.y)) < translationLimit
     }
 
     /// Grids whose quantization step (the room a box hit needs there) is
