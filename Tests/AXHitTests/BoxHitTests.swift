@@ -287,6 +287,44 @@ import Testing
         #expect(hit(20, 30) == nil)
     }
 
+    /// The limits by hand, and the query's form of the rule
+    /// (`keepsPathModerate`) against the rule itself on random values about
+    /// the limits.
+    @Test func theModerateLimitsFollowTheMap() {
+        let small = CGRect(x: 0, y: 0, width: 40, height: 40)
+        func path(_ t: CGAffineTransform, _ frame: CGRect, _ bounds: CGRect, own: Bool = false) -> Bool {
+            let rule =
+                HitTester.isModerate(t)
+                && HitTester.isModerate(frame: frame, bounds: bounds, under: t, hasTransform: own)
+            #expect(HitTester.keepsPathModerate(frame: frame, bounds: bounds, toScreen: t, hasTransform: own) == rule)
+            return rule
+        }
+        let far = CGAffineTransform(translationX: 0, y: 0x1p25)
+        #expect(path(far, small, small))
+        #expect(path(far, CGRect(x: 0, y: 0x1p26, width: 40, height: 40), small))
+        #expect(!path(far, CGRect(x: 0, y: 0x1p27 - 20, width: 40, height: 40), small))  // an edge at 2^27 + 20
+        #expect(!path(CGAffineTransform(translationX: 0, y: 0x1p27), small, small))
+        #expect(!path(far.scaledBy(x: 2, y: 2), small, small))  // scaled: 2^24
+        #expect(path(CGAffineTransform(a: 16, b: 0, c: 0, d: 16, tx: 0x1p23, ty: 0), small, small))
+        #expect(!path(CGAffineTransform(scaleX: 2, y: 2), CGRect(x: 0x1p24, y: 0, width: 1, height: 1), small))
+        // A transform of the view's own: its rects keep the scaled limit.
+        #expect(path(far, small, small, own: true))
+        #expect(!path(far, small, CGRect(x: 0, y: 0x1p25, width: 40, height: 40), own: true))
+        #expect(!path(CGAffineTransform(rotationAngle: 0.1), small, small))
+        #expect(HitTester.isModerate(CGPoint(x: 0, y: 0x1p27 - 1)) && !HitTester.isModerate(CGPoint(x: 0, y: 0x1p27)))
+        var rng = SeededRandom(seed: 9)
+        let scales: [Double] = [1, 1, 1, -1, 0.5, 2, 16, 0x1p-4, 17]
+        let sizes: [Double] = [0, 0x1p23, 0x1p24 - 50, 0x1p24, 0x1p26, 0x1p27 - 50, 0x1p27, 0x1p28]
+        func value() -> Double { sizes[Int(rng.next() % UInt64(sizes.count))] * (rng.chance(0.5) ? 1 : -1) }
+        func rect() -> CGRect { CGRect(x: value(), y: value(), width: 40, height: 40) }
+        for _ in 0 ..< 5_000 {
+            let t = CGAffineTransform(
+                a: scales[Int(rng.next() % 9)], b: rng.chance(0.05) ? 0.5 : 0, c: 0, d: scales[Int(rng.next() % 9)],
+                tx: value(), ty: value())
+            _ = path(t, rect(), rect(), own: rng.chance(0.3))
+        }
+    }
+
     /// The tree of `tree(seed:)` far from the origin, where only a map that
     /// translates keeps values moderate (`HitTester.translationLimit`): the
     /// wide view and the cards `offset` points down a tall root, or

@@ -215,7 +215,7 @@ extension HitTester {
                 }
                 let moderatePath =
                     entry.moderatePath
-                    && Self.isModerate(
+                    && Self.keepsPathModerate(
                         frame: h.frame, bounds: b, toScreen: toScreen, hasTransform: h.transformSlot >= 0)
                 if let answer = pushChildren(
                     of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath,

@@ -317,33 +317,11 @@ public struct HitTester: Sendable {
     @inline(__always)
     static func isModerate(_ r: CGRect) -> Bool { isModerate(r, limit: translationLimit) }
 
-    /// Whether a view keeps a moderate path moderate: its map to the screen
-    /// `toScreen` (its bounds'), its frame (in its parent's space) and its
-    /// bounds (`isModerate(_: CGAffineTransform)`, `moderateLimit(under:)`).
-    /// A transform of the view's own (`hasTransform`) may scale its bounds'
-    /// space against its frame's: both then keep the scaled limit.
-    @inline(__always)
-    static func isModerate(
-        frame: CGRect, bounds: CGRect, toScreen t: CGAffineTransform, hasTransform: Bool
-    ) -> Bool {
-        guard t.b == 0 && t.c == 0 else { return false }
-        let a = abs(Double(t.a)), d = abs(Double(t.d))
-        guard a >= 0x1p-4 && a <= 0x1p4 && d >= 0x1p-4 && d <= 0x1p4 else { return false }
-        // The scaled limit first: the common case, with no test of the
-        // scale (the rest out of line, to keep a query's loop small).
-        if _fastPath(
-            abs(Double(t.tx)) < scaledLimit && abs(Double(t.ty)) < scaledLimit
-                && isModerate(frame, limit: scaledLimit) && isModerate(bounds, limit: scaledLimit))
-        {
-            return true
-        }
-        return !hasTransform && isModerateUnscaled(frame: frame, bounds: bounds, toScreen: t)
-    }
-
     /// Whether a view's frame (in its parent's space) and bounds are
-    /// moderate where `toScreen` maps its bounds to the screen, whatever
-    /// that map (`moderateLimit(under:)`; with a transform of the view's
-    /// own, the scaled limit for both, as above).
+    /// moderate where `toScreen` maps its bounds to the screen
+    /// (`moderateLimit(under:)`). A transform of the view's own
+    /// (`hasTransform`) may scale its bounds' space against its frame's:
+    /// both then keep the scaled limit.
     @inline(__always)
     static func isModerate(frame: CGRect, bounds: CGRect, under toScreen: CGAffineTransform, hasTransform: Bool) -> Bool
     {
@@ -351,14 +329,34 @@ public struct HitTester: Sendable {
         return isModerate(frame, limit: limit) && isModerate(bounds, limit: limit)
     }
 
-    /// `isModerate(frame:bounds:toScreen:hasTransform:)` past the scaled
-    /// limit, for a view with no transform of its own: a map that only
-    /// translates, by less than `translationLimit`, and rects within it.
+    /// Whether a view keeps a moderate path moderate, as a query checks it
+    /// at every view on its way down: `isModerate(toScreen)` and
+    /// `isModerate(frame:bounds:under:hasTransform:)`, with the common case
+    /// first (everything under the scaled limit, with no test of the scale)
+    /// and the rest out of line, to keep the query's loop small.
+    @inline(__always)
+    static func keepsPathModerate(
+        frame: CGRect, bounds: CGRect, toScreen t: CGAffineTransform, hasTransform: Bool
+    ) -> Bool {
+        guard t.b == 0 && t.c == 0 else { return false }
+        let a = abs(Double(t.a)), d = abs(Double(t.d))
+        guard a >= 0x1p-4 && a <= 0x1p4 && d >= 0x1p-4 && d <= 0x1p4 else { return false }
+        if _fastPath(
+            abs(Double(t.tx)) < scaledLimit && abs(Double(t.ty)) < scaledLimit
+                && isModerate(frame, limit: scaledLimit) && isModerate(bounds, limit: scaledLimit))
+        {
+            return true
+        }
+        return keepsPathModerateBeyondScaledLimit(frame: frame, bounds: bounds, toScreen: t, hasTransform: hasTransform)
+    }
+
+    /// `keepsPathModerate` where a value passes the scaled limit: the two
+    /// rules themselves.
     @inline(never)
-    private static func isModerateUnscaled(frame: CGRect, bounds: CGRect, toScreen t: CGAffineTransform) -> Bool {
-        moderateLimit(under: t) == translationLimit && abs(Double(t.tx)) < translationLimit
-            && abs(Double(t.ty)) < translationLimit && isModerate(frame, limit: translationLimit)
-            && isModerate(bounds, limit: translationLimit)
+    private static func keepsPathModerateBeyondScaledLimit(
+        frame: CGRect, bounds: CGRect, toScreen t: CGAffineTransform, hasTransform: Bool
+    ) -> Bool {
+        isModerate(t) && isModerate(frame: frame, bounds: bounds, under: t, hasTransform: hasTransform)
     }
 
     @inline(__always)
