@@ -105,8 +105,9 @@ import Testing
     /// Ids added or removed while each update is published (a copy taken
     /// before it) copy none of the main table: the ids go to the levels,
     /// the removals leave their entries stale. A copy taken once and then
-    /// updated alone sends `quietLimit` + 1 ids to the levels, then writes
-    /// the main table, and removes in place. With no copy alive, in place.
+    /// updated alone sends `quietLimit` + 1 ids to the levels, then moves
+    /// them into the main table, writes it, and removes in place. With no
+    /// copy alive, in place.
     @Test func updatesUnderCopiesLeaveTheMainTableShared() throws {
         var tree = ElementTree()
         let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 100, height: 100)), under: .none)
@@ -151,8 +152,12 @@ import Testing
             let top = try alone.append(.view("top", frame: .zero), under: .none)
             for k in 0 ..< 20_000 { _ = try alone.append(.view("c\(k)", frame: .zero), under: top) }
             let kept = alone
-            for k in 0 ..< 300 { _ = try alone.append(.view("new\(k)", frame: .zero), under: top) }
-            #expect(alone.idTable.entriesInLevels == IDTable.quietLimit + 1)
+            let toLevels = IDTable.quietLimit + 1
+            for k in 0 ..< toLevels { _ = try alone.append(.view("new\(k)", frame: .zero), under: top) }
+            #expect(alone.idTable.entriesInLevels == toLevels)
+            // The next moves them all into the main table, which it writes.
+            for k in toLevels ..< 300 { _ = try alone.append(.view("new\(k)", frame: .zero), under: top) }
+            #expect(alone.idTable.entriesInLevels == 0)
             // Removals then go in place too, none left stale.
             for k in 0 ..< 100 { try alone.removeSubtree(try #require(alone.node(withID: "c\(k)"))) }
             #expect(alone.idTable.staleEntries == 0)

@@ -132,9 +132,9 @@ struct IDTable: Sendable {
         } else if isPublished(adding: true) {
             addToLevels(entry)
         } else {
-            // Copying a chunk shared with an older copy (once).
-            main.entries[b] = entry
-            main.used += 1
+            // Copying a chunk shared with an older copy (once). Placed
+            // afresh: `isPublished` may just have moved the levels here.
+            main.placeIfAbsent(entry)
         }
         count += 1
     }
@@ -145,15 +145,19 @@ struct IDTable: Sendable {
     /// once and then updated alone (an engine built from a tree its caller
     /// keeps) would otherwise send every id to the levels, and leave every
     /// removed one stale, for good: after `quietLimit` ids added in a row
-    /// with the first level held alone, the main table is written instead,
-    /// each chunk it shares with that older copy copied once. `adding`
-    /// counts an id added.
+    /// with the first level held alone, the levels' entries move to the
+    /// main table (so that lookups stop probing the levels), and the main
+    /// table is written instead, each chunk it shares with that older copy
+    /// copied once. `adding` counts an id added.
     private mutating func isPublished(adding: Bool) -> Bool {
         guard !levels.isEmpty, !levels[0].entries.isEmpty, levels[0].entries.isWritableInPlace(0) else {
             quietAdds = 0
             return true
         }
         if adding { quietAdds += 1 }
+        // The switch to writing the main table: the levels' few entries go
+        // there too, so that lookups stop probing the levels.
+        if adding && quietAdds == Self.quietLimit + 1 { mergeLevelsIntoMain() }
         return quietAdds <= Self.quietLimit
     }
 
@@ -224,11 +228,29 @@ struct IDTable: Sendable {
             for e in from.entries where e != 0 { levels[k + 1].placeIfAbsent(e) }
         } else {
             var moved = from.entries.filter { $0 != 0 }
-            let size = mainSize(adding: moved.count)
-            if size > main.entries.count { rehash(to: size, ids: nil) }
-            Self.sortByBucket(&moved, bits: main.entries.count.trailingZeroBitCount, radix: moved.count >= 256)
-            for e in moved { main.placeIfAbsent(e) }
+            placeInMain(&moved)
         }
+    }
+
+    /// Moves every level's entries into the main table (`merge`), the
+    /// levels left empty (the first still allocated: `isPublished` reads it).
+    private mutating func mergeLevelsIntoMain() {
+        var moved: [UInt64] = []
+        for k in levels.indices where levels[k].used > 0 {
+            for e in levels[k].entries where e != 0 { moved.append(e) }
+            levels[k] = k == 0 ? Buckets(count: 2 * Self.levelCapacities[0]) : Buckets()
+        }
+        placeInMain(&moved)
+    }
+
+    /// Places `moved` in the main table (grown first if need be), in bucket
+    /// order, each once.
+    private mutating func placeInMain(_ moved: inout [UInt64]) {
+        guard !moved.isEmpty else { return }
+        let size = mainSize(adding: moved.count)
+        if size > main.entries.count { rehash(to: size, ids: nil) }
+        Self.sortByBucket(&moved, bits: main.entries.count.trailingZeroBitCount, radix: moved.count >= 256)
+        for e in moved { main.placeIfAbsent(e) }
     }
 
     /// The main table's entries in a table of `size` buckets. With `ids`,
