@@ -221,8 +221,7 @@ struct IDTable: Sendable {
     /// the rehash that `stale` calls for drops them.
     private mutating func merge(level k: Int) {
         let from = levels[k]
-        // The first level stays allocated: `isPublished` reads it.
-        levels[k] = k == 0 ? Buckets(count: 2 * Self.levelCapacities[0]) : Buckets()
+        levels[k] = Self.emptiedLevel(k)
         if k + 1 < levels.count {
             if levels[k + 1].entries.isEmpty { levels[k + 1] = Buckets(count: 2 * Self.levelCapacities[k + 1]) }
             for e in from.entries where e != 0 { levels[k + 1].placeIfAbsent(e) }
@@ -232,13 +231,19 @@ struct IDTable: Sendable {
         }
     }
 
+    /// Level `k` once its entries have moved on: empty, and the first still
+    /// allocated (`isPublished` reads it).
+    private static func emptiedLevel(_ k: Int) -> Buckets {
+        k == 0 ? Buckets(count: 2 * levelCapacities[0]) : Buckets()
+    }
+
     /// Moves every level's entries into the main table (`merge`), the
-    /// levels left empty (the first still allocated: `isPublished` reads it).
+    /// levels left empty (`emptiedLevel`).
     private mutating func mergeLevelsIntoMain() {
         var moved: [UInt64] = []
         for k in levels.indices where levels[k].used > 0 {
             for e in levels[k].entries where e != 0 { moved.append(e) }
-            levels[k] = k == 0 ? Buckets(count: 2 * Self.levelCapacities[0]) : Buckets()
+            levels[k] = Self.emptiedLevel(k)
         }
         placeInMain(&moved)
     }

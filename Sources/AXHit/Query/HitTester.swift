@@ -290,10 +290,17 @@ public struct HitTester: Sendable {
     /// stays under 2^28. Points, and boxes on the screen, under 2^27.
     @inline(__always)
     static func isModerate(_ t: CGAffineTransform) -> Bool {
+        let limit = moderateLimit(under: t)
+        return hasModerateScale(t) && abs(Double(t.tx)) < limit && abs(Double(t.ty)) < limit
+    }
+
+    /// Whether `t` is axis-aligned with a scale within 1/16 ... 16 on each
+    /// axis: the linear part of a moderate map.
+    @inline(__always)
+    private static func hasModerateScale(_ t: CGAffineTransform) -> Bool {
         guard t.b == 0 && t.c == 0 else { return false }
-        let a = abs(Double(t.a)), d = abs(Double(t.d)), limit = moderateLimit(under: t)
+        let a = abs(Double(t.a)), d = abs(Double(t.d))
         return a >= 0x1p-4 && a <= 0x1p4 && d >= 0x1p-4 && d <= 0x1p4
-            && abs(Double(t.tx)) < limit && abs(Double(t.ty)) < limit
     }
 
     /// The largest moderate coordinate where the map only translates.
@@ -338,9 +345,7 @@ public struct HitTester: Sendable {
     static func keepsPathModerate(
         frame: CGRect, bounds: CGRect, toScreen t: CGAffineTransform, hasTransform: Bool
     ) -> Bool {
-        guard t.b == 0 && t.c == 0 else { return false }
-        let a = abs(Double(t.a)), d = abs(Double(t.d))
-        guard a >= 0x1p-4 && a <= 0x1p4 && d >= 0x1p-4 && d <= 0x1p4 else { return false }
+        guard hasModerateScale(t) else { return false }
         if _fastPath(
             abs(Double(t.tx)) < scaledLimit && abs(Double(t.ty)) < scaledLimit
                 && isModerate(frame, limit: scaledLimit) && isModerate(bounds, limit: scaledLimit))
