@@ -29,14 +29,14 @@ import Testing
         #expect(longest > 8 * 512)
     }
 
-    /// Entries of 264 bytes: 64 to a chunk, so 4,096 to a group of 64
+    /// Entries of 264 bytes: 64 to a chunk, so 2,048 to a group of 32
     /// chunks, and random runs cross groups: appends that open one, removals
     /// that drop one or cut one short, writes to a group a copy shares.
     @Test func copiesKeepTheirValuesAcrossGroups() {
         let longest = Self.randomWrites(seed: 12, steps: 12_000, longestRun: 3_000) { Wide(text: $0) }
         #expect(ChunkedColumn<Wide>.chunkSize == 64)
-        #expect(ChunkTable<Wide>.groupSize == 64)
-        #expect(longest > 3 * 4_096)
+        #expect(ChunkTable<Wide>.groupSize == 32)
+        #expect(longest > 3 * 2_048)
     }
 
     /// A heap string and 248 bytes of padding.
@@ -112,22 +112,23 @@ import Testing
     /// A copy of the table retains groups; a write copies the one group it
     /// lands in, and in it the one chunk.
     @Test func aWriteUnderACopyCopiesOneGroup() {
-        // 3 groups of 64 chunks of 2,048 entries.
+        // 3 groups of 32 chunks of 2,048 entries.
         let c = ChunkedColumn<Int32>.chunkSize
         #expect(c == 2_048)
-        var column = ChunkedColumn<Int32>(repeating: 7, count: 3 * 64 * c)
+        #expect(ChunkTable<Int32>.groupSize == 32)
+        var column = ChunkedColumn<Int32>(repeating: 7, count: 3 * 32 * c)
         let snapshot = column
         #expect(column.sharedGroups(with: snapshot) == (3, 3))
-        column[64 * c + 5] = 1  // group 1, chunk 64
+        column[32 * c + 5] = 1  // group 1, chunk 32
         #expect(column.sharedGroups(with: snapshot) == (2, 3))
-        #expect(column.sharedChunks(with: snapshot) == (191, 192))
+        #expect(column.sharedChunks(with: snapshot) == (95, 96))
         column.append(2)  // a fourth group, of the column's own
         #expect(column.sharedGroups(with: snapshot) == (2, 4))
         column.removeLast(3 * c + 1)  // back into group 2, which the snapshot shares
         #expect(column.sharedGroups(with: snapshot) == (1, 3))
-        #expect(column.sharedChunks(with: snapshot) == (188, 189))
-        #expect(snapshot[64 * c + 5] == 7 && snapshot.count == 3 * 64 * c)
-        #expect(column[64 * c + 5] == 1 && column.count == 3 * 64 * c - 3 * c)
+        #expect(column.sharedChunks(with: snapshot) == (92, 93))
+        #expect(snapshot[32 * c + 5] == 7 && snapshot.count == 3 * 32 * c)
+        #expect(column[32 * c + 5] == 1 && column.count == 3 * 32 * c - 3 * c)
     }
 
     @Test func aWriteUnderACopyCopiesOneChunk() {

@@ -648,4 +648,57 @@ import Testing
         #expect(tally.nothing > 5_000)
         #expect(tally.undecided > 50)
     }
+
+    /// Views turned inside views turned, ten deep, with elements at every
+    /// level: the grid follows eight views from the first that turns and
+    /// leaves the rest to the search (opaque), and every answer is the
+    /// spec's.
+    @Test func deepTurnsAgreeWithTheSpec() throws {
+        var tally = Tally()
+        for seed in 1 ... 3 as ClosedRange<UInt64> {
+            var rng = SeededRandom(seed: seed)
+            var tree = ElementTree()
+            let window = try tree.append(
+                .view("window", frame: CGRect(x: 0, y: 0, width: 900, height: 300)), under: .none)
+            for t in 0 ..< 3 {
+                var parent = window
+                var side = 280.0
+                for level in 0 ..< 10 {
+                    var view = Node.view(
+                        "t\(t)v\(level)",
+                        frame: CGRect(
+                            x: level == 0 ? Double(t) * 300 + 10 : 6, y: level == 0 ? 10 : 6, width: side, height: side)
+                    )
+                    view.transform = CGAffineTransform(rotationAngle: rng.number(-12 ... 12) * .pi / 180)
+                        .scaledBy(x: rng.number(0.95 ... 1.05), y: rng.number(0.95 ... 1.05))
+                    let v = try tree.append(view, under: parent)
+                    // Two elements along the view's far edge, outside the next view.
+                    for e in 0 ..< 2 {
+                        var cell = Node.view(
+                            "t\(t)v\(level)e\(e)",
+                            frame: CGRect(x: Double(e) * side / 2, y: side - 14, width: side / 2 - 1, height: 12))
+                        cell.isAccessibilityElement = true
+                        try tree.append(cell, under: v)
+                    }
+                    parent = v
+                    side -= 24
+                }
+            }
+            var engine = HitTester(tree)
+            let built = engine.buildScreenGrid()
+            #expect(built)
+            let grid = try #require(engine.screenGrid)
+            // The longest chain of edge groups an entry reads.
+            func views(_ g: Int32) -> Int { g < 0 ? 0 : 1 + views(grid.edges.parents[Int(g)]) }
+            #expect(grid.edges.groups.map(views).max() == ScreenGrid.maxTurns)
+            // The ninth and tenth views' subtrees are opaque: no element entry there.
+            #expect(grid.nodes.contains(.none))
+            let points = (0 ..< 3000).map { _ in CGPoint(x: rng.number(0 ... 900), y: rng.number(0 ... 300)) }
+            Self.compare(engine, points, &tally)
+        }
+        #expect(tally.mismatches == 0)
+        #expect(tally.decided > 1_000)
+        #expect(tally.nothing > 1_000)
+        #expect(tally.undecided > 50)
+    }
 }

@@ -13,11 +13,12 @@
 ///   choose its collisions.
 /// - **Under a snapshot:** ids hash to buckets all over the main table, so
 ///   an id written there while a snapshot shares the table copies a chunk
-///   of it and the chunk's group (8 KB and 64 retains, per id: a third of
-///   what inserting a row under a snapshot cost at 1M nodes). So the main
-///   table is written where the bucket's chunk is its own, or where no
-///   snapshot is being published between updates (`isPublished`: an
-///   engine built from a tree its caller keeps copies each chunk once).
+///   of it and the chunk's group (8 KB and a retain per chunk of the
+///   group, per id: a third of what inserting a row under a snapshot cost
+///   at 1M nodes). So the main table is written where the bucket's chunk
+///   is its own, or where no snapshot is being published between updates
+///   (`isPublished`: an engine built from a tree its caller keeps copies
+///   each chunk once).
 ///   Otherwise an id added goes to the first of a few small tables
 ///   (`levels`, of `levelCapacities` entries), each merged into the next
 ///   when full and the last into the main table (in bucket order): an

@@ -102,7 +102,7 @@ struct HotNode: Sendable {
 /// threads may query while the owner updates its own copy. The tree's and
 /// the engine's per-node columns, and its wide views' indexes, are
 /// `ChunkedColumn`s, shared chunk by chunk: the first update after a copy
-/// copies each column's table of chunks, the groups of 64 chunks it writes
+/// copies each column's table of chunks, the groups of 32 chunks it writes
 /// in and the chunks it writes (8 to 16 KB each), not the columns; a
 /// scroll writes only the small table of scroll offsets.
 ///
