@@ -246,7 +246,7 @@ final class ScreenGrid: Sendable {
     /// and where its cell lists lie; then the front ends of the lists its
     /// tile leaves undecided; then, where entries carry edges or handles,
     /// its frontmost candidate's edge group and handle; then that group's
-    /// lines. Each stage reads what the one before asked for, so that the
+    /// lines and its parent; then the parent's lines. Each stage reads what the one before asked for, so that the
     /// group's misses overlap instead of following one another. Points
     /// beyond moderate coordinates, which the grid does not answer, are
     /// passed over.
@@ -277,12 +277,24 @@ final class ScreenGrid: Sendable {
             guard !edges.groups.isEmpty else { return }
             edges.groups.withUnsafeBufferPointer { groups in
                 edges.lines.withUnsafeBufferPointer { lines in
-                    for front in fronts where front >= 0 {
-                        let g = Int(groups[Int(front)])
-                        guard g >= 0 else { continue }
+                    edges.parents.withUnsafeBufferPointer { parents in
                         // A group's four lines are two cache lines.
-                        prefetch(lines.baseAddress! + 4 * g)
-                        prefetch(lines.baseAddress! + 4 * g + 2)
+                        func prefetchLines(_ g: Int) {
+                            prefetch(lines.baseAddress! + 4 * g)
+                            prefetch(lines.baseAddress! + 4 * g + 2)
+                        }
+                        for front in fronts where front >= 0 {
+                            let g = Int(groups[Int(front)])
+                            guard g >= 0 else { continue }
+                            prefetchLines(g)
+                            prefetch(parents.baseAddress! + g)
+                        }
+                        // The view above's lines, which the query reads next.
+                        for front in fronts where front >= 0 {
+                            let g = Int(groups[Int(front)])
+                            guard g >= 0, parents[g] >= 0 else { continue }
+                            prefetchLines(Int(parents[g]))
+                        }
                     }
                 }
             }
