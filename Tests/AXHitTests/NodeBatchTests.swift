@@ -110,9 +110,9 @@ import Testing
             try Self.expectSameTrees(viaBatch, viaAppends)
             // The same layout inside: side-table entries (free ones taken
             // first), the id table's size.
-            #expect(Array(viaBatch.boundsSlots) == Array(viaAppends.boundsSlots), "step \(step)")
-            #expect(Array(viaBatch.transformSlots) == Array(viaAppends.transformSlots), "step \(step)")
-            #expect(Array(viaBatch.extraSlots) == Array(viaAppends.extraSlots), "step \(step)")
+            #expect(viaBatch.sideSlots.map(\.bounds) == viaAppends.sideSlots.map(\.bounds), "step \(step)")
+            #expect(viaBatch.sideSlots.map(\.transform) == viaAppends.sideSlots.map(\.transform), "step \(step)")
+            #expect(viaBatch.sideSlots.map(\.extra) == viaAppends.sideSlots.map(\.extra), "step \(step)")
             #expect(viaBatch.idTable.bucketCount == viaAppends.idTable.bucketCount)
             // Identifier lookups see the batch (the index is built on first
             // use, so a batch must drop the one built before it).

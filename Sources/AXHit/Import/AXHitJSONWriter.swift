@@ -118,16 +118,16 @@ struct AXHitJSONWriter {
         put("{\"id\": ")
         string(tree.ids[i])
         let isView = !f.contains(.element)
-        let slot = tree.extraSlots[i]
+        let slot = tree.sideSlots[i].extra
         if isView {
             put(", \"frame\": ")
             rect(tree.frames[i])
-            let b = tree.boundsSlots[i]
+            let b = tree.sideSlots[i].bounds
             if b >= 0 {
                 put(", \"bounds\": ")
                 rect(tree.boundsTable[b])
             }
-            let ts = tree.transformSlots[i]
+            let ts = tree.sideSlots[i].transform
             if ts >= 0 && tree.transformTable[ts] != .identity {
                 let t = tree.transformTable[ts]
                 put(", \"transform\": [")

@@ -255,9 +255,15 @@ extension ElementTree {
         nextSiblings.append(count: fresh) { node(next[reused + $0]) }
         previousSiblings.append(count: fresh) { previousID(reused + $0) }
         frames.append(contentsOf: batch.frames, from: reused)
-        Self.appendRare(&boundsSlots, &boundsTable, batch.boundsSlots, batch.boundsTable, from: reused)
-        Self.appendRare(&transformSlots, &transformTable, batch.transformSlots, batch.transformTable, from: reused)
-        Self.appendRare(&extraSlots, &extras, batch.extraSlots, batch.extras, from: reused)
+        let bounds = Self.addRare(&boundsTable, batch.boundsSlots, batch.boundsTable, from: reused)
+        let transforms = Self.addRare(&transformTable, batch.transformSlots, batch.transformTable, from: reused)
+        let rare = Self.addRare(&extras, batch.extraSlots, batch.extras, from: reused)
+        sideSlots.append(count: fresh) { j in
+            let k = reused + j
+            return SideSlots(
+                bounds: bounds.slot(batch.boundsSlots[k], j), transform: transforms.slot(batch.transformSlots[k], j),
+                extra: rare.slot(batch.extraSlots[k], j))
+        }
         for k in reused ..< n where batch.flags[k].contains(.hasPath) {
             pathPointsEarned += batch.extras[Int(batch.extraSlots[k])].pathPointsEarned
         }
@@ -279,28 +285,36 @@ extension ElementTree {
         return made
     }
 
-    /// Appends the slots of a batch's nodes from `start` on, with their
-    /// entries of a rare value, as `add` would: free entries first (the last
-    /// freed first), then new ones at the end. Without free entries, the
-    /// nodes' entries (which follow the others' in the batch's table) go to
-    /// the end in one piece: shared, not copied, into an empty table.
-    private static func appendRare<T>(
-        _ column: inout ChunkedColumn<Int32>, _ table: inout SideTable<T>, _ slots: [Int32],
-        _ values: ChunkedColumn<T>, from start: Int
-    ) {
-        guard !table.hasFreeEntries else {
-            column.append(count: slots.count - start) { j in
-                let s = slots[start + j]
-                return s < 0 ? -1 : table.add(values[Int(s)])
+    /// Where a batch's entries of a rare value went in the tree's table
+    /// (`addRare`): each moved by one offset, or each placed on its own.
+    private enum RareSlots {
+        case shifted(Int32)
+        case placed([Int32])
+
+        /// The tree's slot for the batch's slot `s` of its `j`th new node.
+        @inline(__always)
+        func slot(_ s: Int32, _ j: Int) -> Int32 {
+            guard s >= 0 else { return -1 }
+            switch self {
+            case .shifted(let offset): return s + offset
+            case .placed(let slots): return slots[j]
             }
-            return
+        }
+    }
+
+    /// Adds the entries of a rare value of a batch's nodes from `start` on
+    /// to `table`, as `add` would: free entries first (the last freed
+    /// first), then new ones at the end. Without free entries, the nodes'
+    /// entries (which follow the others' in the batch's table) go to the end
+    /// in one piece: shared, not copied, into an empty table.
+    private static func addRare<T>(
+        _ table: inout SideTable<T>, _ slots: [Int32], _ values: ChunkedColumn<T>, from start: Int
+    ) -> RareSlots {
+        guard !table.hasFreeEntries else {
+            return .placed(slots[start...].map { s in s < 0 ? -1 : table.add(values[Int(s)]) })
         }
         let skipped = slots[..<start].reduce(Int32(0)) { $0 + ($1 >= 0 ? 1 : 0) }
-        let offset = table.append(contentsOf: values, from: Int(skipped)) - skipped
-        column.append(count: slots.count - start) { j in
-            let s = slots[start + j]
-            return s < 0 ? -1 : s + offset
-        }
+        return .shifted(table.append(contentsOf: values, from: Int(skipped)) - skipped)
     }
 
     /// Replaces every property of a node but its place in the tree.
@@ -340,8 +354,8 @@ extension ElementTree {
         for n in doomed {
             let i = n.index
             idTable.remove(hash: IDTable.hash(ids[i]), slot: Int32(i))
-            Self.setEntry(&boundsSlots[i], in: &boundsTable, to: nil, blank: .zero)
-            Self.setEntry(&transformSlots[i], in: &transformTable, to: nil, blank: .identity)
+            Self.setEntry(&sideSlots[i].bounds, in: &boundsTable, to: nil, blank: .zero)
+            Self.setEntry(&sideSlots[i].transform, in: &transformTable, to: nil, blank: .identity)
             clearExtras(at: i)
             ids[i] = ""
             flags[i] = []
@@ -373,11 +387,11 @@ extension ElementTree {
         guard origin.x.isFinite && origin.y.isFinite else {
             throw TreeError(.validation, "the scroll offset is not finite", node: ids[view.index], key: "bounds")
         }
-        let s = boundsSlots[view.index]
+        let s = sideSlots[view.index].bounds
         if s >= 0 {
             boundsTable[s].origin = origin
         } else {
-            boundsSlots[view.index] = boundsTable.add(CGRect(origin: origin, size: frames[view.index].size))
+            sideSlots[view.index].bounds = boundsTable.add(CGRect(origin: origin, size: frames[view.index].size))
         }
     }
 
@@ -487,15 +501,15 @@ extension ElementTree {
         previousSiblings.append(.none)
         if node.isElement {
             frames.append(.zero)
-            boundsSlots.append(-1)
-            transformSlots.append(-1)
+            sideSlots.append(SideSlots())
         } else {
             frames.append(node.frame)
-            boundsSlots.append(node.bounds.map { boundsTable.add($0) } ?? -1)
-            transformSlots.append(node.transform.map { transformTable.add($0) } ?? -1)
+            sideSlots.append(
+                SideSlots(
+                    bounds: node.bounds.map { boundsTable.add($0) } ?? -1,
+                    transform: node.transform.map { transformTable.add($0) } ?? -1))
         }
-        extraSlots.append(-1)
-        if node.hasExtras { setExtras(at: extraSlots.count - 1, to: Self.take(&node, final: final)) }
+        if node.hasExtras { setExtras(at: sideSlots.count - 1, to: Self.take(&node, final: final)) }
     }
 
     /// Gives a node added early (pending, or added with what was known then)
@@ -583,8 +597,8 @@ extension ElementTree {
         flags[i] = Self.storedFlags(node)
         let isView = !node.isElement
         frames[i] = isView ? node.frame : .zero
-        Self.setEntry(&boundsSlots[i], in: &boundsTable, to: isView ? node.bounds : nil, blank: .zero)
-        Self.setEntry(&transformSlots[i], in: &transformTable, to: isView ? node.transform : nil, blank: .identity)
+        Self.setEntry(&sideSlots[i].bounds, in: &boundsTable, to: isView ? node.bounds : nil, blank: .zero)
+        Self.setEntry(&sideSlots[i].transform, in: &transformTable, to: isView ? node.transform : nil, blank: .identity)
         if node.hasExtras { setExtras(at: i, to: Self.take(&node, final: final)) } else { clearExtras(at: i) }
     }
 
@@ -592,7 +606,7 @@ extension ElementTree {
     /// (with `clearExtras`, every change of a path passes here). The value
     /// is moved in, and the old entry read in place: no copy of either.
     private mutating func setExtras(at i: Int, to value: consuming NodeExtras) {
-        let slot = extraSlots[i]
+        let slot = sideSlots[i].extra
         if slot >= 0 {
             // A path written back unchanged (a move, a new label) is not
             // counted again: equal paths share their storage, so this is
@@ -603,18 +617,18 @@ extension ElementTree {
             extras[slot] = value
         } else {
             pathPointsEarned += value.pathPointsEarned
-            extraSlots[i] = extras.add(value)
+            sideSlots[i].extra = extras.add(value)
         }
     }
 
     /// Puts slot `i`'s rare properties back to their defaults (giving its
     /// entry back), keeping `pathPointsEarned` in step.
     private mutating func clearExtras(at i: Int) {
-        let slot = extraSlots[i]
+        let slot = sideSlots[i].extra
         guard slot >= 0 else { return }
         pathPointsEarned -= extras[slot].pathPointsEarned
         extras.remove(slot, leaving: NodeExtras())
-        extraSlots[i] = -1
+        sideSlots[i].extra = -1
     }
 
     /// Points `slot` at an entry of `table` holding `value` (reusing the

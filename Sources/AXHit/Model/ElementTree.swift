@@ -66,15 +66,12 @@ public struct ElementTree: Sendable {
     var lastChildren = ChunkedColumn<NodeID>()
     var nextSiblings = ChunkedColumn<NodeID>()
     var previousSiblings = ChunkedColumn<NodeID>()
-    // View geometry: the frame in the parent's bounds space. Explicit bounds
-    // and transforms: an index into their table, or -1 for the default.
+    // View geometry: the frame in the parent's bounds space.
     var frames = ChunkedColumn<CGRect>()
-    var boundsSlots = ChunkedColumn<Int32>()
+    /// Each node's entries in the side tables below (`SideSlots`).
+    var sideSlots = ChunkedColumn<SideSlots>()
     var boundsTable = SideTable<CGRect>()
-    var transformSlots = ChunkedColumn<Int32>()
     var transformTable = SideTable<CGAffineTransform>()
-    // Rare properties: an index into `extras`, or -1.
-    var extraSlots = ChunkedColumn<Int32>()
     var extras = SideTable<NodeExtras>()
     /// What every live node's `accessibilityPath` earns toward the path
     /// budget (`pathPointsEarned(by:)`) together, kept by the write path.
@@ -159,9 +156,7 @@ public struct ElementTree: Sendable {
         nextSiblings.reserveCapacity(n)
         previousSiblings.reserveCapacity(n)
         frames.reserveCapacity(n)
-        boundsSlots.reserveCapacity(n)
-        transformSlots.reserveCapacity(n)
-        extraSlots.reserveCapacity(n)
+        sideSlots.reserveCapacity(n)
         idTable.reserveCapacity(n)
     }
 
@@ -207,7 +202,7 @@ public struct ElementTree: Sendable {
     public func nodes(withAccessibilityIdentifier identifier: String) -> [NodeID] {
         identifierIndex.nodes(withIdentifier: identifier, generation: identifierGeneration) {
             var table: [String: [NodeID]] = [:]
-            for (slot, s) in extraSlots.enumerated() where s >= 0 && flags[slot].contains(.alive) {
+            for (slot, s) in sideSlots.lazy.map(\.extra).enumerated() where s >= 0 && flags[slot].contains(.alive) {
                 if let identifier = extras[s].identifier { table[identifier, default: []].append(nodeID(slot)) }
             }
             return table
@@ -321,8 +316,8 @@ public struct ElementTree: Sendable {
         let i = id.index
         let f = flags[i]
         var n = Node(id: ids[i], kind: f.contains(.element) ? .element : .view, frame: frames[i])
-        if boundsSlots[i] >= 0 { n.bounds = boundsTable[boundsSlots[i]] }
-        if transformSlots[i] >= 0 { n.transform = transformTable[transformSlots[i]] }
+        if sideSlots[i].bounds >= 0 { n.bounds = boundsTable[sideSlots[i].bounds] }
+        if sideSlots[i].transform >= 0 { n.transform = transformTable[sideSlots[i].transform] }
         n.clipsToBounds = f.contains(.clipsToBounds)
         n.isHidden = f.contains(.hidden)
         n.isUserInteractionEnabled = f.contains(.userInteractionEnabled)
@@ -331,8 +326,8 @@ public struct ElementTree: Sendable {
         n.accessibilityElementsHidden = f.contains(.elementsHidden)
         n.accessibilityViewIsModal = f.contains(.modal)
         n.shouldGroupAccessibilityChildren = f.contains(.groupsChildren)
-        if extraSlots[i] >= 0 {
-            let e = extras[extraSlots[i]]
+        if sideSlots[i].extra >= 0 {
+            let e = extras[sideSlots[i].extra]
             n.alpha = e.alpha
             n.accessibilityLabel = e.label
             n.accessibilityValue = e.value
@@ -359,56 +354,57 @@ public struct ElementTree: Sendable {
 
     /// A view's transform (identity for element nodes).
     @inline(__always) func transform(of id: NodeID) -> CGAffineTransform {
-        let s = transformSlots[id.index]
+        let s = sideSlots[id.index].transform
         return s >= 0 ? transformTable[s] : .identity
     }
 
     /// A view's bounds in effect: explicit, or `[0, 0, frame.size]`.
     @inline(__always) func bounds(of id: NodeID) -> CGRect {
-        let s = boundsSlots[id.index]
+        let s = sideSlots[id.index].bounds
         return s >= 0 ? boundsTable[s] : CGRect(origin: .zero, size: frames[id.index].size)
     }
 
     @inline(__always) func alpha(of id: NodeID) -> CGFloat {
-        flags[id.index].contains(.translucent) ? extras[extraSlots[id.index]].alpha : 1
+        flags[id.index].contains(.translucent) ? extras[sideSlots[id.index].extra].alpha : 1
     }
 
     /// The explicit accessibility frame (screen), if the node has one.
     @inline(__always) func explicitAccessibilityFrame(of id: NodeID) -> CGRect? {
-        flags[id.index].contains(.hasAccessibilityFrame) ? extras[extraSlots[id.index]].accessibilityFrame : nil
+        flags[id.index].contains(.hasAccessibilityFrame) ? extras[sideSlots[id.index].extra].accessibilityFrame : nil
     }
 
     /// An element node's frame in its container's bounds space, if it has one.
     @inline(__always) func frameInContainerSpace(of id: NodeID) -> CGRect? {
-        flags[id.index].contains(.hasFrameInContainerSpace) ? extras[extraSlots[id.index]].frameInContainerSpace : nil
+        flags[id.index].contains(.hasFrameInContainerSpace)
+            ? extras[sideSlots[id.index].extra].frameInContainerSpace : nil
     }
 
     /// The node's accessibility path, if it has one.
     @inline(__always) func accessibilityPath(of id: NodeID) -> AccessibilityPath? {
-        flags[id.index].contains(.hasPath) ? extras[extraSlots[id.index]].path : nil
+        flags[id.index].contains(.hasPath) ? extras[sideSlots[id.index].extra].path : nil
     }
 
     /// The node's accessibility traits.
     @inline(__always) func traits(of id: NodeID) -> AccessibilityTraits {
-        let s = extraSlots[id.index]
+        let s = sideSlots[id.index].extra
         return s >= 0 ? extras[s].traits : []
     }
 
     /// Whether the node has a non-empty accessibility label or value.
     func hasLabelOrValue(_ id: NodeID) -> Bool {
-        let s = extraSlots[id.index]
+        let s = sideSlots[id.index].extra
         guard s >= 0 else { return false }
         return !(extras[s].label ?? "").isEmpty || !(extras[s].value ?? "").isEmpty
     }
 
     /// The node's Android actions (none when it declares none).
     @inline(__always) func actions(of id: NodeID) -> NodeActions {
-        flags[id.index].contains(.hasSnapshotFacts) ? extras[extraSlots[id.index]].actions : []
+        flags[id.index].contains(.hasSnapshotFacts) ? extras[sideSlots[id.index].extra].actions : []
     }
 
     /// The snapshot's visibility flag for the node, if the source gave one.
     @inline(__always) func visibleInSnapshot(_ id: NodeID) -> Bool? {
-        flags[id.index].contains(.hasSnapshotFacts) ? extras[extraSlots[id.index]].visibleInSnapshot : nil
+        flags[id.index].contains(.hasSnapshotFacts) ? extras[sideSlots[id.index].extra].visibleInSnapshot : nil
     }
 
     /// Whether the node is a view (not an element node).
@@ -418,7 +414,7 @@ public struct ElementTree: Sendable {
     /// the root): `ViewGeometry.boundsToParent` of its frame, bounds and
     /// transform.
     @inline(__always) func boundsToParent(_ id: NodeID) -> CGAffineTransform {
-        let s = transformSlots[id.index]
+        let s = sideSlots[id.index].transform
         guard s >= 0 else { return ViewGeometry.boundsToParent(frame: frames[id.index], bounds: bounds(of: id)) }
         return ViewGeometry.boundsToParent(
             frame: frames[id.index], bounds: bounds(of: id), transform: transformTable[s])
@@ -451,9 +447,20 @@ public struct ElementTree: Sendable {
     }
 
     @inline(__always) func extrasOf(_ id: NodeID) -> NodeExtras? {
-        let s = extraSlots[id.index]
+        let s = sideSlots[id.index].extra
         return s >= 0 ? extras[s] : nil
     }
+}
+
+/// A node's entries in the tree's side tables, or -1 for none: explicit
+/// bounds (else the frame's size at the origin), a transform (else the
+/// identity), rare properties (else their defaults). One column, not
+/// three: a node added or removed writes all three, and under a snapshot
+/// each column written copies its table of chunks, a group and a chunk.
+struct SideSlots: Sendable {
+    var bounds: Int32 = -1
+    var transform: Int32 = -1
+    var extra: Int32 = -1
 }
 
 /// One of the tree's side tables (explicit bounds, transforms, rare

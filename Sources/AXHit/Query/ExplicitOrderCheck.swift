@@ -16,7 +16,7 @@ extension ElementTree {
     ///   (in slot order: pre-order for a tree read from a file) and the key
     ///   `accessibilityElements`.
     public func validateAccessibilityElements() throws(TreeError) {
-        for (slot, s) in extraSlots.enumerated() where s >= 0 && flags[slot].contains(.alive) {
+        for (slot, s) in sideSlots.lazy.map(\.extra).enumerated() where s >= 0 && flags[slot].contains(.alive) {
             guard extras[s].accessibilityElements != nil else { continue }
             if let problem = accessibilityElementsProblem(of: nodeID(slot)) { throw problem }
         }

@@ -149,8 +149,9 @@ extension HitTester {
             if modal { state.insert(.hasModalChild) }
             if needsWindows && rules.isFinalWindow(n, in: tree) { state.insert(.finalWindow) }
             if rules.refusesTouch(n, in: tree) { state.insert(.refusesTouch) }
+            let slots = tree.sideSlots[i]
             let record = HotNode(
-                frame: recordFrame(n, in: tree), boundsSlot: tree.boundsSlots[i], transformSlot: tree.transformSlots[i],
+                frame: recordFrame(n, in: tree), boundsSlot: slots.bounds, transformSlot: slots.transform,
                 childSlot: kept.childSlot, flags: flags, state: state, blockCount: kept.blockCount)
             h.pointee = record
             boxHits[i] = isBoxHit(

@@ -43,7 +43,7 @@ extension HitTester {
     private mutating func performScroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
         try tree.setBoundsOrigin(view, to: offset)
         let i = view.index
-        if hot[i].boundsSlot != tree.boundsSlots[i] {
+        if hot[i].boundsSlot != tree.sideSlots[i].bounds {
             syncHot(view)  // its first scroll: a new bounds slot
         } else {
             // Whether it may still be a box hit (a huge offset is not

@@ -244,8 +244,9 @@ public struct HitTester: Sendable {
         guard !id.isNone else { return }
         let i = id.index
         hot[i].frame = Self.recordFrame(id, in: tree)
-        hot[i].boundsSlot = tree.boundsSlots[i]
-        hot[i].transformSlot = tree.transformSlots[i]
+        let slots = tree.sideSlots[i]
+        hot[i].boundsSlot = slots.bounds
+        hot[i].transformSlot = slots.transform
         hot[i].flags = tree.flags[i]
         if rules.refusesTouch(id, in: tree) {
             hot[i].state.insert(.refusesTouch)
