@@ -96,7 +96,7 @@ struct AXHitJSONWriter {
             put("}")
             // Climb to the nearest node with a next sibling, closing arrays.
             while n != root && tree.nextSiblings[n.index].isNone {
-                n = tree.parents[n.index]
+                n = tree.backLinks[n.index].parent
                 depth -= 1
                 put("\n")
                 indent(depth)

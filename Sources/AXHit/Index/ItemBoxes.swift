@@ -112,7 +112,7 @@ extension ItemBoxes {
                 e = child
                 continue
             }
-            while e != item && tree.nextSiblings[e.index].isNone { e = tree.parents[e.index] }
+            while e != item && tree.nextSiblings[e.index].isNone { e = tree.backLinks[e.index].parent }
             if e == item { return }
             e = tree.nextSiblings[e.index]
         }

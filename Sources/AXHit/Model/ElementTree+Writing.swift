@@ -229,7 +229,7 @@ extension ElementTree {
             }
             if p < 0 { lastUnder = Int32(k) } else { lastChild[p] = Int32(k) }
         }
-        let oldLast = parent.isNone ? .none : lastChildren[parent.index]
+        let oldLast = parent.isNone ? .none : backLinks[parent.index].lastChild
         func node(_ k: Int32) -> NodeID { k < 0 ? .none : made[Int(k)] }
         func parentID(_ k: Int) -> NodeID { batch.parents[k] < 0 ? parent : made[Int(batch.parents[k])] }
         func previousID(_ k: Int) -> NodeID { k == firstUnder ? oldLast : node(previous[k]) }
@@ -240,20 +240,19 @@ extension ElementTree {
             var record = batch.record(k)
             let i = made[k].index
             write(&record, named: true, final: true, at: i)
-            parents[i] = parentID(k)
+            backLinks[i] = BackLinks(parent: parentID(k), lastChild: node(lastChild[k]), previousSibling: previousID(k))
             firstChildren[i] = node(firstChild[k])
-            lastChildren[i] = node(lastChild[k])
             nextSiblings[i] = node(next[k])
-            previousSiblings[i] = previousID(k)
         }
         freeSlots.removeLast(reused)
         ids.append(contentsOf: batch.names, from: reused)
         flags.append(contentsOf: batch.flags, from: reused)
-        parents.append(count: fresh) { parentID(reused + $0) }
+        backLinks.append(count: fresh) { j in
+            let k = reused + j
+            return BackLinks(parent: parentID(k), lastChild: node(lastChild[k]), previousSibling: previousID(k))
+        }
         firstChildren.append(count: fresh) { node(firstChild[reused + $0]) }
-        lastChildren.append(count: fresh) { node(lastChild[reused + $0]) }
         nextSiblings.append(count: fresh) { node(next[reused + $0]) }
-        previousSiblings.append(count: fresh) { previousID(reused + $0) }
         frames.append(contentsOf: batch.frames, from: reused)
         let bounds = Self.addRare(&boundsTable, batch.boundsSlots, batch.boundsTable, from: reused)
         let transforms = Self.addRare(&transformTable, batch.transformSlots, batch.transformTable, from: reused)
@@ -278,7 +277,7 @@ extension ElementTree {
                 } else {
                     nextSiblings[oldLast.index] = made[Int(firstUnder)]
                 }
-                lastChildren[parent.index] = made[Int(lastUnder)]
+                backLinks[parent.index].lastChild = made[Int(lastUnder)]
             }
         }
         identifiersChanged()
@@ -340,13 +339,17 @@ extension ElementTree {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard contains(id) else { throw notInTree(id) }
-        let parent = parents[id.index]
+        let parent = backLinks[id.index].parent
         if parent.isNone {
             root = .none
         } else {
-            let prev = previousSiblings[id.index], next = nextSiblings[id.index]
+            let prev = backLinks[id.index].previousSibling, next = nextSiblings[id.index]
             if prev.isNone { firstChildren[parent.index] = next } else { nextSiblings[prev.index] = next }
-            if next.isNone { lastChildren[parent.index] = prev } else { previousSiblings[next.index] = prev }
+            if next.isNone {
+                backLinks[parent.index].lastChild = prev
+            } else {
+                backLinks[next.index].previousSibling = prev
+            }
         }
         // Free every slot of the subtree (pre-order; no recursion).
         var doomed: [NodeID] = []
@@ -359,11 +362,9 @@ extension ElementTree {
             clearExtras(at: i)
             ids[i] = ""
             flags[i] = []
-            parents[i] = .none
+            backLinks[i] = BackLinks()
             firstChildren[i] = .none
-            lastChildren[i] = .none
             nextSiblings[i] = .none
-            previousSiblings[i] = .none
             // Handles to the node go stale; the slot is reused under the
             // next generation, or retired once they run out.
             if generations.advance(i) { freeSlots.append(Int32(i)) }
@@ -433,7 +434,7 @@ extension ElementTree {
             isElement: isElement, parentIsElement: kind(of: parent) == .element, rootTaken: false)
         {
             structural = problem
-        } else if !sibling.isNone && (!contains(sibling) || parents[sibling.index] != parent) {
+        } else if !sibling.isNone && (!contains(sibling) || backLinks[sibling.index].parent != parent) {
             structural = TreeError(.validation, "\(sibling) is not a child of the parent")
         }
         let fresh = freeSlots.isEmpty
@@ -494,11 +495,9 @@ extension ElementTree {
     private mutating func appendSlot(_ node: inout NodeRecord, named: Bool, final: Bool) {
         ids.append(named ? node.name : "")
         flags.append(Self.storedFlags(node))
-        parents.append(.none)
+        backLinks.append(BackLinks())
         firstChildren.append(.none)
-        lastChildren.append(.none)
         nextSiblings.append(.none)
-        previousSiblings.append(.none)
         if node.isElement {
             frames.append(.zero)
             sideSlots.append(SideSlots())
@@ -534,7 +533,7 @@ extension ElementTree {
             if rename && self.node(withID: node.name) != nil {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
-            let parent = parents[i]
+            let parent = backLinks[i].parent
             if var problem = Self.placementProblem(
                 isElement: node.isElement, parentIsElement: parent.isNone ? nil : kind(of: parent) == .element,
                 rootTaken: false)
@@ -648,20 +647,18 @@ extension ElementTree {
     /// `.none`).
     private mutating func link(_ id: NodeID, under parent: NodeID, before sibling: NodeID) {
         let i = id.index
-        parents[i] = parent
         firstChildren[i] = .none
-        lastChildren[i] = .none
         if sibling.isNone {
-            let last = lastChildren[parent.index]
-            previousSiblings[i] = last
+            let last = backLinks[parent.index].lastChild
+            backLinks[i] = BackLinks(parent: parent, lastChild: .none, previousSibling: last)
             nextSiblings[i] = .none
             if last.isNone { firstChildren[parent.index] = id } else { nextSiblings[last.index] = id }
-            lastChildren[parent.index] = id
+            backLinks[parent.index].lastChild = id
         } else {
-            let prev = previousSiblings[sibling.index]
-            previousSiblings[i] = prev
+            let prev = backLinks[sibling.index].previousSibling
+            backLinks[i] = BackLinks(parent: parent, lastChild: .none, previousSibling: prev)
             nextSiblings[i] = sibling
-            previousSiblings[sibling.index] = id
+            backLinks[sibling.index].previousSibling = id
             if prev.isNone { firstChildren[parent.index] = id } else { nextSiblings[prev.index] = id }
         }
     }

@@ -61,11 +61,12 @@ public struct ElementTree: Sendable {
     // Identity and structure.
     var ids = ChunkedColumn<String>()
     var flags = ChunkedColumn<NodeFlags>()
-    var parents = ChunkedColumn<NodeID>()
+    /// Walks down the tree read these two, in columns of their own.
     var firstChildren = ChunkedColumn<NodeID>()
-    var lastChildren = ChunkedColumn<NodeID>()
     var nextSiblings = ChunkedColumn<NodeID>()
-    var previousSiblings = ChunkedColumn<NodeID>()
+    /// The links that point back (`BackLinks`): one column, as a node
+    /// linked or unlinked writes them together.
+    var backLinks = ChunkedColumn<BackLinks>()
     // View geometry: the frame in the parent's bounds space.
     var frames = ChunkedColumn<CGRect>()
     /// Each node's entries in the side tables below (`SideSlots`).
@@ -150,11 +151,9 @@ public struct ElementTree: Sendable {
     public mutating func reserveCapacity(_ n: Int) {
         ids.reserveCapacity(n)
         flags.reserveCapacity(n)
-        parents.reserveCapacity(n)
+        backLinks.reserveCapacity(n)
         firstChildren.reserveCapacity(n)
-        lastChildren.reserveCapacity(n)
         nextSiblings.reserveCapacity(n)
-        previousSiblings.reserveCapacity(n)
         frames.reserveCapacity(n)
         sideSlots.reserveCapacity(n)
         idTable.reserveCapacity(n)
@@ -219,7 +218,7 @@ public struct ElementTree: Sendable {
     /// The parent, or `.none` for the root (and for an id the tree does not
     /// hold, as every link below).
     @inline(__always)
-    public func parent(of id: NodeID) -> NodeID { contains(id) ? parents[id.index] : .none }
+    public func parent(of id: NodeID) -> NodeID { contains(id) ? backLinks[id.index].parent : .none }
 
     /// The backmost child, or `.none`.
     @inline(__always)
@@ -227,7 +226,7 @@ public struct ElementTree: Sendable {
 
     /// The frontmost child, or `.none`.
     @inline(__always)
-    public func lastChild(of id: NodeID) -> NodeID { contains(id) ? lastChildren[id.index] : .none }
+    public func lastChild(of id: NodeID) -> NodeID { contains(id) ? backLinks[id.index].lastChild : .none }
 
     /// The sibling just in front, or `.none`.
     @inline(__always)
@@ -235,7 +234,7 @@ public struct ElementTree: Sendable {
 
     /// The sibling just behind, or `.none`.
     @inline(__always)
-    public func previousSibling(of id: NodeID) -> NodeID { contains(id) ? previousSiblings[id.index] : .none }
+    public func previousSibling(of id: NodeID) -> NodeID { contains(id) ? backLinks[id.index].previousSibling : .none }
 
     /// The children of a node, back to front (none for an id the tree does
     /// not hold).
@@ -253,7 +252,7 @@ public struct ElementTree: Sendable {
     /// node), or `.none` for the root.
     public func container(of id: NodeID) -> NodeID {
         var p = parent(of: id)
-        while !p.isNone && flags[p.index].contains(.element) { p = parents[p.index] }
+        while !p.isNone && flags[p.index].contains(.element) { p = backLinks[p.index].parent }
         return p
     }
 
@@ -263,7 +262,7 @@ public struct ElementTree: Sendable {
         var n = id
         while !n.isNone {
             if n == ancestor { return true }
-            n = parents[n.index]
+            n = backLinks[n.index].parent
         }
         return false
     }
@@ -282,7 +281,7 @@ public struct ElementTree: Sendable {
                 continue
             }
             // Climb until a node with a next sibling, stopping at `start`.
-            while n != start && nextSiblings[n.index].isNone { n = parents[n.index] }
+            while n != start && nextSiblings[n.index].isNone { n = backLinks[n.index].parent }
             if n == start { return }
             n = nextSiblings[n.index]
         }
@@ -437,10 +436,10 @@ public struct ElementTree: Sendable {
         // deep), reversed in place.
         var chain: [NodeID] = []
         chain.reserveCapacity(16)
-        var a = parents[id.index]
+        var a = backLinks[id.index].parent
         while !a.isNone {
             if isView(a) { chain.append(a) }
-            a = parents[a.index]
+            a = backLinks[a.index].parent
         }
         chain.reverse()
         return chain
@@ -450,6 +449,17 @@ public struct ElementTree: Sendable {
         let s = sideSlots[id.index].extra
         return s >= 0 ? extras[s] : nil
     }
+}
+
+/// A node's parent, last child and previous sibling, `.none` where it has
+/// none: the links a walk down the tree (first child, next sibling) does
+/// not read. One column, not three: a node linked or unlinked writes them
+/// together, and under a snapshot each column written copies its table of
+/// chunks, a group and a chunk.
+struct BackLinks: Sendable {
+    var parent = NodeID.none
+    var lastChild = NodeID.none
+    var previousSibling = NodeID.none
 }
 
 /// A node's entries in the tree's side tables, or -1 for none: explicit

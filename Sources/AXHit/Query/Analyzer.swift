@@ -181,14 +181,14 @@ struct Analyzer {
                 let local = box.applying(fromScreen)
                 tree.generations.withView { generations in
                     index.forEachChild(intersecting: local, generations) { s in
-                        if tree.contains(s), tree.parents[s.index] == parent, tester.ranks[s.index] > rank {
+                        if tree.contains(s), tree.backLinks[s.index].parent == parent, tester.ranks[s.index] > rank {
                             consider(s)
                         }
                         return true
                     }
                 }
                 index.overflow.forEachChild { s in
-                    if tree.contains(s) && tree.parents[s.index] == parent && tester.ranks[s.index] > rank {
+                    if tree.contains(s) && tree.backLinks[s.index].parent == parent && tester.ranks[s.index] > rank {
                         consider(s)
                     }
                 }

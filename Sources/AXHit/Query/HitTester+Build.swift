@@ -121,7 +121,7 @@ extension HitTester {
             }
             h.pointee.state.setSubtreeBits(exposed: exposed.pointee, windows: windows)
             if n != top {
-                let p = tree.parents[i].index
+                let p = tree.backLinks[i].parent.index
                 exposedCounts.pointer(p).pointee += exposed.pointee
                 if needsWindows { windowCounts.pointer(p).pointee += windows }
             }
@@ -185,7 +185,7 @@ extension HitTester {
             }
             finish(n)
             while n != top && tree.nextSiblings[n.index].isNone {
-                n = tree.parents[n.index]
+                n = tree.backLinks[n.index].parent
                 frames.removeLast()
                 finish(n)
             }
@@ -197,7 +197,7 @@ extension HitTester {
     /// What `top` inherits from its ancestors, computed from their current
     /// state. O(depth), plus the children of ancestors with a modal child.
     func inheritedFromAncestors(of top: NodeID) -> Inherited {
-        let parent = tree.parents[top.index]
+        let parent = tree.backLinks[top.index].parent
         guard !parent.isNone else { return Inherited(toScreen: .identity, exposure: ExposureScope()) }
         let hot = self.hot
         let scope = rules.exposureScope(above: top, in: tree) { hot[$0.index].state.contains(.hasModalChild) }
@@ -208,13 +208,13 @@ extension HitTester {
     /// `id`. O(depth).
     mutating func addCounts(exposed: Int32, windows: Int32, aboveAndExcluding id: NodeID) {
         guard exposed != 0 || windows != 0 else { return }
-        var a = tree.parents[id.index]
+        var a = tree.backLinks[id.index].parent
         while !a.isNone {
             let i = a.index
             exposedCounts[i] += exposed
             if windows != 0 { windowCounts[i] += windows }  // never for rules without windows
             hot[i].state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCount(i))
-            a = tree.parents[a.index]
+            a = tree.backLinks[a.index].parent
         }
     }
 

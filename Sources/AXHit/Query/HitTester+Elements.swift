@@ -68,7 +68,7 @@ public struct ExposedElements: Sequence, Sendable {
                     upcoming = child
                 } else {
                     var m = n
-                    while !m.isNone && tree.nextSiblings[m.index].isNone { m = tree.parents[m.index] }
+                    while !m.isNone && tree.nextSiblings[m.index].isNone { m = tree.backLinks[m.index].parent }
                     upcoming = m.isNone ? .none : tree.nextSiblings[m.index]
                 }
                 if state.contains(.exposed) { return n }

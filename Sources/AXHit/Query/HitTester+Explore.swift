@@ -223,10 +223,10 @@ extension HitTester {
         }
         let slot = h.isView ? h.indexSlot : -1
         guard slot >= 0 else {
-            var c = tree.lastChildren[n.index]
+            var c = tree.backLinks[n.index].lastChild
             while !c.isNone {
                 scratch.stack.append(.init(node: c, a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
-                c = tree.previousSiblings[c.index]
+                c = tree.backLinks[c.index].previousSibling
             }
             return
         }
@@ -260,7 +260,7 @@ extension HitTester {
         scratch.children.sort { ranks[$0.index] > ranks[$1.index] }
         var last = NodeID.none
         // Items of removed children are skipped (their slots may be reused).
-        for c in scratch.children where c != last && tree.contains(c) && tree.parents[c.index] == n {
+        for c in scratch.children where c != last && tree.contains(c) && tree.backLinks[c.index].parent == n {
             last = c
             scratch.stack.append(.init(node: c, a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
         }

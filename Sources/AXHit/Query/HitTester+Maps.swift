@@ -110,7 +110,7 @@ extension HitTester {
         var position: Int32 = 0
         for n in tree.preOrder {
             defer { position += 1 }
-            let i = n.index, parent = tree.parents[n.index]
+            let i = n.index, parent = tree.backLinks[n.index].parent
             let above = parent.isNone ? nil : reach[parent.index]
             do {
                 if tree.isView(n) {

@@ -135,10 +135,10 @@ extension HitTester {
             if let problem = tree.accessibilityElementsProblem(of: unit.owner) { throw problem }
             starts = (tree.extrasOf(unit.owner)?.accessibilityElements ?? []).compactMap { tree.node(withID: $0) }
         } else {
-            var c = tree.lastChildren[unit.owner.index]
+            var c = tree.backLinks[unit.owner.index].lastChild
             while !c.isNone {
                 starts.append(c)
-                c = tree.previousSiblings[c.index]
+                c = tree.backLinks[c.index].previousSibling
             }
             starts.reverse()
         }
@@ -169,23 +169,23 @@ extension HitTester {
                     }
                     continue
                 }
-                var c = tree.lastChildren[n.index]
+                var c = tree.backLinks[n.index].lastChild
                 while !c.isNone {
                     stack.append(c)
-                    c = tree.previousSiblings[c.index]
+                    c = tree.backLinks[c.index].previousSibling
                 }
             }
         }
         if explicit && !navigation.irregular {
             // A listed node below another node this walk entered is reached twice.
             for start in starts {
-                var a = tree.parents[start.index]
+                var a = tree.backLinks[start.index].parent
                 while !a.isNone && a != unit.owner {
                     if visited.contains(a) {
                         navigation.irregular = true
                         break
                     }
-                    a = tree.parents[a.index]
+                    a = tree.backLinks[a.index].parent
                 }
             }
         }
@@ -262,7 +262,7 @@ extension HitTester {
         if let explicit = tree.explicitAccessibilityFrame(of: e), !tree.has(.hasFrameInContainerSpace, e) {
             frame = explicit
         } else if tree.isView(e) {
-            let parent = tree.parents[e.index]
+            let parent = tree.backLinks[e.index].parent
             let toScreen = parent.isNone ? CGAffineTransform.identity : memo.toScreen(of: parent, in: tree)
             frame = tree.bounds(of: e).applying(tree.boundsToParent(e).concatenating(toScreen))
         } else if let fic = tree.frameInContainerSpace(of: e) {
@@ -424,8 +424,8 @@ extension HitTester {
         navigation.grow(to: tree.capacity)
         if let u = navigation.unit(containing: id, inner: false) { navigation.needsCollect(u) }
         if let u = navigation.unit(containing: id, inner: true) { navigation.needsCollect(u) }
-        if old.accessibilityViewIsModal != new.accessibilityViewIsModal, !tree.parents[id.index].isNone {
-            var c = tree.firstChildren[tree.parents[id.index].index]
+        if old.accessibilityViewIsModal != new.accessibilityViewIsModal, !tree.backLinks[id.index].parent.isNone {
+            var c = tree.firstChildren[tree.backLinks[id.index].parent.index]
             while !c.isNone {
                 if let u = navigation.unit(containing: c, inner: false) { navigation.needsCollect(u) }
                 c = tree.nextSiblings[c.index]
@@ -451,7 +451,7 @@ extension HitTester {
             return
         }
         navigation.grow(to: tree.capacity)
-        let parent = tree.parents[top.index]
+        let parent = tree.backLinks[top.index].parent
         guard !parent.isNone, let u = navigation.unit(containing: parent, inner: true) else {
             if parent.isNone { navigation.drop() }
             return
@@ -464,7 +464,7 @@ extension HitTester {
     /// makes the next query rebuild (and fail). O(subtree + depth × lists).
     mutating func navigationBeforeRemove(_ id: NodeID) {
         guard navigation.isBuilt else { return }
-        if navigation.documentOrder || navigation.irregular || tree.parents[id.index].isNone {
+        if navigation.documentOrder || navigation.irregular || tree.backLinks[id.index].parent.isNone {
             navigation.drop()
             return
         }
@@ -512,10 +512,10 @@ struct TransformMemo {
     mutating func toScreen(of v: NodeID, in tree: ElementTree) -> CGAffineTransform {
         if v == view { return transform }
         var t = tree.boundsToParent(v)
-        var a = tree.parents[v.index]
+        var a = tree.backLinks[v.index].parent
         while !a.isNone {
             if tree.isView(a) { t = t.concatenating(tree.boundsToParent(a)) }
-            a = tree.parents[a.index]
+            a = tree.backLinks[a.index].parent
         }
         view = v
         transform = t

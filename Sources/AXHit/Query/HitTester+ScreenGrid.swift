@@ -198,10 +198,10 @@ extension HitTester {
     ///
     /// - Complexity: O(depth).
     func screenPlace(of x: NodeID) -> ScreenPlace? {
-        var item = x, container = tree.parents[x.index]
+        var item = x, container = tree.backLinks[x.index].parent
         while !container.isNone && !tree.isView(container) {
             item = container
-            container = tree.parents[container.index]
+            container = tree.backLinks[container.index].parent
         }
         guard !container.isNone else { return nil }
         var t = CGAffineTransform.identity, magnitude = 0.0

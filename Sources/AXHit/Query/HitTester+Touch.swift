@@ -99,10 +99,10 @@ extension HitTester {
     func frontmostTouchTaker(under v: NodeID, at q: CGPoint) -> (NodeID, CGPoint) {
         let slot = hot[v.index].indexSlot
         if slot < 0 {
-            var c = tree.lastChildren[v.index]
+            var c = tree.backLinks[v.index].lastChild
             while !c.isNone {
                 if let cq = takesTouch(c, q) { return (c, cq) }
-                c = tree.previousSiblings[c.index]
+                c = tree.backLinks[c.index].previousSibling
             }
             return (.none, q)
         }
@@ -112,7 +112,7 @@ extension HitTester {
         var bestPoint = q
         func consider(_ c: NodeID) {
             // Skip items of removed children (their slots may be reused).
-            guard tree.contains(c), tree.parents[c.index] == v, ranks[c.index] > bestRank,
+            guard tree.contains(c), tree.backLinks[c.index].parent == v, ranks[c.index] > bestRank,
                 let cq = takesTouch(c, q)
             else { return }
             best = c
@@ -146,12 +146,12 @@ extension HitTester {
         // Items of removed children are skipped (their slots may be reused).
         tree.generations.withView { generations in
             index.forEachChild(containing: q, generations) { c in
-                if tree.contains(c) && tree.parents[c.index] == v { found.append(c) }
+                if tree.contains(c) && tree.backLinks[c.index].parent == v { found.append(c) }
                 return true
             }
         }
         index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { c in
-            if tree.contains(c) && tree.parents[c.index] == v { found.append(c) }
+            if tree.contains(c) && tree.backLinks[c.index].parent == v { found.append(c) }
         }
         sortByRank(&found)
         var last = NodeID.none

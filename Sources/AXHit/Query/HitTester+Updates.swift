@@ -85,7 +85,7 @@ extension HitTester {
     /// suppresses or releases the siblings), before and after.
     @inline(never)
     private mutating func updateMarkingScreenGrid(_ id: NodeID, to node: Node) throws(TreeError) {
-        let parent = tree.parents[id.index]
+        let parent = tree.backLinks[id.index].parent
         let modal = tree.has(.modal, id) || node.accessibilityViewIsModal
         let change = beginScreenChange(modal && !parent.isNone ? parent : id)
         try performUpdate(id, to: node)
@@ -96,7 +96,7 @@ extension HitTester {
     private mutating func performUpdate(_ id: NodeID, to node: Node) throws(TreeError) {
         let old = tree.nodeValue(id)
         let wasHidden = rules.hidesFromAccessibility(id, in: tree)
-        let parent = tree.parents[id.index]
+        let parent = tree.backLinks[id.index].parent
         try tree.update(id, to: node)
         syncHot(id)
         let isHidden = rules.hidesFromAccessibility(id, in: tree)
@@ -128,8 +128,8 @@ extension HitTester {
         {
             try refillShape(id)
         }
-        if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.parents[id.index].isNone {
-            countModalChildren(of: tree.parents[id.index])
+        if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.backLinks[id.index].parent.isNone {
+            countModalChildren(of: tree.backLinks[id.index].parent)
         }
         if exposureChanged {
             if modalChanged && !parent.isNone {
@@ -196,7 +196,7 @@ extension HitTester {
         var failure: TreeError?
         subtree.forEachInPreOrder(from: subtree.root) { n in
             guard failure == nil, n != subtree.root else { return }
-            let p = copied[subtree.parents[n.index].index]
+            let p = copied[subtree.backLinks[n.index].parent.index]
             do throws(TreeError) {
                 copied[n.index] = try tree.append(subtree.nodeValue(n), under: p)
             } catch {
@@ -215,7 +215,7 @@ extension HitTester {
     private mutating func attach(_ top: NodeID) {
         growColumns()
         assignRank(top)
-        let parent = tree.parents[top.index]
+        let parent = tree.backLinks[top.index].parent
         if !parent.isNone && tree.has(.modal, top) { hot[parent.index].state.insert(.hasModalChild) }
         deriveSubtree(top, structure: true)
         navigationAfterInsert(top)
@@ -229,7 +229,7 @@ extension HitTester {
             deriveSubtree(parent, structure: false)
             changed = parent
         } else if rules.exposureInputs.contains(.children)
-            && tree.firstChildren[parent.index] == tree.lastChildren[parent.index]
+            && tree.firstChildren[parent.index] == tree.backLinks[parent.index].lastChild
         {
             // The parent's first child: its exposure may read that it has
             // children (its subtree is the newcomer's, just derived).
@@ -263,13 +263,13 @@ extension HitTester {
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
         navigationBeforeRemove(id)
-        let parent = tree.parents[id.index]
+        let parent = tree.backLinks[id.index].parent
         let hadModalFlag = tree.has(.modal, id)
         let wasModal = hadModalFlag && !rules.hidesFromAccessibility(id, in: tree)
         // Where answers may change: the subtree's reach, or its parent's when
         // the parent's subtree is derived again (below).
         let onlyChild =
-            !parent.isNone && tree.firstChildren[parent.index] == id && tree.lastChildren[parent.index] == id
+            !parent.isNone && tree.firstChildren[parent.index] == id && tree.backLinks[parent.index].lastChild == id
         let rederivesParent = !parent.isNone && (wasModal || (rules.exposureInputs.contains(.children) && onlyChild))
         markScreenChange(rederivesParent ? parent : id)
         addCounts(exposed: -exposedCounts[id.index], windows: -windowCount(id.index), aboveAndExcluding: id)
@@ -318,7 +318,7 @@ extension HitTester {
     /// Gives `id` a rank between its siblings', renumbering them when there
     /// is no room left (rare: gaps start at 2^20).
     private mutating func assignRank(_ id: NodeID) {
-        let prev = tree.previousSiblings[id.index], next = tree.nextSiblings[id.index]
+        let prev = tree.backLinks[id.index].previousSibling, next = tree.nextSiblings[id.index]
         switch (prev.isNone, next.isNone) {
         case (true, true): ranks[id.index] = Self.rankGap
         case (false, true): ranks[id.index] = ranks[prev.index] + Self.rankGap
@@ -329,7 +329,7 @@ extension HitTester {
                 ranks[id.index] = lo + (hi - lo) / 2
             } else {
                 var rank = Self.rankGap
-                var c = tree.firstChildren[tree.parents[id.index].index]
+                var c = tree.firstChildren[tree.backLinks[id.index].parent.index]
                 while !c.isNone {
                     ranks[c.index] = rank
                     rank += Self.rankGap
@@ -345,10 +345,10 @@ extension HitTester {
     /// subtree (O(depth) more in a narrow view).
     mutating func refitItem(containing id: NodeID) {
         var item = id
-        var parent = tree.parents[item.index]
+        var parent = tree.backLinks[item.index].parent
         while !parent.isNone && !tree.isView(parent) {
             item = parent
-            parent = tree.parents[parent.index]
+            parent = tree.backLinks[parent.index].parent
         }
         guard !parent.isNone else { return }
         if hot[parent.index].blockStart >= 0 {

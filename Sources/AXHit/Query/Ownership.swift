@@ -115,7 +115,7 @@ extension Ownership {
                 var a = entries[j].node.isNone ? .none : tree.parent(of: entries[j].node)
                 while !a.isNone && a != node {
                     if holders.contains(a) { return true }
-                    a = tree.parents[a.index]
+                    a = tree.backLinks[a.index].parent
                 }
                 return false
             }

@@ -210,7 +210,7 @@ struct TapOwnership: Sendable {
             var refused = [Bool](repeating: false, count: tree.capacity)
             var builder: RegionBuilder?
             for n in order.nodes where tree.isView(n) {
-                let p = tree.parents[n.index]
+                let p = tree.backLinks[n.index].parent
                 refused[n.index] = context.rules.refusesTouch(n, in: tree) || (!p.isNone && refused[p.index])
                 let quad =
                     space.resolved[n.index].contains(.invertible)
@@ -251,7 +251,7 @@ struct PaintOrder: Sendable {
         // Children follow parents in pre-order: a backward sweep sees every
         // descendant before its ancestors.
         for n in nodes.reversed() {
-            let p = tree.parents[n.index]
+            let p = tree.backLinks[n.index].parent
             if !p.isNone { end[p.index] = max(end[p.index], end[n.index]) }
         }
         self.position = position
@@ -282,7 +282,7 @@ struct Occluders: Sendable {
         var clips = [Region?](repeating: nil, count: n)
         var builder: RegionBuilder?
         for v in order.nodes where tree.isView(v) {
-            let p = tree.parents[v.index]
+            let p = tree.backLinks[v.index].parent
             let parentDrawn = p.isNone || drawn[p.index]
             let alpha = tree.alpha(of: v)
             drawn[v.index] = parentDrawn && !tester.rules.isHiddenItself(v, in: tree)

@@ -47,7 +47,7 @@ struct AndroidRules: PlatformRules {
     var needsWindows: Bool { true }
 
     func isFinalWindow(_ n: NodeID, in tree: ElementTree) -> Bool {
-        tree.has(.window, n) || tree.parents[n.index].isNone
+        tree.has(.window, n) || tree.backLinks[n.index].parent.isNone
     }
     var navigationOrderModel: NavigationOrderModel { .documentOrder }
 

@@ -193,7 +193,7 @@ extension PlatformRules {
         screenBox: () -> CGRect
     ) -> ExposureStep {
         var next = scope
-        if needsWindows && (tree.parents[n.index].isNone || tree.has(.window, n)) { next.window = screenBox() }
+        if needsWindows && (tree.backLinks[n.index].parent.isNone || tree.has(.window, n)) { next.window = screenBox() }
         let blocked = scope.blocked || hidesFromAccessibility(n, in: tree) || (!scope.modal.isNone && scope.modal != n)
         let exposed = !blocked && isExposed(n, in: tree, scope: next, screenBox: screenBox)
         next.blocked = blocked || (exposed && exposedHidesSubtree)
@@ -255,10 +255,10 @@ extension ElementTree {
     /// The proper ancestors of `n`, root first. O(depth).
     func ancestors(of n: NodeID) -> [NodeID] {
         var chain: [NodeID] = []
-        var a = parents[n.index]
+        var a = backLinks[n.index].parent
         while !a.isNone {
             chain.append(a)
-            a = parents[a.index]
+            a = backLinks[a.index].parent
         }
         return chain.reversed()
     }

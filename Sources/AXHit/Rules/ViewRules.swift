@@ -33,10 +33,10 @@ enum ViewRules {
     static func frontmostModalChild<Rules: PlatformRules>(
         of node: NodeID, in tree: ElementTree, rules: Rules
     ) -> NodeID {
-        var s = tree.lastChildren[node.index]
+        var s = tree.backLinks[node.index].lastChild
         while !s.isNone {
             if tree.has(.modal, s) && !rules.hidesFromAccessibility(s, in: tree) { return s }
-            s = tree.previousSiblings[s.index]
+            s = tree.backLinks[s.index].previousSibling
         }
         return .none
     }

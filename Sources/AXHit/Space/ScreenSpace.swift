@@ -52,7 +52,7 @@ public struct ScreenSpace: Sendable {
 
         for id in order {
             let i = id.index
-            let parent = tree.parents[id.index]
+            let parent = tree.backLinks[id.index].parent
             let isElementNode = tree.has(.element, id)
 
             // Geometry: the map from the view's bounds space to the screen
