@@ -246,10 +246,10 @@ final class ScreenGrid: Sendable {
     /// and where its cell lists lie; then the front ends of the lists its
     /// tile leaves undecided; then, where entries carry edges or handles,
     /// its frontmost candidate's edge group and handle; then that group's
-    /// lines and its parent; then the parent's lines. Each stage reads what the one before asked for, so that the
-    /// group's misses overlap instead of following one another. Points
-    /// beyond moderate coordinates, which the grid does not answer, are
-    /// passed over.
+    /// lines and its parent link; then the parent group's lines. Each stage
+    /// reads what the one before asked for, so that the group's misses
+    /// overlap instead of following one another. Points beyond moderate
+    /// coordinates, which the grid does not answer, are passed over.
     func readAhead(_ points: UnsafeBufferPointer<CGPoint>) {
         for p in points where HitTester.isModerate(p) { prefetchFirst(p) }
         guard hasCells else { return }

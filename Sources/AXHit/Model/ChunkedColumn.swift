@@ -421,11 +421,12 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// log2 of the chunks a group holds. 32: at 1M elements a column has
     /// 500 to 4,000 chunks, so that a copy of its table retains 16 to 125
     /// groups, and the copy of a group a write lands in retains 32 chunks.
-    /// An update under a snapshot copies about 17 tables and 20 groups, so
-    /// halving the groups from 64 halves the larger share of those retains
-    /// (and of their releases when the snapshot goes): inserts and removals
-    /// under a snapshot 3–7% faster at 1M, moves 5–12%, scrolls unchanged
-    /// (`results/ab-chunk-groups-of-32-1M-2026-12-05.txt`).
+    /// With 64 chunks to a group, an insert under a snapshot of the 1M
+    /// `list` copied 21 tables (about 300 group retains) and 30 groups
+    /// (about 1,900 chunk retains), so halving the groups halves the larger
+    /// share of those retains (and of their releases when the snapshot goes): inserts and
+    /// removals under a snapshot 3–7% faster at 1M, moves 5–12%, scrolls
+    /// unchanged (`results/ab-chunk-groups-of-32-1M-2026-12-05.txt`).
     static var groupShift: Int { 5 }
     static var groupSize: Int { 1 << groupShift }
     static var groupMask: Int { groupSize - 1 }

@@ -315,8 +315,9 @@ public struct ElementTree: Sendable {
         let i = id.index
         let f = flags[i]
         var n = Node(id: ids[i], kind: f.contains(.element) ? .element : .view, frame: frames[i])
-        if sideSlots[i].bounds >= 0 { n.bounds = boundsTable[sideSlots[i].bounds] }
-        if sideSlots[i].transform >= 0 { n.transform = transformTable[sideSlots[i].transform] }
+        let slots = sideSlots[i]
+        if slots.bounds >= 0 { n.bounds = boundsTable[slots.bounds] }
+        if slots.transform >= 0 { n.transform = transformTable[slots.transform] }
         n.clipsToBounds = f.contains(.clipsToBounds)
         n.isHidden = f.contains(.hidden)
         n.isUserInteractionEnabled = f.contains(.userInteractionEnabled)
@@ -325,8 +326,8 @@ public struct ElementTree: Sendable {
         n.accessibilityElementsHidden = f.contains(.elementsHidden)
         n.accessibilityViewIsModal = f.contains(.modal)
         n.shouldGroupAccessibilityChildren = f.contains(.groupsChildren)
-        if sideSlots[i].extra >= 0 {
-            let e = extras[sideSlots[i].extra]
+        if slots.extra >= 0 {
+            let e = extras[slots.extra]
             n.alpha = e.alpha
             n.accessibilityLabel = e.label
             n.accessibilityValue = e.value
