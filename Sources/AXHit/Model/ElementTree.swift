@@ -61,7 +61,8 @@ public struct ElementTree: Sendable {
     // Identity and structure.
     var ids = ChunkedColumn<String>()
     var flags = ChunkedColumn<NodeFlags>()
-    /// Walks down the tree read these two, in columns of their own.
+    /// Walks down the tree read these two at every node, in columns of
+    /// their own.
     var firstChildren = ChunkedColumn<NodeID>()
     var nextSiblings = ChunkedColumn<NodeID>()
     /// The links that point back (`BackLinks`): one column, as a node
@@ -453,8 +454,9 @@ public struct ElementTree: Sendable {
 }
 
 /// A node's parent, last child and previous sibling, `.none` where it has
-/// none: the links a walk down the tree (first child, next sibling) does
-/// not read. One column, not three: a node linked or unlinked writes them
+/// none: the links a walk down the tree reads only to climb back (the
+/// parent, once a subtree is done), where it reads its first child and
+/// next sibling at every node. One column, not three: a node linked or unlinked writes them
 /// together, and under a snapshot each column written copies its table of
 /// chunks, a group and a chunk.
 struct BackLinks: Sendable {
