@@ -17,6 +17,18 @@ import Testing
         #expect(ChunkedColumn<CGRect>.chunkSize == 256)
         #expect(ChunkedColumn<HotNode>.chunkSize == 256)  // 48 bytes, as 32: 12 KB
         #expect(MemoryLayout<HotNode>.stride == 48)
+        // Entries of 256 bytes or more, 8 to a chunk: a wide view's index
+        // (a dozen arrays and more, each retained when its chunk is copied).
+        #expect(MemoryLayout<ContainerIndex>.stride >= 256)
+        #expect(ChunkedColumn<ContainerIndex>.chunkSize == 8)
+        // Just under: 248 bytes, as 128, 64 to a chunk (15.5 KB).
+        #expect(MemoryLayout<Bytes248>.stride == 248)
+        #expect(ChunkedColumn<Bytes248>.chunkSize == 64)
+    }
+
+    /// 31 words: the largest entry that still takes the 8 KB rule.
+    struct Bytes248 {
+        var words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     }
 
     @Test func copiesKeepTheirValuesThroughRandomWrites() {
@@ -29,12 +41,12 @@ import Testing
         #expect(longest > 8 * 512)
     }
 
-    /// Entries of 264 bytes: 64 to a chunk, so 2,048 to a group of 32
-    /// chunks, and random runs cross groups: appends that open one, removals
-    /// that drop one or cut one short, writes to a group a copy shares.
+    /// Entries of 264 bytes: 8 to a chunk, so 256 to a group of 32 chunks,
+    /// and random runs cross groups: appends that open one, removals that
+    /// drop one or cut one short, writes to a group a copy shares.
     @Test func copiesKeepTheirValuesAcrossGroups() {
         let longest = Self.randomWrites(seed: 12, steps: 12_000, longestRun: 3_000) { Wide(text: $0) }
-        #expect(ChunkedColumn<Wide>.chunkSize == 64)
+        #expect(ChunkedColumn<Wide>.chunkSize == 8)
         #expect(ChunkTable<Wide>.groupSize == 32)
         #expect(longest > 3 * 2_048)
     }

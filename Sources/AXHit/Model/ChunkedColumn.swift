@@ -12,14 +12,19 @@ import AXGeometry
 ///   `Array`'s (from a table of 8 bytes per chunk), and no reference
 ///   counted.
 /// - **Chunk size:** 2^`shift` entries: 8 KB over the entry's size
-///   rounded down to a power of two (8 to 16 KB a chunk, at least 64
-///   entries). Small, so that copying one costs a microsecond or two and its
-///   memory comes from the allocator's free lists (a whole-column copy of a
-///   large tree is fresh memory, whose page faults were most of what an
-///   update under a snapshot cost; chunks of 16 to 32 KB, and of 4 to 8
-///   KB, were slower at 1M elements); large enough that a 10M-entry column
-///   has a table of thousands. The first chunk starts at 16 entries and
-///   doubles, so that a small tree's columns stay small.
+///   rounded down to a power of two (8 to 16 KB a chunk, 64 entries or
+///   more) for entries under 256 bytes. Small, so that copying one costs a
+///   microsecond or two and its memory comes from the allocator's free
+///   lists (a whole-column copy of a large tree is fresh memory, whose page
+///   faults were most of what an update under a snapshot cost; chunks of 16
+///   to 32 KB, and of 4 to 8 KB, were slower at 1M elements); large enough
+///   that a 10M-entry column has a table of thousands. Entries of 256 bytes
+///   or more, 8 to a chunk: such records (a wide view's `ContainerIndex`,
+///   360 bytes) hold a dozen or more references each, every one retained
+///   when their chunk is copied and released when the copy goes, and their
+///   columns are short (one entry per wide view). The first chunk starts
+///   at 16 entries (a whole chunk when that is less) and doubles, so that
+///   a small tree's columns stay small.
 /// - **Cost:** a read O(1). A write O(1): three reference-count checks
 ///   (the table's, the group's and the chunk's), except that the first
 ///   write since the column was copied copies the table (its addresses and
@@ -32,11 +37,11 @@ struct ChunkedColumn<Element> {
     /// The entries in use.
     private(set) var count = 0
 
-    /// log2 of the entries a chunk holds.
+    /// log2 of the entries a chunk holds (see the chunk size, above).
     @inline(__always)
     static var shift: Int {
         let stride = Swift.max(1, MemoryLayout<Element>.stride)
-        return Swift.max(6, 13 - (Int.bitWidth - 1 - stride.leadingZeroBitCount))
+        return stride >= 256 ? 3 : 13 - (Int.bitWidth - 1 - stride.leadingZeroBitCount)
     }
 
     @inline(__always) static var chunkSize: Int { 1 << shift }
