@@ -26,7 +26,8 @@ import Testing
         #expect(ChunkedColumn<Bytes248>.chunkSize == 64)
     }
 
-    /// 31 words: the largest entry that still takes the 8 KB rule.
+    /// 31 words: an entry just under 256 bytes, which still takes the 8 KB
+    /// rule.
     struct Bytes248 {
         var words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     }

@@ -429,9 +429,11 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// With 64 chunks to a group, an insert under a snapshot of the 1M
     /// `list` copied 21 tables (about 300 group retains) and 30 groups
     /// (about 1,900 chunk retains), so halving the groups halves the larger
-    /// share of those retains (and of their releases when the snapshot goes): inserts and
-    /// removals under a snapshot 3–7% faster at 1M, moves 5–12%, scrolls
-    /// unchanged (`results/ab-chunk-groups-of-32-1M-2026-12-05.txt`).
+    /// share of those retains (and of their releases when the snapshot
+    /// goes): inserts and removals under a snapshot 3–7% faster at 1M,
+    /// moves 5–12%, scrolls unchanged
+    /// (`results/ab-chunk-groups-of-32-1M-2026-12-05.txt`). Groups of 16
+    /// were 5–8% slower (`results/ab-groups-of-16-insert-1M-2026-12-05-not-kept.txt`).
     static var groupShift: Int { 5 }
     static var groupSize: Int { 1 << groupShift }
     static var groupMask: Int { groupSize - 1 }

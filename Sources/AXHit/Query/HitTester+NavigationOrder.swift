@@ -424,8 +424,9 @@ extension HitTester {
         navigation.grow(to: tree.capacity)
         if let u = navigation.unit(containing: id, inner: false) { navigation.needsCollect(u) }
         if let u = navigation.unit(containing: id, inner: true) { navigation.needsCollect(u) }
-        if old.accessibilityViewIsModal != new.accessibilityViewIsModal, !tree.backLinks[id.index].parent.isNone {
-            var c = tree.firstChildren[tree.backLinks[id.index].parent.index]
+        let parent = tree.backLinks[id.index].parent
+        if old.accessibilityViewIsModal != new.accessibilityViewIsModal, !parent.isNone {
+            var c = tree.firstChildren[parent.index]
             while !c.isNone {
                 if let u = navigation.unit(containing: c, inner: false) { navigation.needsCollect(u) }
                 c = tree.nextSiblings[c.index]

@@ -128,8 +128,8 @@ extension HitTester {
         {
             try refillShape(id)
         }
-        if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !tree.backLinks[id.index].parent.isNone {
-            countModalChildren(of: tree.backLinks[id.index].parent)
+        if old.accessibilityViewIsModal != node.accessibilityViewIsModal, !parent.isNone {
+            countModalChildren(of: parent)
         }
         if exposureChanged {
             if modalChanged && !parent.isNone {
