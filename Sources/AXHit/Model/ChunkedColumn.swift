@@ -88,6 +88,13 @@ struct ChunkedColumn<Element> {
     /// Whether a write to entry `i` would copy nothing: the table, the
     /// entry's group and its chunk are this column's alone. (A writer that
     /// can put an entry elsewhere, as the id table can, checks first.)
+    ///
+    /// A rule of this type that callers rely on: it is false exactly while
+    /// a copy of the column taken since entry `i`'s chunk was last written
+    /// is alive, as nothing else holds a chunk, a group or a table (no
+    /// cache, no older version kept). The id table reads it as "a snapshot
+    /// taken since my last update is still alive" (`IDTable.isPublished`);
+    /// storage that kept old chunks alive would break that reading.
     @inline(__always)
     mutating func isWritableInPlace(_ i: Int) -> Bool {
         precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "ChunkedColumn index out of range")

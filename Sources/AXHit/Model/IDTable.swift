@@ -142,7 +142,8 @@ struct IDTable: Sendable {
 
     /// Whether copies of the table are being taken between its updates
     /// (snapshots published), as the first level tells: held alone, no copy
-    /// was taken since the id added before; shared, one was. A table copied
+    /// was taken since the id added before; shared, one was (the rule
+    /// `ChunkedColumn.isWritableInPlace` states). A table copied
     /// once and then updated alone (an engine built from a tree its caller
     /// keeps) would otherwise send every id to the levels, and leave every
     /// removed one stale, for good: after `quietLimit` ids added in a row
