@@ -1,4 +1,5 @@
 import AXGeometry
+import Synchronization
 
 /// A column of values, one per node slot, kept in fixed chunks that are
 /// shared copy-on-write one by one: a copy of the column (a snapshot of the
@@ -7,7 +8,8 @@ import AXGeometry
 ///
 /// - **Storage:** a table of chunks (`ChunkTable`): the address of each
 ///   chunk's first entry, contiguous for reads, and apart from them the
-///   objects that own the chunks' memory, 32 to a group (`ChunkGroup`). A
+///   objects that own the chunks' memory, 32 to a group (`ChunkGroup`),
+///   whose holders are counted by hand under one lock (`SharedPart`). A
 ///   read is `bases[i >> shift][i & mask]`: one load more than an
 ///   `Array`'s (from a table of 8 bytes per chunk), and no reference
 ///   counted.
@@ -25,12 +27,14 @@ import AXGeometry
 ///   columns are short (one entry per wide view). The first chunk starts
 ///   at 16 entries (a whole chunk when that is less) and doubles, so that
 ///   a small tree's columns stay small.
-/// - **Cost:** a read O(1). A write O(1): three reference-count checks
-///   (the table's, the group's and the chunk's), except that the first
-///   write since the column was copied copies the table (its addresses and
-///   a retain per group), and the first write to a group and to a chunk
-///   since then copies them (a retain per chunk in the group; the chunk's
-///   entries). A `Writer` checks each chunk once for a run of writes.
+/// - **Cost:** a read O(1). A write O(1): three checks that a part is
+///   held alone (the table's reference count, the group's and the chunk's
+///   holders), except that the first write since the column was copied
+///   copies the table (its addresses, and one more holder for each group),
+///   and the first write to a group and to a chunk since then copies them
+///   (one more holder for each chunk in the group; the chunk's entries).
+///   Each copy takes the holders' lock once. A `Writer` checks each chunk
+///   once for a run of writes.
 /// - **Limits:** indices below `count`, checked as an `Array` checks them.
 struct ChunkedColumn<Element> {
     private var table = ChunkTable<Element>.make(capacity: 0)
@@ -79,8 +83,8 @@ struct ChunkedColumn<Element> {
     private mutating func writableBase(_ k: Int) -> UnsafeMutablePointer<Element> {
         if _slowPath(!isKnownUniquelyReferenced(&table)) { table = table.copy(reserving: 0) }
         let slot = table.writableSlot(k)
-        if _slowPath(!isKnownUniquelyReferenced(&slot.pointee)) {
-            table.set(k, to: ColumnChunk(copying: slot.pointee, capacity: slot.pointee.capacity))
+        if _slowPath(!SharedPart.isHeldOnce(slot.pointee)) {
+            table.set(k, to: slot.pointee._withUnsafeGuaranteedRef { ColumnChunk(copying: $0, capacity: $0.capacity) })
         }
         return table.base(k)
     }
@@ -124,7 +128,7 @@ struct ChunkedColumn<Element> {
         let k = count &>> Self.shift, at = count & Self.mask
         let base = writableBase(forAppendingTo: k, at: at, count: 1)
         (base + at).initialize(to: value)
-        table.slot(k).pointee.count += 1
+        table.addToCount(ofChunk: k, 1)
         count += 1
     }
 
@@ -145,7 +149,7 @@ struct ChunkedColumn<Element> {
             let run = Swift.min(n - done, Self.chunkSize - at)
             let base = writableBase(forAppendingTo: k, at: at, count: run)
             for j in 0 ..< run { (base + at + j).initialize(to: value(done + j)) }
-            table.slot(k).pointee.count += run
+            table.addToCount(ofChunk: k, run)
             count += run
             done += run
         }
@@ -160,7 +164,7 @@ struct ChunkedColumn<Element> {
             addChunk(capacity: k == 0 ? Self.firstChunkCapacity(n) : Self.chunkSize)
         }
         let base = writableBase(k)
-        if _slowPath(k == 0 && at + n > table.chunk(0).capacity) { return growFirstChunk(to: at + n) }
+        if _slowPath(k == 0 && at + n > table.capacity(ofChunk: 0)) { return growFirstChunk(to: at + n) }
         return base
     }
 
@@ -229,7 +233,7 @@ struct ChunkedColumn<Element> {
         }
         let k = i &>> Self.shift
         let last = (writableBase(k) + (i & Self.mask)).move()
-        table.slot(k).pointee.count -= 1
+        table.addToCount(ofChunk: k, -1)
         count = i
         return last
     }
@@ -260,10 +264,10 @@ struct ChunkedColumn<Element> {
     /// copy is counted by both).
     var memoryBytes: Int {
         var entries = 0
-        for k in 0 ..< table.chunkCount { entries += table.chunk(k).capacity }
+        for k in 0 ..< table.chunkCount { entries += table.capacity(ofChunk: k) }
         // A chunk: its address and its object; a group: its place in the
         // table, its object and its slots.
-        return entries * MemoryLayout<Element>.stride + table.chunkCount * (MemoryLayout<Int>.stride + 48)
+        return entries * MemoryLayout<Element>.stride + table.chunkCount * (MemoryLayout<Int>.stride + 56)
             + table.groupBytes
     }
 
@@ -273,7 +277,7 @@ struct ChunkedColumn<Element> {
     func sharedChunks(with other: ChunkedColumn) -> (shared: Int, of: Int) {
         var shared = 0
         for k in 0 ..< Swift.min(table.chunkCount, other.table.chunkCount)
-        where table.chunk(k) === other.table.chunk(k) {
+        where table.slot(k).pointee.toOpaque() == other.table.slot(k).pointee.toOpaque() {
             shared += 1
         }
         return (shared, table.chunkCount)
@@ -360,9 +364,136 @@ extension ChunkedColumn: RandomAccessCollection, MutableCollection {
 // any table or chunk this column does not hold alone (`writableBase`).
 extension ChunkedColumn: @unchecked Sendable where Element: Sendable {}
 
+/// What the parts columns share have in common (a chunk, a group of
+/// chunks): the count of their holders (the groups that hold a chunk, the
+/// tables that hold a group), kept by hand rather than by ARC. A holder
+/// refers to its parts through `Unmanaged` references, which ARC leaves
+/// alone; each part is owned by one ARC reference, released when its last
+/// holder lets it go.
+///
+/// **Why.** A copy of a table (or of a group) counts one more holder of
+/// each of its groups (or chunks): ~1,000 of them for an insert under a
+/// snapshot of a 1M-element tree, and as many fewer when the snapshot
+/// goes. ARC makes each an atomic operation (which, by our reading of the
+/// profiles, also keeps the next one's cache miss from starting: a probe
+/// that made them all non-atomic took 15-18% off such inserts). Here every
+/// change of a count happens
+/// under one lock (`lock`), taken once per copy or release of a whole
+/// table or group, so the counts themselves are plain loads and stores
+/// (acquiring and releasing, which cost nothing more on x86-64: a
+/// reader's last use of a part then happens before its freeing, as the
+/// race detector sees too).
+///
+/// **The rule.** A count changes only under `lock`. A holder that reads
+/// its part's count as 1 (`isHeldOnce`, outside the lock) holds it alone:
+/// no one else can add a holder (only a holder can, by copying itself,
+/// and the writer's table and group are its own by the checks before). A
+/// count above 1 may fall meanwhile, as other holders let go; read stale,
+/// it costs a needless copy, never a shared write. The count is released
+/// as it falls and acquired as it is read, so a reader's last use of a
+/// part happens before a writer's first write to it.
+class SharedPart {
+    /// The tables (for a group) or groups (for a chunk) that hold this part.
+    final let holders = Atomic<Int>(1)
+
+    /// The lock under which every holder count changes (see the rule
+    /// above). The counts are atomics read acquiring and written
+    /// releasing, so the race detector sees their order even where it does
+    /// not see a contended `Mutex` acquired (`ConcurrentQueryTests`).
+    private static let lock = Mutex(())
+
+    /// Whether `part`'s one holder is the caller.
+    @inline(__always)
+    static func isHeldOnce(_ part: Unmanaged<some SharedPart>) -> Bool {
+        Unmanaged<SharedPart>.fromOpaque(part.toOpaque())._withUnsafeGuaranteedRef {
+            $0.holders.load(ordering: .acquiring) == 1
+        }
+    }
+
+    /// Counts one more holder of each of the `count` parts at `parts`.
+    @inline(__always)
+    static func hold(_ parts: UnsafePointer<Unmanaged<some SharedPart>>, count: Int) {
+        change(holding: UnsafeRawPointer(parts), count, dropping: UnsafeRawPointer(parts), 0)
+    }
+
+    /// Counts one more holder of each of the `count` parts at `parts` and
+    /// one fewer of `part`, under one hold of the lock: a copy of a group
+    /// that takes the old one's place.
+    @inline(__always)
+    static func hold(
+        _ parts: UnsafePointer<Unmanaged<some SharedPart>>, count: Int, dropping part: Unmanaged<some SharedPart>
+    ) {
+        withUnsafePointer(to: part.toOpaque()) {
+            change(holding: UnsafeRawPointer(parts), count, dropping: UnsafeRawPointer($0), 1)
+        }
+    }
+
+    /// Counts one holder fewer of each of the `count` parts at `parts`,
+    /// and frees each that no one holds any more, after the lock (freeing a
+    /// group lets its chunks go, which takes the lock again).
+    @inline(__always)
+    static func drop(_ parts: UnsafePointer<Unmanaged<some SharedPart>>, count: Int) {
+        change(holding: UnsafeRawPointer(parts), 0, dropping: UnsafeRawPointer(parts), count)
+    }
+
+    /// `drop` of the `count` parts at `start`, for a generic class's
+    /// `deinit`: its generic arguments are not known there (it is not
+    /// specialized), and a generic call or a typed pointer's method would
+    /// look their metadata up in the runtime's cache (hundreds of
+    /// instructions a call, as much as the rest of a scroll under a
+    /// snapshot).
+    static func drop(raw start: UnsafeRawPointer, count: Int) {
+        change(holding: start, 0, dropping: start, count)
+    }
+
+    /// `drop` of one part.
+    @inline(__always)
+    static func drop(_ part: Unmanaged<some SharedPart>) {
+        withUnsafePointer(to: part.toOpaque()) {
+            change(holding: UnsafeRawPointer($0), 0, dropping: UnsafeRawPointer($0), 1)
+        }
+    }
+
+    /// The work itself, on the parts as `SharedPart`s through raw pointers:
+    /// not generic, so that a generic class's `deinit` (which is not
+    /// specialized) looks no type's metadata up to call it. A count of 0
+    /// reads nothing at its pointer.
+    private static func change(
+        holding held: UnsafeRawPointer, _ holdCount: Int, dropping dropped: UnsafeRawPointer, _ dropCount: Int
+    ) {
+        guard holdCount > 0 || dropCount > 0 else { return }
+        held.withMemoryRebound(to: Unmanaged<SharedPart>.self, capacity: holdCount) { held in
+            dropped.withMemoryRebound(to: Unmanaged<SharedPart>.self, capacity: dropCount) { dropped in
+                withUnsafeTemporaryAllocation(of: Unmanaged<SharedPart>.self, capacity: dropCount) { unheld in
+                    var n = 0
+                    lock.withLock { _ in
+                        for i in 0 ..< holdCount {
+                            held[i]._withUnsafeGuaranteedRef { part in
+                                part.holders.store(part.holders.load(ordering: .acquiring) &+ 1, ordering: .releasing)
+                            }
+                        }
+                        for i in 0 ..< dropCount {
+                            let left = dropped[i]._withUnsafeGuaranteedRef { part in
+                                let left = part.holders.load(ordering: .acquiring) &- 1
+                                part.holders.store(left, ordering: .releasing)
+                                return left
+                            }
+                            if left == 0 {
+                                unheld[n] = dropped[i]
+                                n += 1
+                            }
+                        }
+                    }
+                    for i in 0 ..< n { unheld[i].release() }
+                }
+            }
+        }
+    }
+}
+
 /// One chunk of a `ChunkedColumn`: memory for `capacity` entries, the
-/// first `count` of them initialized.
-final class ColumnChunk<Element> {
+/// first `count` of them initialized. Held by groups (`SharedPart`).
+final class ColumnChunk<Element>: SharedPart {
     let base: UnsafeMutablePointer<Element>
     /// Entries the memory holds: the column's `chunkSize`, or less for a
     /// first chunk still growing.
@@ -392,13 +523,14 @@ final class ColumnChunk<Element> {
 }
 
 /// Up to `ChunkTable.groupSize` consecutive chunks of a column, held
-/// together: a copy of the table retains each group once, not each chunk
-/// (a retain per chunk, and its release when the snapshot went, were three
-/// quarters of what updates under snapshots of a 1M-element tree cost:
-/// some 20,000 of them an update). A group is itself shared
-/// copy-on-write; copying one retains its chunks.
-final class ChunkGroup<Element> {
-    let chunks: UnsafeMutablePointer<ColumnChunk<Element>>
+/// together: a copy of the table counts each group once more, not each
+/// chunk (a count per chunk, and its release when the snapshot went, were
+/// three quarters of what updates under snapshots of a 1M-element tree
+/// cost: some 20,000 of them an update). A group is itself shared
+/// copy-on-write; copying one counts its chunks once more. Held by tables
+/// (`SharedPart`).
+final class ChunkGroup<Element>: SharedPart {
+    let chunks: UnsafeMutablePointer<Unmanaged<ColumnChunk<Element>>>
     /// Slots for chunks: `groupSize`, or fewer in a column's first group
     /// while it grows (so that a small tree's columns stay small).
     let capacity: Int
@@ -411,17 +543,25 @@ final class ChunkGroup<Element> {
         self.capacity = capacity
     }
 
-    /// The first `count` chunks of `other`, each retained once more, in
-    /// `capacity` slots.
-    init(copying other: ChunkGroup, count: Int, capacity: Int) {
+    /// The first `count` chunks of `other`, in `capacity` slots. Their
+    /// holders are not counted yet: the caller counts the copy as one more
+    /// (`ChunkTable.replaceGroup(_:withCopyOf:capacity:)`).
+    init(sharing other: ChunkGroup, count: Int, capacity: Int) {
         chunks = .allocate(capacity: capacity)
         self.capacity = capacity
-        initializeReferences(chunks, from: other.chunks, count: count)
+        chunks.initialize(from: other.chunks, count: count)
         self.count = count
     }
 
+    /// Adds `chunk`, which no one else holds yet, after the last.
+    func append(_ chunk: ColumnChunk<Element>) {
+        (chunks + count).initialize(to: .passRetained(chunk))
+        count += 1
+    }
+
     deinit {
-        chunks.deinitialize(count: count)
+        let chunks = UnsafeMutableRawPointer(chunks)
+        SharedPart.drop(raw: chunks, count: count)
         chunks.deallocate()
     }
 }
@@ -431,14 +571,14 @@ final class ChunkGroup<Element> {
 /// the groups of chunks (`groups`, which keep the memory alive).
 final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, UnsafeMutablePointer<Element>> {
     /// log2 of the chunks a group holds. 32: at 1M elements a column has
-    /// 500 to 4,000 chunks, so that a copy of its table retains 16 to 125
-    /// groups, and the copy of a group a write lands in retains 32 chunks.
-    /// With 64 chunks to a group, an insert under a snapshot of the 1M
-    /// `list` copied 21 tables (about 300 group retains) and 30 groups
-    /// (about 1,900 chunk retains), so halving the groups halves the larger
-    /// share of those retains (and of their releases when the snapshot
-    /// goes): inserts and removals under a snapshot 3–7% faster at 1M,
-    /// moves 5–12%, scrolls unchanged
+    /// 500 to 4,000 chunks, so that a copy of its table holds 16 to 125
+    /// groups once more, and the copy of a group a write lands in holds 32
+    /// chunks once more. With 64 chunks to a group, an insert under a
+    /// snapshot of the 1M `list` copied 21 tables (about 300 group counts)
+    /// and 30 groups (about 1,900 chunk counts), so halving the groups
+    /// halves the larger share of those counts (and of their releases when
+    /// the snapshot goes): inserts and removals under a snapshot 3–7%
+    /// faster at 1M, moves 5–12%, scrolls unchanged
     /// (`results/ab-chunk-groups-of-32-1M-2026-12-05.txt`). Groups of 16
     /// were 5–8% slower (`results/ab-groups-of-16-insert-1M-2026-12-05-not-kept.txt`).
     static var groupShift: Int { 5 }
@@ -479,7 +619,10 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// its slots.
     var groupBytes: Int {
         var bytes = 0
-        for g in 0 ..< groupCount { bytes += MemoryLayout<Int>.stride * (1 + head.pointee.groups[g].capacity) + 48 }
+        for g in 0 ..< groupCount {
+            bytes +=
+                MemoryLayout<Int>.stride * (1 + head.pointee.groups[g]._withUnsafeGuaranteedRef { $0.capacity }) + 56
+        }
         return bytes
     }
 
@@ -487,7 +630,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     func sharedGroups(with other: ChunkTable) -> (shared: Int, of: Int) {
         var shared = 0
         for g in 0 ..< Swift.min(groupCount, other.groupCount)
-        where head.pointee.groups[g] === other.head.pointee.groups[g] {
+        where head.pointee.groups[g].toOpaque() == other.head.pointee.groups[g].toOpaque() {
             shared += 1
         }
         return (shared, groupCount)
@@ -496,13 +639,22 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// Where chunk `k` is held: its slot in its group (read through it, a
     /// chunk's fields are reached without retaining the chunk).
     @inline(__always)
-    func slot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
-        head.pointee.groups[k &>> Self.groupShift].chunks + (k & Self.groupMask)
+    func slot(_ k: Int) -> UnsafeMutablePointer<Unmanaged<ColumnChunk<Element>>> {
+        head.pointee.groups[k &>> Self.groupShift]._withUnsafeGuaranteedRef { $0.chunks } + (k & Self.groupMask)
     }
 
     /// Chunk `k`, to read.
     @inline(__always)
-    func chunk(_ k: Int) -> ColumnChunk<Element> { slot(k).pointee }
+    func chunk(_ k: Int) -> ColumnChunk<Element> { slot(k).pointee.takeUnretainedValue() }
+
+    /// Chunk `k`'s capacity.
+    @inline(__always)
+    func capacity(ofChunk k: Int) -> Int { slot(k).pointee._withUnsafeGuaranteedRef { $0.capacity } }
+
+    /// Adds `n` to chunk `k`'s count of entries in use (an append or a
+    /// pop, in a chunk this table holds alone).
+    @inline(__always)
+    func addToCount(ofChunk k: Int, _ n: Int) { slot(k).pointee._withUnsafeGuaranteedRef { $0.count += n } }
 
     /// Makes group `g` one this table holds alone (a copy, when shared).
     /// This and the methods below that write follow the rule stated on
@@ -510,39 +662,54 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     @inline(__always)
     private func makeGroupWritable(_ g: Int) {
         let groups = head.pointee.groups
-        if _slowPath(!isKnownUniquelyReferenced(&groups[g])) {
-            groups[g] = ChunkGroup(copying: groups[g], count: groups[g].count, capacity: groups[g].capacity)
+        if _slowPath(!SharedPart.isHeldOnce(groups[g])) {
+            let (count, capacity) = groups[g]._withUnsafeGuaranteedRef { ($0.count, $0.capacity) }
+            replaceGroup(g, withCopyOf: count, capacity: capacity)
         }
+    }
+
+    /// Puts in place of group `g`, which this table lets go, a copy of its
+    /// first `count` chunks (each held once more) in `capacity` slots.
+    private func replaceGroup(_ g: Int, withCopyOf count: Int, capacity: Int) {
+        let groups = head.pointee.groups
+        let old = groups[g]
+        let copy = old._withUnsafeGuaranteedRef { ChunkGroup(sharing: $0, count: count, capacity: capacity) }
+        groups[g] = .passRetained(copy)
+        SharedPart.hold(copy.chunks, count: count, dropping: old)
     }
 
     /// Whether chunk `k` and its group are this table's alone (a chunk held
     /// once may still sit in a shared group: see `ChunkedColumn.writableBase`).
     @inline(__always)
     func isHeldAlone(_ k: Int) -> Bool {
-        let groups = head.pointee.groups
-        return isKnownUniquelyReferenced(&groups[k &>> Self.groupShift]) && isKnownUniquelyReferenced(&slot(k).pointee)
+        SharedPart.isHeldOnce(head.pointee.groups[k &>> Self.groupShift]) && SharedPart.isHeldOnce(slot(k).pointee)
     }
 
     /// Where chunk `k` is held, in a group this table holds alone.
     @inline(__always)
-    func writableSlot(_ k: Int) -> UnsafeMutablePointer<ColumnChunk<Element>> {
+    func writableSlot(_ k: Int) -> UnsafeMutablePointer<Unmanaged<ColumnChunk<Element>>> {
         makeGroupWritable(k &>> Self.groupShift)
         return slot(k)
     }
 
-    /// Puts `chunk` in place of chunk `k` (releasing the old one), in a
-    /// group this table holds alone (`writableSlot`).
+    /// Puts `chunk`, which no one else holds yet, in place of chunk `k`
+    /// (letting the old one go), in a group this table holds alone
+    /// (`writableSlot`).
     func set(_ k: Int, to chunk: ColumnChunk<Element>) {
-        slot(k).pointee = chunk
+        let slot = slot(k)
+        let old = slot.pointee
+        slot.pointee = .passRetained(chunk)
         bases[k] = chunk.base
+        SharedPart.drop(old)
     }
 
-    /// A table holding the same chunks (each group retained once more),
-    /// with room for at least `reserving` chunks.
+    /// A table holding the same chunks (each group held once more), with
+    /// room for at least `reserving` chunks.
     func copy(reserving: Int) -> ChunkTable {
         let n = chunkCount
         let copy = ChunkTable.make(capacity: Swift.max(n, reserving))
-        initializeReferences(copy.head.pointee.groups, from: head.pointee.groups, count: groupCount)
+        copy.head.pointee.groups.initialize(from: head.pointee.groups, count: groupCount)
+        SharedPart.hold(copy.head.pointee.groups, count: groupCount)
         copy.bases.initialize(from: bases, count: n)
         copy.head.pointee.chunkCount = n
         return copy
@@ -554,62 +721,50 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let n = head.pointee.chunkCount, g = n &>> Self.groupShift, groups = head.pointee.groups
         if n & Self.groupMask == 0 {
             // A column's first group starts with one slot and doubles.
-            (groups + g).initialize(to: ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize))
-        } else if groups[g].count == groups[g].capacity {
+            (groups + g).initialize(to: .passRetained(ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize)))
+        } else if groups[g]._withUnsafeGuaranteedRef({ $0.count == $0.capacity }) {
             // Only a first group fills before `groupSize`: one copy, shared
             // or not, with twice the room.
-            groups[g] = ChunkGroup(copying: groups[g], count: groups[g].count, capacity: 2 * groups[g].capacity)
+            let (count, capacity) = groups[g]._withUnsafeGuaranteedRef { ($0.count, $0.capacity) }
+            replaceGroup(g, withCopyOf: count, capacity: 2 * capacity)
         } else {
             makeGroupWritable(g)
         }
-        let group = head.pointee.groups[g]
-        (group.chunks + group.count).initialize(to: chunk)
-        group.count += 1
+        head.pointee.groups[g]._withUnsafeGuaranteedRef { $0.append(chunk) }
         bases[n] = chunk.base
         head.pointee.chunkCount = n + 1
     }
 
-    /// Drops the last `n` chunks (releasing them; a shared group that keeps
+    /// Drops the last `n` chunks (letting them go; a shared group that keeps
     /// some is copied with those).
     func removeLast(_ n: Int) {
         let kept = head.pointee.chunkCount - n, keptGroups = Self.groups(kept)
-        (head.pointee.groups + keptGroups).deinitialize(count: groupCount - keptGroups)
+        SharedPart.drop(head.pointee.groups + keptGroups, count: groupCount - keptGroups)
         let tail = kept & Self.groupMask, groups = head.pointee.groups
-        if tail > 0 && groups[keptGroups - 1].count > tail {
+        if tail > 0 && groups[keptGroups - 1]._withUnsafeGuaranteedRef({ $0.count > tail }) {
             let g = keptGroups - 1
-            if isKnownUniquelyReferenced(&groups[g]) {
-                (groups[g].chunks + tail).deinitialize(count: groups[g].count - tail)
-                groups[g].count = tail
+            if SharedPart.isHeldOnce(groups[g]) {
+                groups[g]._withUnsafeGuaranteedRef { group in
+                    SharedPart.drop(group.chunks + tail, count: group.count - tail)
+                    group.count = tail
+                }
             } else {
-                groups[g] = ChunkGroup(copying: groups[g], count: tail, capacity: groups[g].capacity)
+                replaceGroup(g, withCopyOf: tail, capacity: groups[g]._withUnsafeGuaranteedRef { $0.capacity })
             }
         }
         head.pointee.chunkCount = kept
     }
 
     deinit {
-        head.pointee.groups.deinitialize(count: groupCount)
-        head.pointee.groups.deallocate()
+        let groups = UnsafeMutableRawPointer(head.pointee.groups)
+        SharedPart.drop(raw: groups, count: groupCount)
+        groups.deallocate()
     }
-}
-
-/// Copies `count` references from `source` into uninitialized `target`,
-/// retaining each: a loop of plain retains. (`initialize(from:count:)` goes
-/// through the runtime's generic array copy, a call through the type's
-/// value witness per reference: a copy of a group or a table with it made
-/// inserts under a snapshot of a 1M-element tree 4–8% slower, in
-/// `results/ab-retain-loops-insert-1M-2026-12-03.txt`. The same loop for
-/// the releases made dropping a snapshot slower, so they stay as they are.)
-@inline(__always)
-private func initializeReferences<T: AnyObject>(
-    _ target: UnsafeMutablePointer<T>, from source: UnsafeMutablePointer<T>, count: Int
-) {
-    for i in 0 ..< count { (target + i).initialize(to: source[i]) }
 }
 
 /// A `ChunkTable`'s chunks in use, its room (in chunks), and its groups.
 struct ChunkTableHeader<Element> {
     var chunkCount: Int
     var room: Int
-    var groups: UnsafeMutablePointer<ChunkGroup<Element>>
+    var groups: UnsafeMutablePointer<Unmanaged<ChunkGroup<Element>>>
 }

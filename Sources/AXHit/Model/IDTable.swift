@@ -13,9 +13,9 @@
 ///   choose its collisions.
 /// - **Under a snapshot:** ids hash to buckets all over the main table, so
 ///   an id written there while a snapshot shares the table copies a chunk
-///   of it and the chunk's group (8 KB and a retain per chunk of the
-///   group, per id: a third of what inserting a row under a snapshot cost
-///   at 1M nodes). So the main table is written where the bucket's chunk
+///   of it and the chunk's group (8 KB and a holder counted per chunk of
+///   the group, per id: a third of what inserting a row under a snapshot
+///   cost at 1M nodes). So the main table is written where the bucket's chunk
 ///   is its own, or where no snapshot is being published between updates
 ///   (`isPublished`: an engine built from a tree its caller keeps copies
 ///   each chunk once).
