@@ -14,28 +14,36 @@ import Testing
         var table = IDTable()
         var oracle: [String: Int32] = [:]
         var ids = ChunkedColumn<String>()  // the tree's column: slot -> id
+        var flags = ChunkedColumn<NodeFlags>()  // and its flags: `.alive` where a node holds the slot
         var free: [Int32] = []
         var removals = 0
 
         /// Looks `key` up (checked against the oracle); inserts it when
-        /// absent, else removes it with probability `removal`. The tree
-        /// empties a freed slot's id, as here.
+        /// absent, else removes it with probability `removal`. As in the
+        /// tree, a freed slot keeps its id (only its flags say it is free),
+        /// and a key is entered before its slot is written.
         mutating func step(_ key: String, removal: Double, rng: inout SeededRandom, _ step: Int) {
             let hash = IDTable.hash(key)
-            let found = table.slot(of: key, hash: hash, ids: ids)
+            let found = table.slot(of: key, hash: hash, ids: ids, flags: flags)
             #expect(found == oracle[key], "step \(step): \(key)")
             if let slot = found {
                 if rng.chance(removal) {
                     table.remove(hash: hash, slot: slot)
                     oracle[key] = nil
-                    ids[Int(slot)] = ""
+                    flags[Int(slot)] = []
                     free.append(slot)
                     removals += 1
                 }
             } else {
                 let slot = free.popLast() ?? Int32(ids.count)
-                if Int(slot) == ids.count { ids.append(key) } else { ids[Int(slot)] = key }
-                table.insert(hash: hash, slot: slot, ids: ids)
+                table.insert(hash: hash, slot: slot, ids: ids, flags: flags)
+                if Int(slot) == ids.count {
+                    ids.append(key)
+                    flags.append(.alive)
+                } else {
+                    ids[Int(slot)] = key
+                    flags[Int(slot)] = .alive
+                }
                 oracle[key] = slot
             }
             #expect(table.count == oracle.count)
@@ -46,7 +54,7 @@ import Testing
         func expectAgrees(_ prefix: String, _ n: Int, stride by: Int = 1) {
             for k in stride(from: 0, to: n, by: by) {
                 let key = "\(prefix)\(k)"
-                #expect(table.slot(of: key, hash: IDTable.hash(key), ids: ids) == oracle[key], "\(key)")
+                #expect(table.slot(of: key, hash: IDTable.hash(key), ids: ids, flags: flags) == oracle[key], "\(key)")
             }
         }
     }

@@ -202,7 +202,7 @@ extension ElementTree {
         }
         // 2. The ids, in bucket order.
         let order = idTable.batchOrder(hashes: hashes)
-        if let taken = idTable.firstTaken(in: order, key: { batch.names[$0] }, ids: ids),
+        if let taken = idTable.firstTaken(in: order, key: { batch.names[$0] }, ids: ids, flags: flags),
             taken <= fault?.index ?? n
         {
             throw TreeError(.validation, "duplicate id", node: batch.names[taken], key: "id")
@@ -360,7 +360,9 @@ extension ElementTree {
             Self.setEntry(&sideSlots[i].bounds, in: &boundsTable, to: nil, blank: .zero)
             Self.setEntry(&sideSlots[i].transform, in: &transformTable, to: nil, blank: .identity)
             clearExtras(at: i)
-            ids[i] = ""
+            // The id stays until the slot is reused (the id table checks
+            // `.alive` where an id matches): emptying it would copy a chunk
+            // of strings under a snapshot.
             flags[i] = []
             backLinks[i] = BackLinks()
             firstChildren[i] = .none
@@ -443,14 +445,14 @@ extension ElementTree {
             // One hash: look the name up, then claim it (a taken id is
             // reported before a structural problem).
             let hash = nameHash ?? IDTable.hash(node.name)
-            if idTable.slot(of: node.name, hash: hash, ids: ids) != nil {
+            if idTable.slot(of: node.name, hash: hash, ids: ids, flags: flags) != nil {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
             if var e = structural {
                 e.node = node.name
                 throw e
             }
-            idTable.insert(hash: hash, slot: id.rawValue, ids: ids)
+            idTable.insert(hash: hash, slot: id.rawValue, ids: ids, flags: flags)
         } else if let structural {
             throw structural
         }
@@ -555,11 +557,11 @@ extension ElementTree {
         }
         if rename {
             let hash = IDTable.hash(node.name)
-            if idTable.slot(of: node.name, hash: hash, ids: ids) != nil {
+            if idTable.slot(of: node.name, hash: hash, ids: ids, flags: flags) != nil {
                 throw TreeError(.validation, "duplicate id", node: node.name, key: "id")
             }
             if !old.isEmpty { idTable.remove(hash: IDTable.hash(old), slot: Int32(i)) }
-            idTable.insert(hash: hash, slot: Int32(i), ids: ids)
+            idTable.insert(hash: hash, slot: Int32(i), ids: ids, flags: flags)
         }
         write(&node, named: true, final: true, at: i)
         identifiersChanged()

@@ -59,6 +59,9 @@ struct NodeFlags: OptionSet, Hashable, Sendable {
 /// chunk by chunk: `ChunkedColumn`).
 public struct ElementTree: Sendable {
     // Identity and structure.
+    /// Each slot's id ("" for a node added unnamed, until completed). A
+    /// freed slot keeps its last node's until the slot is reused: only
+    /// `flags` says whether a node holds a slot.
     var ids = ChunkedColumn<String>()
     var flags = ChunkedColumn<NodeFlags>()
     /// Walks down the tree read these two at every node, in columns of
@@ -186,7 +189,7 @@ public struct ElementTree: Sendable {
 
     /// The node whose `id` string is `id`, if any. O(1).
     public func node(withID id: String) -> NodeID? {
-        idTable.slot(of: id, hash: IDTable.hash(id), ids: ids).map { nodeID(Int($0)) }
+        idTable.slot(of: id, hash: IDTable.hash(id), ids: ids, flags: flags).map { nodeID(Int($0)) }
     }
 
     /// The `id` string of a node (empty for a slot no live node holds).

@@ -24,9 +24,11 @@
 ///   when full and the last into the main table (in bucket order): an
 ///   entry is written a few times in all rather than copying a chunk. An
 ///   entry removed then stays in place, *stale*: every lookup compares the
-///   slot's id string with its key, and the tree empties a freed slot's id,
-///   so a stale entry never answers; the same id put back in the same slot
-///   takes it up again. Once a quarter of the entries are stale (or the
+///   slot's id string with its key and, where they are equal, checks that
+///   a node holds the slot (its `.alive` flag), so a stale entry never
+///   answers; the same id put back in the same slot takes it up again. (A
+///   freed slot keeps its last id until it is reused: emptying it would
+///   copy a chunk of strings under a snapshot.) Once a quarter of the entries are stale (or the
 ///   main table grows), a rehash gathers every live entry into a fresh
 ///   main table.
 /// - **Cost:** one hash per lookup, insert or removal, and a probe along a
@@ -73,19 +75,19 @@ struct IDTable: Sendable {
 
     /// Makes room for `n` entries in the main table without growing.
     mutating func reserveCapacity(_ n: Int) {
-        if Self.bucketCount(for: n) > main.entries.count { rehash(to: Self.bucketCount(for: n), ids: nil) }
+        if Self.bucketCount(for: n) > main.entries.count { rehash(to: Self.bucketCount(for: n)) }
     }
 
     /// The slot of `key`, whose hash is `hash`, if an entry holds it; `ids`
-    /// is the tree's column of id strings.
+    /// and `flags` are the tree's columns of id strings and node flags.
     @inline(__always)
-    func slot(of key: String, hash: UInt32, ids: ChunkedColumn<String>) -> Int32? {
-        // A freed slot's id is empty, and no live node's is: a stale entry
-        // must not answer for "".
+    func slot(of key: String, hash: UInt32, ids: ChunkedColumn<String>, flags: ChunkedColumn<NodeFlags>) -> Int32? {
+        // A node added unnamed has an empty id until it is completed: an
+        // entry must not answer for "".
         guard !key.isEmpty else { return nil }
-        if let slot = main.slot(of: key, hash: hash, ids: ids) { return slot }
+        if let slot = main.slot(of: key, hash: hash, ids: ids, flags: flags) { return slot }
         for k in levels.indices where levels[k].used > 0 {
-            if let slot = levels[k].slot(of: key, hash: hash, ids: ids) { return slot }
+            if let slot = levels[k].slot(of: key, hash: hash, ids: ids, flags: flags) { return slot }
         }
         return nil
     }
@@ -109,15 +111,16 @@ struct IDTable: Sendable {
     /// Adds an entry for a key (whose hash is `hash`) at `slot`: in the main
     /// table where its bucket there is the table's own (or no snapshot is
     /// being published: `isPublished`), else in the first level. The key
-    /// must not be in the table: look it up first. `ids` is the tree's
-    /// column of id strings, from which a rehash tells stale entries
-    /// (`slot`'s own id need not be written yet).
-    mutating func insert(hash: UInt32, slot: Int32, ids: ChunkedColumn<String>) {
+    /// must not be in the table: look it up first. `ids` and `flags` are
+    /// the tree's columns, from which a rehash tells stale entries (`slot`'s
+    /// own id and flags need not be written yet).
+    mutating func insert(hash: UInt32, slot: Int32, ids: ChunkedColumn<String>, flags: ChunkedColumn<NodeFlags>) {
         let entry = Self.entry(hash: hash, slot: slot)
         if stale > 1_024 && 4 * stale > main.used + levelsUsed {
-            rehash(to: Self.bucketCount(for: count + 1), ids: ids)
+            rehashDroppingStale(to: Self.bucketCount(for: count + 1), ids: ids, flags: flags)
         } else if Self.bucketCount(for: main.used + 1) > main.entries.count {
-            rehash(to: Swift.max(main.entries.count, Self.bucketCount(for: count + 1)), ids: ids)
+            rehashDroppingStale(
+                to: Swift.max(main.entries.count, Self.bucketCount(for: count + 1)), ids: ids, flags: flags)
         }
         // One walk of the entry's run: the same id back in the same slot (a
         // row removed and put back) finds its stale entry, taken up again
@@ -195,10 +198,11 @@ struct IDTable: Sendable {
         UInt64(hash) << 32 | UInt64(UInt32(slot) + 1)
     }
 
-    /// Whether `entry` is a live node's: its slot's id hashes to its hash.
-    private static func isLive(_ entry: UInt64, ids: ChunkedColumn<String>) -> Bool {
+    /// Whether `entry` is a live node's: a node holds its slot, and the
+    /// slot's id hashes to its hash.
+    private static func isLive(_ entry: UInt64, ids: ChunkedColumn<String>, flags: ChunkedColumn<NodeFlags>) -> Bool {
         let slot = Int(UInt32(truncatingIfNeeded: entry)) - 1
-        guard slot < ids.count else { return false }
+        guard slot < ids.count && flags[slot].contains(.alive) else { return false }
         let id = ids[slot]
         return !id.isEmpty && hash(id) == UInt32(truncatingIfNeeded: entry >> 32)
     }
@@ -255,24 +259,29 @@ struct IDTable: Sendable {
     private mutating func placeInMain(_ moved: inout [UInt64]) {
         guard !moved.isEmpty else { return }
         let size = mainSize(adding: moved.count)
-        if size > main.entries.count { rehash(to: size, ids: nil) }
+        if size > main.entries.count { rehash(to: size) }
         Self.sortByBucket(&moved, bits: main.entries.count.trailingZeroBitCount, radix: moved.count >= 256)
         for e in moved { main.placeIfAbsent(e) }
     }
 
-    /// The main table's entries in a table of `size` buckets. With `ids`,
-    /// the levels' entries too (the levels emptied), and stale entries
-    /// dropped.
-    private mutating func rehash(to size: Int, ids: ChunkedColumn<String>?) {
+    /// The main table's entries in a table of `size` buckets.
+    private mutating func rehash(to size: Int) {
         var fresh = Buckets(count: size)
-        guard let ids else {
-            for e in main.entries where e != 0 { fresh.placeIfAbsent(e) }
-            main = fresh
-            return
-        }
-        for e in main.entries where e != 0 && Self.isLive(e, ids: ids) { fresh.placeIfAbsent(e) }
+        for e in main.entries where e != 0 { fresh.placeIfAbsent(e) }
+        main = fresh
+    }
+
+    /// The live entries of the main table and the levels (emptied) in a
+    /// main table of `size` buckets: stale entries dropped (`isLive`).
+    private mutating func rehashDroppingStale(
+        to size: Int, ids: ChunkedColumn<String>, flags: ChunkedColumn<NodeFlags>
+    ) {
+        var fresh = Buckets(count: size)
+        for e in main.entries where e != 0 && Self.isLive(e, ids: ids, flags: flags) { fresh.placeIfAbsent(e) }
         for k in levels.indices {
-            for e in levels[k].entries where e != 0 && Self.isLive(e, ids: ids) { fresh.placeIfAbsent(e) }
+            for e in levels[k].entries where e != 0 && Self.isLive(e, ids: ids, flags: flags) {
+                fresh.placeIfAbsent(e)
+            }
             levels[k] = Buckets()
         }
         main = fresh
@@ -352,7 +361,9 @@ struct IDTable: Sendable {
     /// - Complexity: O(n) probes, in bucket order; a key is read only where
     ///   32 bits of hash agree. The keys of one home bucket are compared
     ///   with each other by hash (a few, with a hash no input chooses).
-    func firstTaken(in order: BatchOrder, key: (Int) -> String, ids: ChunkedColumn<String>) -> Int? {
+    func firstTaken(
+        in order: BatchOrder, key: (Int) -> String, ids: ChunkedColumn<String>, flags: ChunkedColumn<NodeFlags>
+    ) -> Int? {
         let entries = order.entries
         var first = Int.max
         var run = 0
@@ -362,7 +373,7 @@ struct IDTable: Sendable {
             // key the batch repeats is taken by its first.
             if Int(hash) & order.mask != Int(entries[run] >> 32) & order.mask { run = r }
             if k >= first { continue }
-            if main.slot(of: key(k), hash: hash, ids: ids) != nil { first = k }
+            if main.slot(of: key(k), hash: hash, ids: ids, flags: flags) != nil { first = k }
             for e in run ..< r where k < first && entries[e] >> 32 == entries[r] >> 32 {
                 if key(Int(entries[e] & 0xFFFF_FFFF)) == key(k) { first = k }
             }
@@ -371,7 +382,8 @@ struct IDTable: Sendable {
         for k in levels.indices where levels[k].used > 0 {
             for entry in entries where Int(entry & 0xFFFF_FFFF) < first {
                 let i = Int(entry & 0xFFFF_FFFF)
-                if levels[k].slot(of: key(i), hash: UInt32(truncatingIfNeeded: entry >> 32), ids: ids) != nil {
+                let hash = UInt32(truncatingIfNeeded: entry >> 32)
+                if levels[k].slot(of: key(i), hash: hash, ids: ids, flags: flags) != nil {
                     first = i
                 }
             }
@@ -383,7 +395,7 @@ struct IDTable: Sendable {
     /// key of `order` at `slot(k)`. None may be taken (`firstTaken`).
     mutating func insert(_ order: BatchOrder, slot: (Int) -> Int32) {
         let size = mainSize(adding: order.entries.count)
-        if size > main.entries.count { rehash(to: size, ids: nil) }
+        if size > main.entries.count { rehash(to: size) }
         for entry in order.entries {
             let k = Int(entry & 0xFFFF_FFFF)
             main.placeIfAbsent(entry & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(slot(k)) + 1))
@@ -429,10 +441,10 @@ private struct Buckets {
     /// `n` empty buckets.
     init(count n: Int) { entries = ChunkedColumn(repeating: 0, count: n) }
 
-    /// The slot of `key` (of hash `hash`), if an entry holds it and the
-    /// slot's id is `key`.
+    /// The slot of `key` (of hash `hash`), if an entry holds it, the
+    /// slot's id is `key` and a node holds the slot.
     @inline(__always)
-    func slot(of key: String, hash: UInt32, ids: ChunkedColumn<String>) -> Int32? {
+    func slot(of key: String, hash: UInt32, ids: ChunkedColumn<String>, flags: ChunkedColumn<NodeFlags>) -> Int32? {
         guard !entries.isEmpty else { return nil }
         let mask = entries.count - 1
         var b = Int(hash) & mask
@@ -441,7 +453,7 @@ private struct Buckets {
             if e == 0 { return nil }
             if UInt32(truncatingIfNeeded: e >> 32) == hash {
                 let slot = Int(UInt32(truncatingIfNeeded: e)) - 1
-                if slot < ids.count && ids[slot] == key { return Int32(slot) }
+                if slot < ids.count && ids[slot] == key && flags[slot].contains(.alive) { return Int32(slot) }
             }
             b = (b + 1) & mask
         }
