@@ -213,7 +213,10 @@ extension HitTester {
             let i = a.index
             exposedCounts[i] += exposed
             if windows != 0 { windowCounts[i] += windows }  // never for rules without windows
-            hot[i].state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCount(i))
+            // Written only where a bit changes, as in `syncHot`.
+            var state = hot[i].state
+            state.setSubtreeBits(exposed: exposedCounts[i], windows: windowCount(i))
+            if state != hot[i].state { hot[i].state = state }
             a = tree.backLinks[a.index].parent
         }
     }

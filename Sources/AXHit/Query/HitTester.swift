@@ -39,7 +39,7 @@ struct EngineState: OptionSet, Sendable {
 /// visiting a node costs one cache line (rarely two) instead of a miss per
 /// column: the engine's own state, and a copy of the tree's fields it needs
 /// (kept in step by `syncHot`).
-struct HotNode: Sendable {
+struct HotNode: Sendable, Equatable {
     /// A view's frame, in its parent's bounds space; an element node's
     /// `accessibilityFrameInContainerSpace` when it has one (its frame is
     /// unused), so that testing it reads no side table.
@@ -243,19 +243,24 @@ public struct HitTester: Sendable {
     mutating func syncHot(_ id: NodeID) {
         guard !id.isNone else { return }
         let i = id.index
-        hot[i].frame = Self.recordFrame(id, in: tree)
+        var h = hot[i]
+        h.frame = Self.recordFrame(id, in: tree)
         let slots = tree.sideSlots[i]
-        hot[i].boundsSlot = slots.bounds
-        hot[i].transformSlot = slots.transform
-        hot[i].flags = tree.flags[i]
+        h.boundsSlot = slots.bounds
+        h.transformSlot = slots.transform
+        h.flags = tree.flags[i]
         if rules.refusesTouch(id, in: tree) {
-            hot[i].state.insert(.refusesTouch)
+            h.state.insert(.refusesTouch)
         } else {
-            hot[i].state.remove(.refusesTouch)
+            h.state.remove(.refusesTouch)
         }
-        boxHits[i] = Self.isBoxHit(
-            hot[i], hasChildren: !tree.firstChildren[id.index].isNone,
-            exposedHidesSubtree: exposedHidesSubtree, in: tree)
+        let boxHit = Self.isBoxHit(
+            h, hasChildren: !tree.firstChildren[id.index].isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree)
+        // Each written only where it changed: under a snapshot a write
+        // copies the chunk, and a parent synced after an insert or removal
+        // below it rarely changes.
+        if h != hot[i] { hot[i] = h }
+        if boxHits[i] != boxHit { boxHits[i] = boxHit }
     }
 
     /// What `HotNode.frame` holds for `id`.
