@@ -357,16 +357,14 @@ extension ElementTree {
         for n in doomed {
             let i = n.index
             idTable.remove(hash: IDTable.hash(ids[i]), slot: Int32(i))
-            Self.setEntry(&sideSlots[i].bounds, in: &boundsTable, to: nil, blank: .zero)
-            Self.setEntry(&sideSlots[i].transform, in: &transformTable, to: nil, blank: .identity)
+            setSideEntries(at: i, bounds: nil, transform: nil)
             clearExtras(at: i)
-            // The id stays until the slot is reused (the id table checks
-            // `.alive` where an id matches): emptying it would copy a chunk
-            // of strings under a snapshot.
+            // Only the flags say the slot is free. Its id and links stay
+            // until it is reused, which writes them all (`write`, `link`,
+            // the batch's own): emptying them would copy their chunks under
+            // a snapshot, and nothing reads a free slot's (the id table
+            // checks `.alive` where an id matches).
             flags[i] = []
-            backLinks[i] = BackLinks()
-            firstChildren[i] = .none
-            nextSiblings[i] = .none
             // Handles to the node go stale; the slot is reused under the
             // next generation, or retired once they run out.
             if generations.advance(i) { freeSlots.append(Int32(i)) }
@@ -598,8 +596,7 @@ extension ElementTree {
         flags[i] = Self.storedFlags(node)
         let isView = !node.isElement
         frames[i] = isView ? node.frame : .zero
-        Self.setEntry(&sideSlots[i].bounds, in: &boundsTable, to: isView ? node.bounds : nil, blank: .zero)
-        Self.setEntry(&sideSlots[i].transform, in: &transformTable, to: isView ? node.transform : nil, blank: .identity)
+        setSideEntries(at: i, bounds: isView ? node.bounds : nil, transform: isView ? node.transform : nil)
         if node.hasExtras { setExtras(at: i, to: Self.take(&node, final: final)) } else { clearExtras(at: i) }
     }
 
@@ -630,6 +627,17 @@ extension ElementTree {
         pathPointsEarned -= extras[slot].pathPointsEarned
         extras.remove(slot, leaving: NodeExtras())
         sideSlots[i].extra = -1
+    }
+
+    /// Points slot `i`'s bounds and transform entries at `bounds` and
+    /// `transform` (nil gives an entry back). Its side slots are written
+    /// only where they change: under a snapshot a write copies their
+    /// chunk, and most nodes have neither entry before or after.
+    private mutating func setSideEntries(at i: Int, bounds: CGRect?, transform: CGAffineTransform?) {
+        var s = sideSlots[i]
+        Self.setEntry(&s.bounds, in: &boundsTable, to: bounds, blank: .zero)
+        Self.setEntry(&s.transform, in: &transformTable, to: transform, blank: .identity)
+        if s != sideSlots[i] { sideSlots[i] = s }
     }
 
     /// Points `slot` at an entry of `table` holding `value` (reusing the
