@@ -28,9 +28,9 @@
 ///   a node holds the slot (its `.alive` flag), so a stale entry never
 ///   answers; the same id put back in the same slot takes it up again. (A
 ///   freed slot keeps its last id until it is reused: emptying it would
-///   copy a chunk of strings under a snapshot.) Once a quarter of the entries are stale (or the
-///   main table grows), a rehash gathers every live entry into a fresh
-///   main table.
+///   copy a chunk of strings under a snapshot.) Once a quarter of the
+///   entries are stale (or the main table grows), a rehash gathers every
+///   live entry into a fresh main table.
 /// - **Cost:** one hash per lookup, insert or removal, and a probe along a
 ///   run of used buckets (linear probing; removals in place shift the run
 ///   back, so there are no tombstones) in the main table and in each level
