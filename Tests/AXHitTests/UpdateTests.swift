@@ -213,6 +213,49 @@ import Testing
         #expect(snapshot.hit(CGPoint(x: 10, y: 5)) == tree.node(withID: "row0"))
     }
 
+    @Test func freedSlotsKeepTheirIdsAndLinksUntilReuseWritesThemAll() throws {
+        // A card with two accessible leaves, removed under a snapshot.
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
+        let card = try tree.append(.view("card", frame: CGRect(x: 0, y: 0, width: 200, height: 100)), under: w)
+        for k in 0 ..< 2 {
+            var leaf = Node.view("leaf\(k)", frame: CGRect(x: Double(k) * 100, y: 0, width: 100, height: 100))
+            leaf.isAccessibilityElement = true
+            try tree.append(leaf, under: card)
+        }
+        var engine = HitTester(tree)
+        let snapshot = engine
+        try engine.removeSubtree(card)
+        // The removal wrote the freed slots' flags, not their ids.
+        let (sharedIDs, allIDs) = engine.tree.ids.sharedChunks(with: snapshot.tree.ids)
+        let (sharedFlags, allFlags) = engine.tree.flags.sharedChunks(with: snapshot.tree.flags)
+        #expect(allIDs == 1 && sharedIDs == 1 && allFlags == 1 && sharedFlags == 0)
+        // No old id answers, in the engine; every one does in the snapshot.
+        for id in ["card", "leaf0", "leaf1"] {
+            #expect(engine.tree.node(withID: id) == nil && snapshot.tree.node(withID: id) != nil, "\(id)")
+        }
+        #expect(engine.hit(CGPoint(x: 50, y: 50)) == nil)
+        // Three leaves take the freed slots, last freed first: the third
+        // the card's, whose old first child must not come back with it.
+        var added: [NodeID] = []
+        for k in 0 ..< 3 {
+            var leaf = Node.view("new\(k)", frame: CGRect(x: Double(k) * 100, y: 200, width: 100, height: 100))
+            leaf.isAccessibilityElement = true
+            added.append(try engine.insert(leaf, under: w))
+        }
+        #expect(added[2].rawValue == card.rawValue)
+        for (k, id) in added.enumerated() {
+            #expect(engine.tree.children(of: id).isEmpty, "new\(k)")
+            #expect(engine.tree.node(withID: "new\(k)") == id)
+            #expect(engine.hit(CGPoint(x: Double(k) * 100 + 50, y: 250)) == id, "new\(k)")
+        }
+        #expect(engine.tree.children(of: w) == added)
+        for id in ["card", "leaf0", "leaf1"] { #expect(engine.tree.node(withID: id) == nil, "\(id)") }
+        // The old ids are free again.
+        let again = try engine.insert(.view("card", frame: CGRect(x: 0, y: 0, width: 10, height: 10)), under: w)
+        #expect(engine.tree.node(withID: "card") == again)
+    }
+
     @Test func aRemovalUnderASnapshotCopiesTheLastChunkOfTheFreeSlots() throws {
         // 5,000 rows removed leave 5,000 free slots: chunks of 2,048, 2,048
         // and 904. One more removal under a snapshot appends to the last.
