@@ -364,6 +364,18 @@ extension ChunkedColumn: RandomAccessCollection, MutableCollection {
 // any table or chunk this column does not hold alone (`writableBase`).
 extension ChunkedColumn: @unchecked Sendable where Element: Sendable {}
 
+extension ChunkedColumn where Element: Equatable {
+    /// Sets entry `i` to `value` unless it holds it already: a read copies
+    /// nothing, where a write under a snapshot copies the entry's chunk
+    /// (and the table and group), so an update that rewrites what mostly
+    /// stays the same (a parent's record brought up to date after a change
+    /// below it, a node's side slots) writes only what changed.
+    @inline(__always)
+    mutating func set(_ i: Int, to value: Element) {
+        if self[i] != value { self[i] = value }
+    }
+}
+
 /// What the parts columns share have in common (a chunk, a group of
 /// chunks): the count of their holders (the groups that hold a chunk, the
 /// tables that hold a group), kept by hand rather than by ARC. A holder
@@ -377,12 +389,10 @@ extension ChunkedColumn: @unchecked Sendable where Element: Sendable {}
 /// goes. ARC makes each an atomic operation (which, by our reading of the
 /// profiles, also keeps the next one's cache miss from starting: a probe
 /// that made them all non-atomic took 15-18% off such inserts). Here every
-/// change of a count happens
-/// under one lock (`lock`), taken once per copy or release of a whole
-/// table or group, so the counts themselves are plain loads and stores
-/// (acquiring and releasing, which cost nothing more on x86-64: a
-/// reader's last use of a part then happens before its freeing, as the
-/// race detector sees too).
+/// change of a count happens under one lock (`lock`), taken once per copy
+/// or release of a whole table or group, so the counts themselves are
+/// plain loads and stores (acquiring and releasing, which cost nothing
+/// more on x86-64).
 ///
 /// **The rule.** A count changes only under `lock`. A holder that reads
 /// its part's count as 1 (`isHeldOnce`, outside the lock) holds it alone:

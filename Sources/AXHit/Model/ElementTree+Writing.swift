@@ -631,13 +631,13 @@ extension ElementTree {
 
     /// Points slot `i`'s bounds and transform entries at `bounds` and
     /// `transform` (nil gives an entry back). Its side slots are written
-    /// only where they change: under a snapshot a write copies their
-    /// chunk, and most nodes have neither entry before or after.
+    /// only where they change (`ChunkedColumn.set(_:to:)`): most nodes have
+    /// neither entry before or after.
     private mutating func setSideEntries(at i: Int, bounds: CGRect?, transform: CGAffineTransform?) {
         var s = sideSlots[i]
         Self.setEntry(&s.bounds, in: &boundsTable, to: bounds, blank: .zero)
         Self.setEntry(&s.transform, in: &transformTable, to: transform, blank: .identity)
-        if s != sideSlots[i] { sideSlots[i] = s }
+        sideSlots.set(i, to: s)
     }
 
     /// Points `slot` at an entry of `table` holding `value` (reusing the

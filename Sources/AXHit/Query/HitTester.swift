@@ -256,10 +256,9 @@ public struct HitTester: Sendable {
         }
         let boxHit = Self.isBoxHit(
             h, hasChildren: !tree.firstChildren[id.index].isNone, exposedHidesSubtree: exposedHidesSubtree, in: tree)
-        // Each written only where it changed: under a snapshot a write
-        // copies the chunk, and a parent synced after an insert or removal
-        // below it rarely changes.
-        if h != hot[i] { hot[i] = h }
+        // Each written only where it changed (a parent synced after an
+        // insert or removal below it rarely does).
+        hot.set(i, to: h)
         if boxHits[i] != boxHit { boxHits[i] = boxHit }
     }
 
