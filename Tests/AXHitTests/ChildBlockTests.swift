@@ -187,6 +187,57 @@ import Testing
             #expect(Self.name(engine, Double(k) * 100 + 75, 75) == nil)
         }
     }
+
+    @Test func compactionLeavesOutTheBlocksOfRemovedViews() throws {
+        // 600 cards of 15 buttons (rows 10 high), each card a block of 15:
+        // 9,000 entries. A removal leaves the freed slots' records as they
+        // were, naming their old blocks; compaction must copy live views'
+        // blocks only.
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 60_000, height: 200)), under: .none)
+        var cards: [NodeID] = []
+        for k in 0 ..< 600 {
+            let card = try tree.append(
+                .view("card\(k)", frame: CGRect(x: Double(k) * 100, y: 0, width: 100, height: 150)), under: w)
+            for j in 0 ..< 15 {
+                var b = Node.view("b\(k)-\(j)", frame: CGRect(x: 0, y: Double(j) * 10, width: 100, height: 10))
+                b.isAccessibilityElement = true
+                try tree.append(b, under: card)
+            }
+            cards.append(card)
+        }
+        var engine = HitTester(tree)
+        #expect(engine.blocks.boxes.count >= 9000 && engine.blocks.garbage < 100)
+        // Every other card goes: 4,500 dropped entries, past half of them,
+        // so the blocks are compacted once, near the 300th removal.
+        for k in stride(from: 0, to: 600, by: 2) { try engine.removeSubtree(cards[k]) }
+        // The 300 live blocks alone (4,500 entries, and a chunk's padding at
+        // most), not the removed views' as well.
+        #expect(engine.blocks.boxes.count - engine.blocks.garbage <= 4500 + 40)
+        #expect(engine.blocks.boxes.count < 4500 + 512)
+        for k in stride(from: 0, to: 600, by: 25) {
+            let j = k % 15
+            let expected: String? = k % 2 == 1 ? "b\(k)-\(j)" : nil
+            #expect(Self.name(engine, Double(k) * 100 + 50, Double(j) * 10 + 5) == expected, "card \(k)")
+        }
+        // New cards take the freed slots, with blocks of their own.
+        for k in 0 ..< 20 {
+            var card = ElementTree()
+            let c = try card.append(
+                .view("new\(k)", frame: CGRect(x: Double(2 * k) * 100, y: 0, width: 100, height: 150)), under: .none)
+            for j in 0 ..< 3 {
+                var b = Node.view("n\(k)-\(j)", frame: CGRect(x: 0, y: Double(j) * 50, width: 100, height: 50))
+                b.isAccessibilityElement = true
+                try card.append(b, under: c)
+            }
+            try engine.insert(card, under: w)
+        }
+        for k in 0 ..< 20 {
+            #expect(Self.name(engine, Double(2 * k) * 100 + 50, 120) == "n\(k)-2")
+            #expect(Self.name(engine, Double(2 * k + 1) * 100 + 50, 125) == "b\(2 * k + 1)-12")
+        }
+        #expect(HitTester.rebuiltAgrees(engine, (0 ..< 60).map { CGPoint(x: Double($0) * 100 + 50, y: 75) }))
+    }
 }
 
 extension HitTester {

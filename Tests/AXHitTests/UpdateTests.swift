@@ -213,6 +213,57 @@ import Testing
         #expect(snapshot.hit(CGPoint(x: 10, y: 5)) == tree.node(withID: "row0"))
     }
 
+    @Test func aRemovalUnderASnapshotLeavesTheFreedSlotsEngineEntries() throws {
+        // A wide window of 300 cards, each with one accessible leaf: 601
+        // nodes, records in three chunks of 256. Card 250 and its leaf sit in
+        // the second; the window, the only ancestor, in the first.
+        var tree = ElementTree()
+        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 30_000, height: 100)), under: .none)
+        var cards: [NodeID] = []
+        for k in 0 ..< 300 {
+            let card = try tree.append(
+                .view("card\(k)", frame: CGRect(x: Double(k) * 100, y: 0, width: 100, height: 100)), under: w)
+            var leaf = Node.view("leaf\(k)", frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+            leaf.isAccessibilityElement = true
+            try tree.append(leaf, under: card)
+            cards.append(card)
+        }
+        #expect(ChunkedColumn<HotNode>.chunkSize == 256 && cards[250].index / 256 == 1)
+        var engine = HitTester(tree)
+        let snapshot = engine
+        try engine.removeSubtree(cards[250])
+        // The freed slots' records, box-hit bits and ordinals are left as
+        // they were (nothing reads them until reuse writes them), and the
+        // window's record and bit did not change: every chunk is still the
+        // snapshot's. Its exposed count did.
+        func allShared<T>(_ a: ChunkedColumn<T>, _ b: ChunkedColumn<T>) -> Bool {
+            let (shared, all) = a.sharedChunks(with: b)
+            return all > 0 && shared == all
+        }
+        #expect(allShared(engine.hot, snapshot.hot))
+        #expect(allShared(engine.ordinals, snapshot.ordinals))
+        #expect(!allShared(engine.exposedCounts, snapshot.exposedCounts))
+        #expect(engine.hit(CGPoint(x: 25_025, y: 25)) == nil)
+        #expect(snapshot.hit(CGPoint(x: 25_025, y: 25)) == snapshot.tree.node(withID: "leaf250"))
+        // A new card takes the two slots, leaf first (the last freed): it
+        // answers by its own records, counts and block, not the old ones.
+        var card = ElementTree()
+        let c = try card.append(.view("new", frame: CGRect(x: 25_000, y: 0, width: 100, height: 100)), under: .none)
+        var leaf = Node.view("newLeaf", frame: CGRect(x: 50, y: 50, width: 50, height: 50))
+        leaf.isAccessibilityElement = true
+        try card.append(leaf, under: c)
+        let added = try engine.insert(card, under: w)
+        let newSlots = Set([added.index, engine.tree.children(of: added)[0].index])
+        #expect(newSlots == [cards[250].index, cards[250].index + 1])
+        #expect(engine.hit(CGPoint(x: 25_025, y: 25)) == nil)
+        #expect(engine.hit(CGPoint(x: 25_075, y: 75)) == engine.tree.node(withID: "newLeaf"))
+        #expect(engine.exposedCounts[w.index] == 300)
+        #expect(HitTester.rebuiltAgrees(engine, [CGPoint(x: 25_025, y: 25), CGPoint(x: 25_075, y: 75)]))
+        try engine.removeSubtree(added)
+        #expect(engine.exposedCounts[w.index] == 299)
+        #expect(engine.hit(CGPoint(x: 25_075, y: 75)) == nil)
+    }
+
     @Test func freedSlotsKeepTheirIdsAndLinksUntilReuseWritesThemAll() throws {
         // A card with two accessible leaves, removed under a snapshot.
         var tree = ElementTree()

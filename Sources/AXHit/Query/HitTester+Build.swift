@@ -37,7 +37,9 @@ extension HitTester {
     /// Iterative: a chain of any depth is fine. Memory O(depth) plus the
     /// views whose index waits for the walk to end. O(subtree).
     mutating func deriveSubtree(_ top: NodeID, structure: Bool) {
-        let before = (exposedCounts[top.index], windowCount(top.index))
+        // A new subtree counted nothing before (a reused slot's counts are
+        // its old node's: `removeSubtree`).
+        let before: (Int32, Int32) = structure ? (0, 0) : (exposedCounts[top.index], windowCount(top.index))
         let start = inheritedFromAncestors(of: top)
         var work = DeriveWork()
         // The walk writes the columns through writers (a chunk checked once
@@ -135,9 +137,11 @@ extension HitTester {
             let child = tree.firstChildren[n.index]
             let isView = !flags.contains(.element)
             // The children's slot and the modal bit are the engine's own and
-            // stay, but a new node (with `structure`) looks for a modal child.
+            // stay, but a new node (with `structure`) looks for a modal child
+            // and has no children's slot yet (a reused slot's record is its
+            // old node's: `removeSubtree`).
             let h = hot.pointer(i)
-            let kept = h.pointee
+            let kept = structure ? HotNode() : h.pointee
             let modal =
                 structure ? !child.isNone && ViewRules.hasModalChild(n, in: tree) : kept.state.contains(.hasModalChild)
             let step = rules.exposureStep(n, in: tree, scope: up.exposure, hasModalChild: modal) {
@@ -331,7 +335,8 @@ extension HitTester {
         var fresh = ChildBlocks()
         fresh.boxes.reserveCapacity(blocks.boxes.count - blocks.garbage)
         fresh.nodes.reserveCapacity(blocks.boxes.count - blocks.garbage)
-        for i in hot.indices where hot[i].blockStart >= 0 {
+        // A free slot's record may still name the block it had (`removeSubtree`).
+        for i in hot.indices where hot[i].blockStart >= 0 && tree.nodeID(inSlot: i) != nil {
             let start = Int(hot[i].blockStart), end = start + Int(hot[i].blockCount)
             hot[i].childSlot = Int32(fresh.startBlock())
             fresh.boxes.append(contentsOf: blocks.boxes[start ..< end])
@@ -343,8 +348,13 @@ extension HitTester {
     mutating func dropIndex(of v: NodeID) {
         let slot = hot[v.index].indexSlot
         guard slot >= 0 else { return }
+        releaseIndex(slot)
+        hot[v.index].childSlot = -1
+    }
+
+    /// Frees the index in `slot` and gives the slot back.
+    mutating func releaseIndex(_ slot: Int32) {
         indexes[Int(slot)] = ContainerIndex()
         freeIndexSlots.append(slot)
-        hot[v.index].childSlot = -1
     }
 }

@@ -265,6 +265,10 @@ extension HitTester {
     /// - Complexity: O(size of the subtree) plus O(depth); O(parent's
     ///   subtree) when it was a visible modal view. In a wide view its box is
     ///   emptied in place; the index is rebuilt once half its items are gone.
+    ///   Under a snapshot, it copies the chunks it writes: the subtree's
+    ///   flags, its neighbours' links, its ancestors' counts, its parent's
+    ///   index or block; the freed slots' own entries are left for their
+    ///   reuse to write.
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
@@ -290,16 +294,17 @@ extension HitTester {
                 }
             }
         }
+        // The subtree's indexes, blocks and shapes are given back; its
+        // records, bits, counts and ordinals stay as they are until the
+        // slots are reused, whose walk writes them all (`derive`, with
+        // `structure`): clearing them would copy their chunks under a
+        // snapshot, and nothing reads a free slot's (queries reach nodes
+        // through their parents, compaction skips free slots).
         tree.forEachInPreOrder(from: id) { n in
-            let i = n.index
-            if hot[i].indexSlot >= 0 { dropIndex(of: n) }
-            dropBlock(of: n)
+            let h = hot[n.index]
+            if h.indexSlot >= 0 { releaseIndex(h.indexSlot) }
+            if h.blockStart >= 0 { blocks.garbage += Int(h.blockCount) }
             shapes.set(n, nil)
-            hot[i] = HotNode()
-            boxHits[i] = false
-            exposedCounts[i] = 0
-            if needsWindows { windowCounts[i] = 0 }
-            ordinals[i] = -1
         }
         try tree.removeSubtree(id)
         guard !parent.isNone else { return }
