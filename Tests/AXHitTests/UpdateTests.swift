@@ -214,20 +214,11 @@ import Testing
     }
 
     @Test func aRemovalUnderASnapshotLeavesTheFreedSlotsEngineEntries() throws {
-        // A wide window of 300 cards, each with one accessible leaf: 601
-        // nodes, records in three chunks of 256. Card 250 and its leaf sit in
-        // the second; the window, the only ancestor, in the first.
-        var tree = ElementTree()
-        let w = try tree.append(.view("w", frame: CGRect(x: 0, y: 0, width: 30_000, height: 100)), under: .none)
-        var cards: [NodeID] = []
-        for k in 0 ..< 300 {
-            let card = try tree.append(
-                .view("card\(k)", frame: CGRect(x: Double(k) * 100, y: 0, width: 100, height: 100)), under: w)
-            var leaf = Node.view("leaf\(k)", frame: CGRect(x: 0, y: 0, width: 50, height: 50))
-            leaf.isAccessibilityElement = true
-            try tree.append(leaf, under: card)
-            cards.append(card)
-        }
+        // A wide window of 300 cards, each with one accessible button at
+        // (10, 10), 50 × 50: 601 nodes, records in three chunks of 256. Card
+        // 250 and its button sit in the second; the window, the only
+        // ancestor, in the first.
+        let (tree, w, cards) = try ChildBlockTests.cards(300)
         #expect(ChunkedColumn<HotNode>.chunkSize == 256 && cards[250].index / 256 == 1)
         var engine = HitTester(tree)
         let snapshot = engine
@@ -244,9 +235,9 @@ import Testing
         #expect(allShared(engine.ordinals, snapshot.ordinals))
         #expect(!allShared(engine.exposedCounts, snapshot.exposedCounts))
         #expect(engine.hit(CGPoint(x: 25_025, y: 25)) == nil)
-        #expect(snapshot.hit(CGPoint(x: 25_025, y: 25)) == snapshot.tree.node(withID: "leaf250"))
-        // A new card takes the two slots, leaf first (the last freed): it
-        // answers by its own records, counts and block, not the old ones.
+        #expect(snapshot.hit(CGPoint(x: 25_025, y: 25)) == snapshot.tree.node(withID: "b250"))
+        // A new card and its leaf take the two freed slots: they answer by
+        // their own records, counts and block, not the old ones.
         var card = ElementTree()
         let c = try card.append(.view("new", frame: CGRect(x: 25_000, y: 0, width: 100, height: 100)), under: .none)
         var leaf = Node.view("newLeaf", frame: CGRect(x: 50, y: 50, width: 50, height: 50))
