@@ -323,9 +323,15 @@ extension HitTester {
     mutating func dropBlock(of v: NodeID) {
         let h = hot[v.index]
         guard h.blockStart >= 0 else { return }
-        blocks.garbage += Int(h.blockCount)
+        releaseBlock(h)
         hot[v.index].childSlot = -1
         hot[v.index].blockCount = 0
+    }
+
+    /// Counts the entries of the block that record `h` names as garbage
+    /// (`compactBlocksIfNeeded()` reclaims them).
+    mutating func releaseBlock(_ h: HotNode) {
+        blocks.garbage += Int(h.blockCount)
     }
 
     /// Copies the live blocks into fresh arrays when dropped ones take half

@@ -303,7 +303,7 @@ extension HitTester {
         tree.forEachInPreOrder(from: id) { n in
             let h = hot[n.index]
             if h.indexSlot >= 0 { releaseIndex(h.indexSlot) }
-            if h.blockStart >= 0 { blocks.garbage += Int(h.blockCount) }
+            if h.blockStart >= 0 { releaseBlock(h) }
             shapes.set(n, nil)
         }
         try tree.removeSubtree(id)
