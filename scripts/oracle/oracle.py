@@ -3,13 +3,15 @@
 
 Written from the specification alone (tree-format.md: "Hit-testing",
 "Touch delivery", "Activation", "Platforms and snapshots", "Node ids of
-imported trees"), without reading the engine. Standard library only.
+imported trees", and for Android the TalkBack order of "Navigation order"),
+without reading the engine. Standard library only.
 
 It reads the dumps of the corpus (Appium iOS XML, `idb ui describe-all`
 JSON flat and nested, Android uiautomator dumps classic / UiAutomator2 /
 `/dev/tty`-prefixed, DroidBot state JSON of the 2017 and 2016 schemas) and
 writes, per screen, Tests/Fixtures/expectations/<name>.json with the exposed
-elements, every exposed element's activation, and hand-checked hit points.
+elements, every exposed element's activation, on Android the navigation
+order (`order`), and hand-checked hit points.
 
 Usage:
     python3 scripts/oracle/oracle.py --all          # regenerate every file
@@ -66,6 +68,16 @@ class Node:
         self.label = ""                  # content-desc, else text
         self.cls = ""
         self.drawing_order = None
+        self.hint = ""
+        self.has_words = False
+        self.enabled = True
+        self.checked = False
+        self.package = ""
+        self.important = None            # as the dump says; None: not said
+        # the tree TalkBack sees (set by talkback_tree)
+        self.tb_parent = None
+        self.tb_children = []
+        self.in_tb = False
 
     def contains(self, p):
         x1, y1, x2, y2 = self.rect
@@ -246,7 +258,9 @@ def truthy(v):
 
 
 def android_setup(node, cls, clickable, long_clickable, checkable, focusable,
-                  sr_focusable, content_desc, text, visible, drawing_order):
+                  sr_focusable, content_desc, text, visible, drawing_order,
+                  scrollable=None, enabled=None, checked=None, hint=None,
+                  package=None, important=None):
     node.cls = cls or ""
     if truthy(clickable):
         node.actions.add("click")
@@ -258,10 +272,23 @@ def android_setup(node, cls, clickable, long_clickable, checkable, focusable,
         node.actions.add("focus")
     if truthy(sr_focusable):
         node.actions.add("screenReaderFocus")
+    if truthy(scrollable):
+        node.actions.add("scroll")
     # TalkBack speaks content-desc, else text.
     node.label = content_desc or text or ""
-    node.visible = visible
+    node.hint = hint or ""
+    # label, value or hint: any of content-desc, text, hint non-empty
+    node.has_words = bool(content_desc or text or hint)
+    node.visible = visible               # the node's own flag (not hidden)
     node.drawing_order = drawing_order
+    node.enabled = not (enabled is False or enabled == "false")
+    node.checked = truthy(checked)
+    node.package = package or ""
+    # importance as the dump says where it says: True / False / None
+    if important is None or important == "":
+        node.important = None
+    else:
+        node.important = truthy(important)
 
 
 def android_kind(cls, fallback):
@@ -285,13 +312,20 @@ def read_uiautomator(text, path):
         cls = a.get("class") or (el.tag if el.tag != "node" else "")
         node = Node(android_kind(cls, el.tag), len(nodes), parse_bounds(a.get("bounds")), dict(a))
         vis = a.get("visible-to-user")
+        disp = a.get("displayed")          # UiAutomator2's isVisibleToUser
         do = a.get("drawing-order")
+        imp = a.get("important-for-accessibility")
+        if imp in (None, ""):
+            imp = a.get("a11y-important")
         android_setup(node, cls, a.get("clickable"), a.get("long-clickable"),
                       a.get("checkable"), a.get("focusable"),
                       a.get("screen-reader-focusable"),
                       a.get("content-desc"), a.get("text"),
-                      vis != "false",
-                      int(do) if do not in (None, "") else None)
+                      vis != "false" and disp != "false",
+                      int(do) if do not in (None, "") else None,
+                      scrollable=a.get("scrollable"), enabled=a.get("enabled"),
+                      checked=a.get("checked"), hint=a.get("hint"),
+                      package=a.get("package"), important=imp)
         nodes.append(node)
         node.parent = parent
         for c in el:
@@ -319,12 +353,20 @@ def read_droidbot(doc, path):
             android_setup(node, cls, v.get("clickable"), v.get("long_clickable"),
                           v.get("checkable"), v.get("focusable"), None,
                           v.get("content_description"), v.get("text"),
-                          v.get("visible", True) is not False, None)
+                          v.get("visible", True) is not False, None,
+                          scrollable=v.get("scrollable"), enabled=v.get("enabled"),
+                          checked=v.get("checked"), hint=v.get("hint"),
+                          package=v.get("package"),
+                          important=v.get("important_for_accessibility"))
         else:                                                          # 2016
             android_setup(node, cls, v.get("clickable"), v.get("long-clickable"),
                           v.get("checkable"), v.get("focusable"), None,
                           v.get("content-desc"), v.get("text"),
-                          v.get("visible", "true") not in (False, "false"), None)
+                          v.get("visible", "true") not in (False, "false"), None,
+                          scrollable=v.get("scrollable"), enabled=v.get("enabled"),
+                          checked=v.get("checked"), hint=v.get("hint"),
+                          package=v.get("package"),
+                          important=v.get("important-for-accessibility"))
         nodes.append(node)
     roots = []
     for i, v in enumerate(views):
@@ -418,79 +460,274 @@ def ios_activation(screen, node, exposed):
 # --------------------------------------------------------------------------
 # Android rules
 # --------------------------------------------------------------------------
+#
+# tree-format.md, "Platforms and snapshots" / "Android": the tree TalkBack
+# sees, exposure (TalkBack's shouldFocusNode), hit(p) (the hover dispatch),
+# touch(p), activation; "Navigation order": TalkBack's linear order.
 
 def window_of(node):
+    """The dump's top-level node holding `node` (the node's window)."""
     w = node
     while w.parent is not None:
         w = w.parent
     return w
 
 
-def android_visible(node):
-    return node.visible and all(a.visible for a in node.ancestors())
+def simple_class(node):
+    return node.cls.rsplit(".", 1)[-1]
 
 
-ACTIONABLE = {"click", "longClick", "check", "focus", "screenReaderFocus"}
-
-
-def actionable(node):
-    return bool(node.actions & ACTIONABLE)
-
-
-def android_is_exposed(node):
-    if not android_visible(node):
-        return False
-    act = actionable(node)
-    if not act and node.children and node.rect == window_of(node).rect:
-        return False                     # "whole window"
-    if act:
+def class_is(node, *bases):
+    """By class, subclasses included: the simple name (after the last '.')
+    ends with the framework class's name (AppCompatTextView is a TextView,
+    ExpandableListView a ListView). ImageButton and FloatingActionButton
+    are ImageViews, not Buttons, so they are never a `Button`."""
+    s = simple_class(node)
+    for b in bases:
+        if not s.endswith(b):
+            continue
+        if b == "Button" and (s.endswith("ImageButton") or s == "FloatingActionButton"):
+            continue
         return True
-    return bool(node.label) and not any(actionable(a) for a in node.ancestors())
+    return False
+
+
+# TextView and its subclasses (the spec's list and the like)
+TEXTVIEW_CLASSES = ("TextView", "Button", "EditText", "CheckBox", "RadioButton",
+                    "Switch", "SwitchCompat", "ToggleButton", "Chip",
+                    "TextClock", "Chronometer")
+SELF_IMPORTANT_CLASSES = TEXTVIEW_CLASSES + (
+    "ProgressBar", "SeekBar", "RatingBar",
+    "ListView", "GridView", "Spinner", "RecyclerView", "ViewPager")
+COLLECTION_CLASSES = ("ListView", "GridView", "ExpandableListView", "RecyclerView")
+SCROLL_VIEW_CLASSES = ("ScrollView", "HorizontalScrollView", "NestedScrollView")
+RANGE_CLASSES = ("ProgressBar", "SeekBar", "RatingBar", "Slider")
+CLICKS = {"click", "longClick"}
+ACTIONABLE = {"click", "longClick", "focus", "screenReaderFocus"}
+IMPORTANT_ACTIONS = {"click", "longClick", "focus", "check", "scroll"}
+
+
+def hidden(node):
+    """visibleInSnapshot false (visible-to-user / displayed / DroidBot's
+    visible) on the node or an ancestor of the dump."""
+    return not node.visible or any(not a.visible for a in node.ancestors())
+
+
+def has_area(node):
+    x1, y1, x2, y2 = node.rect
+    return x2 > x1 and y2 > y1
+
+
+def android_visible(node):
+    """Android's isVisibleToUser: not hidden and bounds with area."""
+    return not hidden(node) and has_area(node)
+
+
+def below_webview(node):
+    return any(class_is(a, "WebView") for a in node.ancestors())
+
+
+def is_important(node):
+    if node.important is not None:       # as the dump says
+        return node.important
+    if node.parent is None:              # a window's top-level node
+        return True
+    if node.actions & IMPORTANT_ACTIONS:
+        return True
+    if node.has_words:                   # label, value or hint
+        return True
+    if class_is(node, *SELF_IMPORTANT_CLASSES):
+        return True
+    return below_webview(node)
+
+
+def talkback_tree(screen):
+    """Builds the tree TalkBack sees: an unimportant node is left out and its
+    children take its place, in order. Returns, per dump window (top-level
+    node, dump order), the window's top-level nodes of that tree. Cached."""
+    if getattr(screen, "_tb_windows", None) is not None:
+        return screen._tb_windows
+
+    def take(n, parent):
+        """What `n` gives to its parent's children list."""
+        if is_important(n):
+            n.in_tb = True
+            n.tb_parent = parent
+            n.tb_children = []
+            for c in n.children:
+                n.tb_children.extend(take(c, n))
+            return [n]
+        out = []
+        for c in n.children:
+            out.extend(take(c, parent))
+        return out
+
+    screen._tb_windows = [(w, take(w, None)) for w in screen.roots]
+    return screen._tb_windows
+
+
+def tb_ancestors(node):
+    a = node.tb_parent
+    while a is not None:
+        yield a
+        a = a.tb_parent
+
+
+class Exposure:
+    """The terms of the spec's exposure rule, memoised per node."""
+
+    def __init__(self, screen):
+        self.screen = screen
+        talkback_tree(screen)
+        self._speaks = {}
+        self._vis = {}
+
+    def visible(self, n):
+        v = self._vis.get(n.n)
+        if v is None:
+            v = self._vis[n.n] = android_visible(n)
+        return v
+
+    def actionable(self, n):
+        return self.visible(n) and bool(n.actions & ACTIONABLE)
+
+    def collection(self, n):
+        return class_is(n, *COLLECTION_CLASSES)
+
+    def has_text(self, n):
+        return n.has_words and not self.collection(n)
+
+    def has_state(self, n):
+        return "check" in n.actions or class_is(n, *RANGE_CLASSES)
+
+    def scroll_container(self, n):
+        if class_is(n, "Spinner"):
+            return False
+        return ("scroll" in n.actions or self.collection(n)
+                or class_is(n, *SCROLL_VIEW_CLASSES))
+
+    def scroll_item(self, n):
+        return (self.visible(n) and n.tb_parent is not None
+                and self.scroll_container(n.tb_parent))
+
+    def auto_scrolls(self, n):
+        return "scroll" in n.actions and (self.collection(n)
+                                          or class_is(n, *SCROLL_VIEW_CLASSES)
+                                          or class_is(n, "Spinner"))
+
+    def speaks(self, n):
+        r = self._speaks.get(n.n)
+        if r is None:
+            r = self._speaks[n.n] = self._compute_speaks(n)
+        return r
+
+    def _compute_speaks(self, n):
+        if self.has_text(n) or self.has_state(n):
+            return True
+        clicks = bool(n.actions & CLICKS)
+        for c in n.tb_children:
+            if not self.visible(c) or self.actionable(c):
+                continue
+            if self.scroll_item(c) and self.speaks(c) and not clicks:
+                continue
+            if self.speaks(c):
+                return True
+        if not self.auto_scrolls(n):
+            for c in n.tb_children:
+                if (not self.visible(c) and self.has_text(c)
+                        and not (c.actions & ACTIONABLE)):
+                    return True
+        return False
+
+    def focusable(self, n):
+        return self.actionable(n) or (self.scroll_item(n) and self.speaks(n))
+
+    def window_sized(self, n):
+        return (n.rect == window_of(n).rect and bool(n.tb_children)
+                and not self.actionable(n))
+
+    def exposed(self, n):
+        if not n.in_tb or not self.visible(n) or self.window_sized(n):
+            return False
+        if self.focusable(n):
+            return not n.tb_children or self.speaks(n)
+        if not (self.has_text(n) or self.has_state(n)):
+            return False
+        return not any(self.visible(a) and not self.window_sized(a) and self.focusable(a)
+                       for a in tb_ancestors(n))
 
 
 def android_exposed(screen):
-    return [n for n in preorder(tree_roots(screen)) if android_is_exposed(n)]
+    ex = Exposure(screen)
+    return [n for n in preorder(tree_roots(screen)) if ex.exposed(n)]
 
 
-def android_hit_node(node, p, exposed_set):
-    """The search at a visible node whose bounds contain p."""
-    for c in front_to_back(node.children):
-        if c.visible and c.contains(p):
-            r = android_hit_node(c, p, exposed_set)
-            if r is not None:
-                return r
-    return node if node in exposed_set else None
+def front_to_back_windows(screen):
+    """uiautomator lists the topmost window first."""
+    return list(reversed(tree_roots(screen)))
+
+
+def takes_clicks(node):
+    return node.enabled and bool(node.actions & CLICKS)
+
+
+def android_hover_reports(screen, p):
+    """The hover dispatch: the list of reporting nodes, in the order offered
+    (every node of the dump is walked, not only the tree TalkBack sees)."""
+    reports = []
+
+    def offer(v):
+        kids = [c for c in front_to_back(v.children)
+                if android_visible(c) and c.contains(p)]
+        if not kids:
+            reports.append(v)
+        for c in kids:
+            if offer(c):                 # c takes the hover: none behind it
+                return True
+        return takes_clicks(v)
+
+    for w in front_to_back_windows(screen):
+        if w.contains(p):                # the topmost window decides
+            offer(w)
+            break
+    return reports
 
 
 def android_hit(screen, p, exposed_set=None):
     if exposed_set is None:
         exposed_set = set(android_exposed(screen))
-    # Windows from the topmost; the topmost window containing p decides.
-    for w in front_to_back_windows(screen):
-        if w.visible and w.contains(p):
-            return android_hit_node(w, p, exposed_set)
-    return None
-
-
-def front_to_back_windows(screen):
-    return list(reversed(tree_roots(screen)))
+    answer = None
+    for v in android_hover_reports(screen, p):
+        for a in [v] + list(v.ancestors()):
+            if a in exposed_set:
+                answer = a               # the last report with an answer wins
+                break
+    return answer
 
 
 ADJUSTABLE_SUFFIXES = ("SeekBar", "RatingBar", "Slider")
 
 
 def adjustable(node):
-    short = node.cls.rsplit(".", 1)[-1]
-    return short.endswith(ADJUSTABLE_SUFFIXES)
+    return simple_class(node).endswith(ADJUSTABLE_SUFFIXES)
+
+
+def touch_scroll_container(node):
+    """A scroll container (the spec's term) with at least one child of the
+    dump: a list or scroll view takes every touch that reaches it."""
+    if class_is(node, "Spinner") or not node.children:
+        return False
+    return ("scroll" in node.actions or class_is(node, *COLLECTION_CLASSES)
+            or class_is(node, *SCROLL_VIEW_CLASSES))
 
 
 def consumes(node):
-    return "click" in node.actions or "longClick" in node.actions or adjustable(node)
+    return bool(node.actions & CLICKS) or adjustable(node) or touch_scroll_container(node)
 
 
 def android_touch_node(node, p):
     for c in front_to_back(node.children):
-        if c.visible and c.contains(p):
+        if android_visible(c) and c.contains(p):
             r = android_touch_node(c, p)
             if r is not None:
                 return r
@@ -502,7 +739,7 @@ def android_touch(screen, p):
     from the topmost; a window whose subtree does not consume the tap passes
     it on to the window behind (see NOTES.md)."""
     for w in front_to_back_windows(screen):
-        if w.visible and w.contains(p):
+        if android_visible(w) and w.contains(p):
             r = android_touch_node(w, p)
             if r is not None:
                 return r
@@ -512,7 +749,7 @@ def android_touch(screen, p):
 def android_touch_one_window(screen, p):
     """The alternative reading: the topmost window containing p decides."""
     for w in front_to_back_windows(screen):
-        if w.visible and w.contains(p):
+        if android_visible(w) and w.contains(p):
             return android_touch_node(w, p)
     return None
 
@@ -526,7 +763,7 @@ def centre(node):
 def android_activation(screen, node, touch=None):
     if touch is None:
         touch = android_touch
-    if "click" in node.actions or "longClick" in node.actions:
+    if "click" in node.actions and node.enabled:
         return "ok", node, None
     a = centre(node)
     r = touch(screen, a)
@@ -535,6 +772,148 @@ def android_activation(screen, node, touch=None):
     if r is node or node in set(r.ancestors()) or r in set(node.ancestors()):
         return "ok", r, a
     return "obstructed", r, a
+
+
+# ---- order(): TalkBack's linear order --------------------------------------
+
+def stripe_before(a, b):
+    """compare(a, b), the framework's stripe order: True when a comes first
+    (a tie puts a first)."""
+    ax1, ay1, ax2, ay2 = a
+    bx1, by1, bx2, by2 = b
+    if ay2 <= by1:
+        return True
+    if ay1 >= by2:
+        return False
+    if ax1 != bx1:
+        return ax1 < bx1
+    if ay1 != by1:
+        return ay1 < by1
+    ah, bh = ay2 - ay1, by2 - by1
+    if ah != bh:
+        return ah > bh                   # the taller first
+    aw, bw = ax2 - ax1, bx2 - bx1
+    if aw != bw:
+        return aw > bw                   # the wider first
+    return True
+
+
+def rect_intersect(a, b):
+    """android.graphics.Rect.intersect: the overlap when the two overlap with
+    area, else `a` unchanged."""
+    if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+        return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+    return a
+
+
+def rect_union(a, b):
+    if a is None:
+        return b
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+class Order:
+    def __init__(self, screen, exposed_set=None):
+        self.screen = screen
+        self.ex = Exposure(screen)
+        self.exposed = exposed_set if exposed_set is not None else set(android_exposed(screen))
+        self._useful = {}
+
+    def useful(self, n):
+        """A node's useful bounds (None: it has none)."""
+        if n.n in self._useful:
+            return self._useful[n.n]
+        if n in self.exposed:
+            r = n.rect
+        elif not self.ex.visible(n):
+            r = None
+        else:
+            box = None
+            for c in n.tb_children:
+                u = self.useful(c)
+                if u is not None:
+                    box = rect_union(box, u)
+            r = n.rect if box is None else rect_intersect(n.rect, box)
+        self._useful[n.n] = r
+        return r
+
+    def uses_children_bounds(self, n):
+        u = self.useful(n)
+        return u is not None and u != n.rect
+
+    def reordered(self, children):
+        kids = list(children)
+        if not any(self.uses_children_bounds(c) for c in kids):
+            return kids
+        for i in range(len(kids) - 2, -1, -1):
+            cur = kids[i]
+            if not self.uses_children_bounds(cur):
+                continue
+            j = i + 1
+            while j < len(kids) and self.passes(cur, kids[j]):
+                kids[j - 1], kids[j] = kids[j], cur
+                j += 1
+        return kids
+
+    def passes(self, cur, nxt):
+        cu, nu = self.useful(cur), self.useful(nxt)
+        if cu is None or nu is None:
+            return False
+        if stripe_before(cu, nu):        # compare keeps cur first: no move
+            return False
+        return stripe_before(cur.rect, nxt.rect)   # own bounds keep the dump's order
+
+    def walk(self, roots, out):
+        for n in self.reordered(roots):
+            if n in self.exposed:
+                out.append(n)
+            self.walk(n.tb_children, out)
+
+
+def screen_box(screen):
+    """The screen: the box from the origin to the far corner of every
+    top-level node (a dump gives no screen size)."""
+    w = max([r.rect[2] for r in screen.roots] or [0])
+    h = max([r.rect[3] for r in screen.roots] or [0])
+    return (0, 0, w, h)
+
+
+SYSTEMUI = "com.android.systemui"
+
+
+def system_bar(screen, w):
+    """The status bar or the navigation bar: a com.android.systemui window
+    as wide as the screen that touches its top edge and ends above a fifth of
+    its height, or touches its bottom edge and starts below three quarters."""
+    if w.package != SYSTEMUI:
+        return False
+    sx1, sy1, sx2, sy2 = screen_box(screen)
+    x1, y1, x2, y2 = w.rect
+    if not (x1 <= sx1 and x2 >= sx2):
+        return False
+    H = sy2 - sy1
+    if y1 <= sy1 and y2 < sy1 + H / 5:
+        return True
+    if y2 >= sy2 and y1 > sy1 + 3 * H / 4:
+        return True
+    return False
+
+
+def android_windows_in_order(screen):
+    """TalkBack's window order: by the top edge, then the left edge, of the
+    window's top-level node; com.android.systemui windows after all others;
+    ties in the dump's order (a stable sort). System bars left out."""
+    wins = [w for w in screen.roots if not system_bar(screen, w)]
+    return sorted(wins, key=lambda w: (w.package == SYSTEMUI, w.rect[1], w.rect[0]))
+
+
+def android_order(screen, exposed=None):
+    tb = dict((id(w), roots) for w, roots in talkback_tree(screen))
+    o = Order(screen, set(exposed) if exposed is not None else None)
+    out = []
+    for w in android_windows_in_order(screen):
+        o.walk(tb[id(w)], out)
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -605,8 +984,10 @@ def build(rel):
         "platform": screen.platform,
         "exposed": [n.id for n in exposed],
         "activations": activations_of(screen, exposed),
-        "hits": hits,
     }
+    if screen.platform == "android":
+        doc["order"] = [n.id for n in android_order(screen, exposed)]
+    doc["hits"] = hits
     return doc, mismatches
 
 
@@ -683,6 +1064,10 @@ def show(rel):
         else:
             if not n.visible:
                 flags.append("HIDDEN")
+            if not n.in_tb:
+                flags.append("unimp")
+            if not n.enabled:
+                flags.append("DISABLED")
             flags.extend(sorted(n.actions))
             if adjustable(n):
                 flags.append("ADJ")
@@ -696,7 +1081,17 @@ def show(rel):
         print("%s%s [%s,%s][%s,%s] %s %s%s" % ("  " * depth, n.id, x1, y1, x2, y2,
                                               " ".join(flags), extra, mark))
 
+    if screen.platform == "android":
+        talkback_tree(screen)
+        order = {n.id: i for i, n in enumerate(android_order(screen))}
+    else:
+        order = {}
+
     def rec(n, depth):
+        if n.id in order:
+            print("%5d " % order[n.id], end="")
+        elif screen.platform == "android":
+            print("      ", end="")
         line(n, depth)
         for c in n.children:
             rec(c, depth + 1)

@@ -96,6 +96,7 @@ struct AXHitJSONReader {
         case accessibilityTraits, accessibilityFrame, accessibilityFrameInContainerSpace, accessibilityActivationPoint
         case accessibilityPath, accessibilityElementsHidden, accessibilityViewIsModal, shouldGroupAccessibilityChildren
         case accessibilityNavigationStyle, accessibilityContainerType, visibleInSnapshot, actions
+        case checked, importantForAccessibility, className, packageName, accessibilityIndex
         case frame, bounds, transform, clipsToBounds, isHidden, alpha, isUserInteractionEnabled, isWindow
         case accessibilityElements
 
@@ -129,6 +130,11 @@ struct AXHitJSONReader {
             case .accessibilityContainerType: "accessibilityContainerType"
             case .visibleInSnapshot: "visibleInSnapshot"
             case .actions: "actions"
+            case .checked: "checked"
+            case .importantForAccessibility: "importantForAccessibility"
+            case .className: "className"
+            case .packageName: "packageName"
+            case .accessibilityIndex: "accessibilityIndex"
             case .frame: "frame"
             case .bounds: "bounds"
             case .transform: "transform"
@@ -140,7 +146,7 @@ struct AXHitJSONReader {
             case .accessibilityElements: "accessibilityElements"
             }
         }
-        var bit: UInt32 { 1 << UInt32(rawValue) }
+        var bit: UInt64 { 1 << UInt64(rawValue) }
         /// Whether only view nodes may carry the key.
         var isViewProperty: Bool { rawValue >= NodeKey.frame.rawValue }
     }
@@ -263,7 +269,7 @@ struct AXHitJSONReader {
         /// The node's values as read so far, in the tree's layout.
         var values = NodeRecord()
         /// `NodeKey.bit`s of the keys read so far.
-        var seen: UInt32 = 0
+        var seen: UInt64 = 0
         /// Where the node's `{` is.
         var offset = 0
         /// The scanner's depth inside the node's object.
@@ -542,6 +548,26 @@ struct AXHitJSONReader {
             let actions = try readActions()
             f.values.extras.actions = actions
             if !actions.isEmpty { f.values.hasExtras = true }
+        case .checked:
+            f.values.extras.checked = try readBool(key: name)
+            f.values.hasExtras = true
+        case .importantForAccessibility:
+            f.values.extras.importantForAccessibility = try readBool(key: name)
+            f.values.hasExtras = true
+        case .className:
+            f.values.extras.className = try readString(key: name)
+            f.values.hasExtras = true
+        case .packageName:
+            f.values.extras.packageName = try readString(key: name)
+            f.values.hasExtras = true
+        case .accessibilityIndex:
+            let index = try readNumber(key: name)
+            guard index >= 0, index == index.rounded(), index < 1e15 else {
+                throw TreeError(
+                    .validation, "must be an integer from 0, found \(index)", line: scanner.tokenLine, key: "\(name)")
+            }
+            f.values.extras.accessibilityIndex = Int(index)
+            f.values.hasExtras = true
         case .accessibilityElements:
             f.values.extras.accessibilityElements = try readIDList(key: name)
             f.values.hasExtras = true

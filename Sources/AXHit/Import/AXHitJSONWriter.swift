@@ -197,6 +197,18 @@ struct AXHitJSONWriter {
             }
             put("]")
         }
+        if let checked = e.checked { put(checked ? ", \"checked\": true" : ", \"checked\": false") }
+        if let important = e.importantForAccessibility {
+            put(
+                important
+                    ? ", \"importantForAccessibility\": true" : ", \"importantForAccessibility\": false")
+        }
+        optionalString(", \"className\": ", e.className)
+        optionalString(", \"packageName\": ", e.packageName)
+        if let index = e.accessibilityIndex {
+            put(", \"accessibilityIndex\": ")
+            unsigned(UInt64(index))
+        }
     }
 
     /// The rare properties, in the fixed key order (between

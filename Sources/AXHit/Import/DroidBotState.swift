@@ -12,7 +12,8 @@ import Foundation
 ///
 /// Each view maps as a uiautomator node does (`UIAutomatorDump`): `class`,
 /// `text`, the content description, the resource id, `clickable`,
-/// long-clickable, `checkable`, `focusable` (→ `actions`), `checked`,
+/// long-clickable, `checkable`, `focusable`, `scrollable` (→ `actions`),
+/// `class` (→ `className`), `package` (→ `packageName`), `checked`,
 /// `selected`, `enabled`, `visible` (→ `visibleInSnapshot`) and
 /// `bounds: [[x1, y1], [x2, y2]]` in screen pixels, kept in pixels (an
 /// empty frame at the origin when absent). Children follow their parent in
@@ -85,12 +86,16 @@ enum DroidBotState {
                 if flag("long_clickable", "long-clickable") { actions.insert(.longClick) }
                 if flag("checkable") { actions.insert(.check) }
                 if flag("focusable") { actions.insert(.focus) }
-                let facts = AndroidNodeFacts(
+                if flag("scrollable") { actions.insert(.scroll) }
+                var facts = AndroidNodeFacts(
                     classTraits: classes.facts(ofClass: className).1, bounds: bounds,
                     text: v["text"]?.text, contentDescription: v[either: "content_description", "content-desc"]?.text,
                     resourceID: v[either: "resource_id", "resource-id"]?.text, hint: nil, actions: actions,
                     checked: flag("checked"), selected: flag("selected"), enabled: v["enabled"]?.bool ?? true,
                     visible: v["visible"]?.bool, heading: false)
+                facts.className = className.isEmpty ? nil : className
+                facts.packageName = v["package"]?.text
+                facts.checkedFlag = v["checked"]?.bool
                 nodes.append(facts.node(id: id))
             }
             var children = [[Int]](repeating: [], count: nodes.count)

@@ -15,6 +15,11 @@ struct ImportedNode {
     var traits: AccessibilityTraits = []
     var visibleInSnapshot: Bool?
     var actions: NodeActions = []
+    var checked: Bool?
+    var importantForAccessibility: Bool?
+    var className: String?
+    var packageName: String?
+    var accessibilityIndex: Int?
 }
 
 /// The nodes an importer read, in source pre-order, before they become an
@@ -108,7 +113,14 @@ struct ImportedHierarchy {
             }
         }
         for p in 0 ..< n where firstChild[p + 1] - firstChild[p] > 1 {
-            zOrder(&children[firstChild[p] ..< firstChild[p + 1]])
+            let range = firstChild[p] ..< firstChild[p + 1]
+            zOrder(&children[range])
+            // Where drawing order moved a child, each child keeps its place
+            // in the source's order (the accessibility order, for TalkBack).
+            // Children were in source order, that is increasing index.
+            if !children[range].elementsEqual(children[range].sorted()) {
+                for (k, c) in children[range].sorted().enumerated() { nodes[c].accessibilityIndex = k }
+            }
         }
         // Windows are not siblings in a view: their drawing order says
         // nothing about one another. Document order, reversed when the
@@ -159,10 +171,18 @@ struct ImportedHierarchy {
             record.extras.traits = nodes[i].traits
             record.extras.visibleInSnapshot = nodes[i].visibleInSnapshot
             record.extras.actions = nodes[i].actions
+            record.extras.checked = nodes[i].checked
+            record.extras.importantForAccessibility = nodes[i].importantForAccessibility
+            if nodes[i].className != nil { swap(&record.extras.className, &nodes[i].className) }
+            if nodes[i].packageName != nil { swap(&record.extras.packageName, &nodes[i].packageName) }
+            record.extras.accessibilityIndex = nodes[i].accessibilityIndex
             record.hasExtras =
                 record.extras.label != nil || record.extras.value != nil || record.extras.hint != nil
                 || record.extras.identifier != nil || !record.extras.traits.isEmpty
                 || record.extras.visibleInSnapshot != nil || !record.extras.actions.isEmpty
+                || record.extras.checked != nil || record.extras.importantForAccessibility != nil
+                || record.extras.className != nil || record.extras.packageName != nil
+                || record.extras.accessibilityIndex != nil
             // Ids are unique (`Kind#n`) and the structure is a tree, so
             // this cannot fail; a failure would be a bug, reported as such.
             let id = try tree.add(&record, named: true, final: true, under: parent)

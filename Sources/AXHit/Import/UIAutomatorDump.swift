@@ -40,7 +40,12 @@ import Foundation
 ///   subtree.
 /// - `clickable` → `click`, `long-clickable` → `longClick`, `checkable` →
 ///   `check`, `focusable` → `focus`, `screen-reader-focusable` →
-///   `screenReaderFocus`, into `actions`.
+///   `screenReaderFocus`, `scrollable` → `scroll`, into `actions`.
+/// - `class` → `className` (the tag in UiAutomator2 when there is no
+///   `class`), `package` → `packageName`, `checked` → `checked`,
+///   `a11y-important` (else `important-for-accessibility`) →
+///   `importantForAccessibility`: the facts TalkBack's rules read
+///   (`TalkBackTree`).
 /// - `content-desc` → `accessibilityLabel`; `text` → the label when there is
 ///   no content description (TalkBack speaks the text then), else
 ///   `accessibilityValue`; `resource-id` → `accessibilityIdentifier`;
@@ -59,15 +64,14 @@ import Foundation
 ///   updatesFrequently; TabWidget, TabLayout → tabBar. `heading="true"` →
 ///   header; `enabled="false"` → notEnabled; `selected` or `checked` true →
 ///   selected.
-/// - Ignored: `index` (document order is used), `package`, `focused`,
-///   `scrollable`, `password`, `NAF`, `rotation` (bounds are already in the
-///   rotated screen), `display-id`, `a11y-important` and the other
-///   UiAutomator2 extras.
+/// - Ignored: `index` (document order is used), `focused`, `password`,
+///   `NAF`, `rotation` (bounds are already in the rotated screen),
+///   `display-id` and the other UiAutomator2 extras.
 enum UIAutomatorDump {
     private enum Key: Int, CaseIterable {
         case `class`, text, contentDesc, resourceID, hint, clickable, longClickable, checkable, checked, selected
         case enabled, focusable, screenReaderFocusable, visibleToUser, displayed, heading, bounds, drawingOrder
-        case width, height
+        case width, height, scrollable, package, a11yImportant, importantForAccessibility
 
         var name: String {
             switch self {
@@ -77,6 +81,8 @@ enum UIAutomatorDump {
             case .screenReaderFocusable: return "screen-reader-focusable"
             case .visibleToUser: return "visible-to-user"
             case .drawingOrder: return "drawing-order"
+            case .a11yImportant: return "a11y-important"
+            case .importantForAccessibility: return "important-for-accessibility"
             default: return "\(self)"
             }
         }
@@ -133,10 +139,12 @@ enum UIAutomatorDump {
                     // The `class` attribute, else the tag: UiAutomator2 names
                     // elements by class, and a classic `<node>` without a
                     // class is `node`.
-                    let (kind, classTraits) =
+                    let (kind, classTraits, fullName) =
                         attribute(.class).flatMap { a in
                             a.valueEnd > a.valueStart ? scanner.withValue(a) { classes.facts(ofClass: $0) } : nil
                         } ?? classes.facts(ofClass: scanner.name)
+                    // A classic `<node>` without a class names none.
+                    let className = kind == "node" && attribute(.class) == nil ? nil : fullName
                     var id = kind
                     id += "#"
                     id += String(hierarchy.nodes.count)
@@ -152,12 +160,17 @@ enum UIAutomatorDump {
                     if flag(.checkable) == true { actions.insert(.check) }
                     if flag(.focusable) == true { actions.insert(.focus) }
                     if flag(.screenReaderFocusable) == true { actions.insert(.screenReaderFocus) }
-                    let facts = AndroidNodeFacts(
+                    if flag(.scrollable) == true { actions.insert(.scroll) }
+                    var facts = AndroidNodeFacts(
                         classTraits: classTraits, bounds: bounds,
                         text: text(.text), contentDescription: text(.contentDesc), resourceID: text(.resourceID),
                         hint: text(.hint), actions: actions,
                         checked: flag(.checked) == true, selected: flag(.selected) == true,
                         enabled: flag(.enabled) ?? true, visible: visible, heading: flag(.heading) == true)
+                    facts.className = className
+                    facts.packageName = text(.package)
+                    facts.checkedFlag = flag(.checked)
+                    facts.important = flag(.a11yImportant) ?? flag(.importantForAccessibility)
                     let zOrder = attribute(.drawingOrder).flatMap { a in scanner.withValue(a, SourceValue.number) }
                     let parent = open.last ?? -1
                     open.append(hierarchy.nodes.count)
@@ -177,27 +190,29 @@ enum UIAutomatorDump {
     }
 }
 
-/// Each Android class name's simple name and traits, computed once per
-/// distinct name (a dump repeats a few dozen classes).
+/// Each Android class name's simple name, traits and full name, computed
+/// once per distinct name (a dump repeats a few dozen classes, and every
+/// node of a class shares one copy of its name).
 struct AndroidClasses {
-    private var cache: [String: (String, AccessibilityTraits)] = [:]
+    private var cache: [String: (String, AccessibilityTraits, String?)] = [:]
 
-    /// The simple name (after the last `.`; `node` when empty) and the
-    /// traits of class `name`.
-    mutating func facts(ofClass name: UnsafeBufferPointer<UInt8>) -> (String, AccessibilityTraits) {
+    /// The simple name (after the last `.`; `node` when empty), the traits
+    /// and the full name (nil when empty) of class `name`.
+    mutating func facts(ofClass name: UnsafeBufferPointer<UInt8>) -> (String, AccessibilityTraits, String?) {
+        let full = String(decoding: name, as: UTF8.self)
+        if let known = cache[full] { return known }
         var start = name.count
         while start > 0 && name[start - 1] != UInt8(ascii: ".") { start -= 1 }
         let simple =
             start == name.count
             ? "node" : String(decoding: UnsafeBufferPointer(rebasing: name[start...]), as: UTF8.self)
-        if let known = cache[simple] { return known }
-        let facts = (simple, AndroidNodeFacts.traits(ofSimpleName: simple))
-        cache[simple] = facts
+        let facts = (simple, AndroidNodeFacts.traits(ofSimpleName: simple), full.isEmpty ? nil : full)
+        cache[full] = facts
         return facts
     }
 
     /// As `facts(ofClass:)` for a `String`.
-    mutating func facts(ofClass name: String) -> (String, AccessibilityTraits) {
+    mutating func facts(ofClass name: String) -> (String, AccessibilityTraits, String?) {
         var name = name
         return name.withUTF8 { facts(ofClass: $0) }
     }
@@ -220,6 +235,13 @@ struct AndroidNodeFacts {
     var enabled = true
     var visible: Bool?
     var heading = false
+    /// The class's full name, as the dump gives it.
+    var className: String?
+    var packageName: String?
+    /// The dump's `checked`, when it gives one.
+    var checkedFlag: Bool?
+    /// The dump's `a11y-important`, when it gives one.
+    var important: Bool?
 
     /// `[x1,y1][x2,y2]` → a rect with size >= 0 (an inverted corner pair
     /// gives size 0 at the first corner), or nil when it is not four
@@ -309,6 +331,10 @@ struct AndroidNodeFacts {
         if selected || checked { t.insert(.selected) }
         node.traits = t
         node.visibleInSnapshot = visible
+        node.checked = checkedFlag
+        node.importantForAccessibility = important
+        node.className = className
+        node.packageName = SourceValue.text(packageName)
         return node
     }
 }

@@ -31,7 +31,9 @@ struct NodeFlags: OptionSet, Hashable, Sendable {
         if e.accessibilityFrame != nil { f.insert(.hasAccessibilityFrame) }
         if isElement && e.frameInContainerSpace != nil { f.insert(.hasFrameInContainerSpace) }
         if e.path != nil { f.insert(.hasPath) }
-        if e.visibleInSnapshot != nil || !e.actions.isEmpty { f.insert(.hasSnapshotFacts) }
+        if e.visibleInSnapshot != nil || !e.actions.isEmpty || e.checked != nil || e.importantForAccessibility != nil {
+            f.insert(.hasSnapshotFacts)
+        }
         return f
     }
 }
@@ -348,6 +350,11 @@ public struct ElementTree: Sendable {
             n.accessibilityContainerType = e.containerType
             n.visibleInSnapshot = e.visibleInSnapshot
             n.actions = e.actions
+            n.checked = e.checked
+            n.importantForAccessibility = e.importantForAccessibility
+            n.className = e.className
+            n.packageName = e.packageName
+            n.accessibilityIndex = e.accessibilityIndex
         }
         return n
     }
@@ -409,6 +416,37 @@ public struct ElementTree: Sendable {
     /// The snapshot's visibility flag for the node, if the source gave one.
     @inline(__always) func visibleInSnapshot(_ id: NodeID) -> Bool? {
         flags[id.index].contains(.hasSnapshotFacts) ? extras[sideSlots[id.index].extra].visibleInSnapshot : nil
+    }
+
+    /// The dump's `checked`, if it gave one (Android).
+    @inline(__always) func checked(_ id: NodeID) -> Bool? {
+        flags[id.index].contains(.hasSnapshotFacts) ? extras[sideSlots[id.index].extra].checked : nil
+    }
+
+    /// Whether the dump calls the node important for accessibility, if it
+    /// says (Android).
+    @inline(__always) func importantForAccessibility(_ id: NodeID) -> Bool? {
+        flags[id.index].contains(.hasSnapshotFacts)
+            ? extras[sideSlots[id.index].extra].importantForAccessibility : nil
+    }
+
+    /// The node's class name (Android), if the source gave one.
+    func className(of id: NodeID) -> String? {
+        let s = sideSlots[id.index].extra
+        return s >= 0 ? extras[s].className : nil
+    }
+
+    /// The package that drew the node (Android), if the source gave one.
+    func packageName(of id: NodeID) -> String? {
+        let s = sideSlots[id.index].extra
+        return s >= 0 ? extras[s].packageName : nil
+    }
+
+    /// The node's place in its siblings' accessibility order, where it
+    /// differs from their drawing order (Android).
+    func accessibilityIndex(of id: NodeID) -> Int? {
+        let s = sideSlots[id.index].extra
+        return s >= 0 ? extras[s].accessibilityIndex : nil
     }
 
     /// Whether the node is a view (not an element node).

@@ -85,6 +85,25 @@ public struct Node: Sendable, Hashable {
     public var visibleInSnapshot: Bool?
     /// Android: what the node declares it handles.
     public var actions: NodeActions
+    /// Android: the dump's `checked` on a checkable node (spoken as its
+    /// state); nil when the source does not say.
+    public var checked: Bool?
+    /// Android: whether the view is important for accessibility, as the dump
+    /// says (`a11y-important`, `important-for-accessibility`); nil when it
+    /// does not, and Android's automatic rule decides (`TalkBackTree`).
+    public var importantForAccessibility: Bool?
+    /// Android: the view's class (`android.widget.TextView`), as the dump
+    /// names it; TalkBack's rules read it (collections, range controls,
+    /// scroll views, roles).
+    public var className: String?
+    /// Android: the package of the app that drew the node
+    /// (`com.android.systemui`); window order reads it.
+    public var packageName: String?
+    /// Android: the node's place among its siblings in the order the dump
+    /// lists them (the framework's accessibility order, uiautomator's
+    /// `index`), where it differs from the drawing order `children` keep;
+    /// nil where the two agree. TalkBack's order reads it.
+    public var accessibilityIndex: Int?
 
     /// A node of `kind` with every property at UIKit's default.
     public init(id: String, kind: NodeKind, frame: CGRect = .zero) {

@@ -21,6 +21,8 @@ struct NodeExtras: Sendable, Hashable {
     var containerType: AccessibilityContainerType
     var visibleInSnapshot: Bool?
     var actions: NodeActions
+    var checked: Bool?
+    var importantForAccessibility: Bool?
 
     /// The strings: what VoiceOver reads and the ids an explicit order lists.
     struct Texts: Sendable, Hashable {
@@ -30,6 +32,9 @@ struct NodeExtras: Sendable, Hashable {
         var identifier: String?
         var language: String?
         var accessibilityElements: [String]?
+        var className: String?
+        var packageName: String?
+        var accessibilityIndex: Int?
         static let defaults = Texts()
     }
 
@@ -52,6 +57,8 @@ struct NodeExtras: Sendable, Hashable {
         containerType = .none
         visibleInSnapshot = nil
         actions = []
+        checked = nil
+        importantForAccessibility = nil
     }
 
     /// The extras of `node`.
@@ -66,7 +73,8 @@ struct NodeExtras: Sendable, Hashable {
                 Texts(
                     label: node.accessibilityLabel, value: node.accessibilityValue, hint: node.accessibilityHint,
                     identifier: node.accessibilityIdentifier, language: node.accessibilityLanguage,
-                    accessibilityElements: node.accessibilityElements)) : nil
+                    accessibilityElements: node.accessibilityElements, className: node.className,
+                    packageName: node.packageName, accessibilityIndex: node.accessibilityIndex)) : nil
         geometry =
             Self.setsGeometry(node)
             ? Box(
@@ -78,6 +86,8 @@ struct NodeExtras: Sendable, Hashable {
         containerType = node.accessibilityContainerType
         visibleInSnapshot = node.visibleInSnapshot
         actions = node.actions
+        checked = node.checked
+        importantForAccessibility = node.importantForAccessibility
     }
 
     /// Every property at its default, made once.
@@ -110,6 +120,18 @@ struct NodeExtras: Sendable, Hashable {
         set {
             modifyTexts(unless: newValue == nil && accessibilityElements == nil) { $0.accessibilityElements = newValue }
         }
+    }
+    var className: String? {
+        get { texts?.value.className }
+        set { modifyTexts(unless: newValue == nil && className == nil) { $0.className = newValue } }
+    }
+    var packageName: String? {
+        get { texts?.value.packageName }
+        set { modifyTexts(unless: newValue == nil && packageName == nil) { $0.packageName = newValue } }
+    }
+    var accessibilityIndex: Int? {
+        get { texts?.value.accessibilityIndex }
+        set { modifyTexts(unless: newValue == nil && accessibilityIndex == nil) { $0.accessibilityIndex = newValue } }
     }
     var accessibilityFrame: CGRect? {
         get { geometry?.value.accessibilityFrame }
@@ -156,7 +178,9 @@ struct NodeExtras: Sendable, Hashable {
     static func == (a: NodeExtras, b: NodeExtras) -> Bool {
         a.alpha == b.alpha && a.traits == b.traits && a.navigationStyle == b.navigationStyle
             && a.containerType == b.containerType && a.visibleInSnapshot == b.visibleInSnapshot
-            && a.actions == b.actions && (a.texts?.value ?? .defaults) == (b.texts?.value ?? .defaults)
+            && a.actions == b.actions && a.checked == b.checked
+            && a.importantForAccessibility == b.importantForAccessibility
+            && (a.texts?.value ?? .defaults) == (b.texts?.value ?? .defaults)
             && (a.geometry?.value ?? .defaults) == (b.geometry?.value ?? .defaults)
     }
 
@@ -167,6 +191,8 @@ struct NodeExtras: Sendable, Hashable {
         hasher.combine(containerType)
         hasher.combine(visibleInSnapshot)
         hasher.combine(actions)
+        hasher.combine(checked)
+        hasher.combine(importantForAccessibility)
         hasher.combine(texts?.value ?? .defaults)
         hasher.combine(geometry?.value ?? .defaults)
     }
@@ -184,14 +210,16 @@ struct NodeExtras: Sendable, Hashable {
     static func areDefault(in node: borrowing Node) -> Bool {
         node.alpha == 1 && node.accessibilityTraits.isEmpty && !setsTexts(node) && !setsGeometry(node)
             && node.accessibilityNavigationStyle == .automatic && node.accessibilityContainerType == .none
-            && node.visibleInSnapshot == nil && node.actions.isEmpty
+            && node.visibleInSnapshot == nil && node.actions.isEmpty && node.checked == nil
+            && node.importantForAccessibility == nil
     }
 
     /// Whether `node` sets one of the values of `Texts`.
     private static func setsTexts(_ node: borrowing Node) -> Bool {
         node.accessibilityLabel != nil || node.accessibilityValue != nil || node.accessibilityHint != nil
             || node.accessibilityIdentifier != nil || node.accessibilityLanguage != nil
-            || node.accessibilityElements != nil
+            || node.accessibilityElements != nil || node.className != nil || node.packageName != nil
+            || node.accessibilityIndex != nil
     }
 
     /// Whether `node` sets one of the values of `Geometry`.

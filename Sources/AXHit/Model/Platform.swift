@@ -34,7 +34,7 @@ public enum LayoutDirection: String, Sendable, Hashable, CaseIterable {
 
 /// What an Android node declares it handles (tree-format.md `actions`):
 /// `clickable`, `long-clickable`, `checkable`, `focusable`,
-/// `screen-reader-focusable` in a dump.
+/// `screen-reader-focusable`, `scrollable` in a dump.
 public struct NodeActions: OptionSet, Sendable, Hashable {
     /// The actions' bits (`click` is bit 0, in the order of `named`).
     public let rawValue: UInt8
@@ -51,11 +51,13 @@ public struct NodeActions: OptionSet, Sendable, Hashable {
     public static let focus = NodeActions(rawValue: 1 << 3)
     /// `screen-reader-focusable`.
     public static let screenReaderFocus = NodeActions(rawValue: 1 << 4)
+    /// `scrollable`: a list or scroll view that scrolls.
+    public static let scroll = NodeActions(rawValue: 1 << 5)
 
     /// Each action with its name in `axhit/1`, in bit order.
     public static let named: [(name: String, action: NodeActions)] = [
         ("click", .click), ("longClick", .longClick), ("check", .check), ("focus", .focus),
-        ("screenReaderFocus", .screenReaderFocus),
+        ("screenReaderFocus", .screenReaderFocus), ("scroll", .scroll),
     ]
 
     /// The actions a double-tap or a tap can trigger by themselves: `click`

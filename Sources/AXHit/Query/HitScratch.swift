@@ -34,6 +34,26 @@ public struct HitScratch: Sendable {
     }
     var stack = SearchStack()
     var candidates: [NodeID] = []
+    /// TalkBack's hover (`HitTester.hover`): the nodes being offered it,
+    /// and their children that hold the point, front to back.
+    var hoverFrames: [HoverFrame] = []
+    var hoverChildren: [Entry] = []
+
+    /// A node offered the hover, while its children are.
+    struct HoverFrame: Sendable {
+        /// The nearest exposed node among it and its ancestors (`.none`).
+        var nearest: NodeID
+        /// Its children that hold the point: `hoverChildren[start ..< end]`.
+        var start: Int
+        var end: Int
+        /// The next of them to offer the hover to.
+        var next: Int
+        /// The answer of the last report below it that has one.
+        var answer = NodeID.none
+        /// It takes the hover: it, or a node of its subtree that was
+        /// offered it, is enabled and declares `click` or `longClick`.
+        var takes: Bool
+    }
 
     /// Empty scratch space.
     public init() {}
@@ -66,7 +86,7 @@ struct SearchStack: Sendable {
     }
 
     private var buffer = Buffer(capacity: 64)
-    private var count = 0
+    private(set) var count = 0
 
     /// Empties the stack. A copied scratch shares its buffer with the
     /// original until here, where it takes one of its own: two copies used

@@ -189,6 +189,10 @@ extension HitTester {
                 }
             }
         }
+        if navigation.documentOrder, let talkBack = (rules as? AndroidRules)?.talkBack {
+            // TalkBack's own order of the same nodes (windows, reordering).
+            unit.items = talkBack.order(of: tree).filter { hot[$0.index].state.contains(.exposed) }
+        }
         unit.needsCollect = false
         unit.needsSort = true
         let hasFixed = unit.hasFixedItem

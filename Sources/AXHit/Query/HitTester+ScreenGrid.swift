@@ -25,6 +25,8 @@ extension HitTester {
     @discardableResult
     public mutating func buildScreenGrid() -> Bool {
         dropScreenGrid()
+        // TalkBack's hover is not a region per node: no grid answers it.
+        guard exposedHidesSubtree else { return false }
         guard let entries = screenEntries() else { return false }
         screenGrid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges)
         // Where the cells decline, the tiles alone may still serve.
@@ -48,6 +50,7 @@ extension HitTester {
     ///   none where the tiles would decide under half the screen).
     mutating func buildOwnScreenGrid() {
         dropScreenGrid()
+        guard exposedHidesSubtree else { return }
         guard let entries = screenEntries() else { return }
         let estimate =
             entries.boxes.count * ScreenGrid.estimatedBytesPerEntry

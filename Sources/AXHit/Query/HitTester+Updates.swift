@@ -22,6 +22,7 @@ extension HitTester {
     ///   over the whole grid drops it, and its later scrolls are O(1) again.
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
+        defer { refreshTalkBack() }
         if screenGrid != nil { return try scrollMarkingScreenGrid(view, to: offset) }
         try performScroll(view, to: offset)
     }
@@ -82,6 +83,7 @@ extension HitTester {
     ///   kind would change; the engine is unchanged then.
     public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id, node: node.id) }
+        defer { refreshTalkBack() }
         if screenGrid != nil { return try updateMarkingScreenGrid(id, to: node) }
         try performUpdate(id, to: node)
     }
@@ -219,6 +221,7 @@ extension HitTester {
 
     /// Derives the engine's state for the new subtree at `top`, already in the tree.
     private mutating func attach(_ top: NodeID) {
+        defer { refreshTalkBack() }
         growColumns()
         assignRank(top)
         let parent = tree.backLinks[top.index].parent
@@ -272,6 +275,7 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
+        defer { refreshTalkBack() }
         navigationBeforeRemove(id)
         let parent = tree.backLinks[id.index].parent
         let hadModalFlag = tree.has(.modal, id)
@@ -427,5 +431,31 @@ extension HitTester {
             }
         }
         compactBlocksIfNeeded()
+    }
+
+    /// Android: TalkBack's exposure reads a node's children (whether one
+    /// speaks for it) and its ancestors (whether one is focusable), so an
+    /// update may change it anywhere up and down the tree. Makes TalkBack's
+    /// view of the tree again and, where it now disagrees with the engine,
+    /// derives exposure again from the root.
+    ///
+    /// - Complexity: O(n) on Android; nothing for other rules.
+    mutating func refreshTalkBack() {
+        guard var android = rules as? AndroidRules else { return }
+        let talkBack = TalkBackTree(tree, rules: android)
+        android.talkBack = talkBack
+        rules = android
+        guard !tree.root.isNone else { return }
+        var agrees = true
+        tree.forEachInPreOrder(from: tree.root) { n in
+            let state = hot[n.index].state
+            if agrees && state.contains(.exposed) != (!state.contains(.blocked) && talkBack.isExposed(n)) {
+                agrees = false
+            }
+        }
+        if !agrees { deriveSubtree(tree.root, structure: false) }
+        // TalkBack's order reads geometry and the tree it sees: made again
+        // at the next call.
+        navigation.drop()
     }
 }

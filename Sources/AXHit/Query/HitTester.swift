@@ -112,9 +112,11 @@ struct HotNode: Sendable, Equatable {
 public struct HitTester: Sendable {
     /// The tree, as updated.
     public internal(set) var tree: ElementTree
-    /// The tree's rules, fixed at the build (the tree's platform and source
-    /// do not change through updates).
-    let rules: any PlatformRules
+    /// The tree's rules: their type is fixed at the build (the tree's
+    /// platform and source do not change through updates); Android's carry
+    /// TalkBack's view of the tree, made again after each update
+    /// (`refreshTalkBack()`).
+    var rules: any PlatformRules
     /// `rules.exposedHidesSubtree`, read by every query.
     let exposedHidesSubtree: Bool
     /// Whether the rules' exposure reads geometry (TalkBack's whole-window

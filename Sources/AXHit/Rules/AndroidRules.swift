@@ -8,41 +8,52 @@ import Foundation
 /// - Hidden: `visibleInSnapshot: false` (the framework's own
 ///   `visible-to-user`, which is reliable) hides the node and its subtree,
 ///   as do UIKit's hiding properties when a tree sets them (`ViewRules`).
-/// - Exposed (TalkBack's `shouldFocusNode`, simplified): a visible node that
-///   is actionable (it declares any `actions`), or that has a label or value
-///   and no actionable ancestor; never a node that covers its whole window,
-///   is not actionable and has children. An exposed node does not hide its
+/// - Exposed, and the swipe order: TalkBack's own rules over the tree it
+///   sees (`TalkBackTree`: importance, `shouldFocusNode`, reordering by
+///   useful bounds, window order). An exposed node does not hide its
 ///   subtree.
-/// - `hit`: front to back, deepest first; the topmost window holding the
-///   point decides (the root always counts as a window).
-/// - Order: the dump's pre-order of the exposed nodes.
-/// - Touch: `dispatchTouchEvent`: the first visible node, front to back and
-///   deepest first, that declares `click` or `longClick` or is an adjustable
-///   control (the `adjustable` trait: SeekBar, Slider, RatingBar).
-/// - Activation: `ok` when the node declares `click` or `longClick` (TalkBack
-///   sends the click action); otherwise its activation point is delivered by
-///   touch, and reaches it when the receiver is the node, a descendant or an
-///   ancestor.
+/// - `hit`: Android's hover dispatch, then TalkBack's choice among the
+///   nodes that report it (`HitTester.hover`).
+/// - Touch: `dispatchTouchEvent`: front to back and deepest first, the
+///   first visible node whose subtree consumes the tap: one that declares
+///   `click` or `longClick`, an adjustable control (SeekBar, Slider,
+///   RatingBar), or a scroll container with a child.
+/// - Activation: `ok` by the click action for an enabled node that
+///   declares `click`; otherwise its activation point is delivered by
+///   touch, and reaches it when the receiver is the node, a descendant or
+///   an ancestor.
 /// - Audits: touch targets of 48 × 48 dp on clickable nodes; an empty frame
 ///   is a node off the screen.
 struct AndroidRules: PlatformRules {
     var screenReader: String { "TalkBack" }
     var platform: Platform { .android }
 
+    /// TalkBack's view of the tree the rules were made for (`ElementTree.rules`);
+    /// nil for rules made without a tree, which expose nothing.
+    var talkBack: TalkBackTree?
+
+    /// Rules for `tree`, with TalkBack's view of it. O(n).
+    init(for tree: ElementTree) {
+        talkBack = TalkBackTree(tree, rules: self)
+    }
+
+    /// Rules without a tree (exposing nothing), for what reads only the
+    /// node-local rules: hiding, touch, activation.
+    init() {}
+
     func isHiddenItself(_ n: NodeID, in tree: ElementTree) -> Bool {
         tree.visibleInSnapshot(n) == false || ViewRules.isHiddenItself(n, in: tree)
     }
 
+    /// TalkBack's `shouldFocusNode`, as `TalkBackTree` derived it.
     func isExposed(_ n: NodeID, in tree: ElementTree, scope: ExposureScope, screenBox: () -> CGRect) -> Bool {
-        let actionable = !tree.actions(of: n).isEmpty
-        if actionable { return true }
-        guard tree.hasLabelOrValue(n), !scope.actionableAbove else { return false }
-        // A non-actionable node with children that covers its whole window
-        // is the window's frame, not content.
-        return tree.firstChildren[n.index].isNone || screenBox() != scope.window
+        talkBack?.isExposed(n) ?? false
     }
 
     var exposedHidesSubtree: Bool { false }
+    /// Exposure reads the whole tree TalkBack sees (a node's children and
+    /// ancestors): the engine derives it again after every update
+    /// (`HitTester.refreshTalkBack()`).
     var exposureInputs: ExposureInputs { [.hidden, .labelOrValue, .actions, .window, .geometry, .children] }
     var needsWindows: Bool { true }
 
@@ -53,12 +64,31 @@ struct AndroidRules: PlatformRules {
 
     var touchModel: TouchModel { .consumingNode }
 
+    /// Android's `dispatchTouchEvent`: a node consumes a tap that its
+    /// children pass when it declares `click` or `longClick` (enabled or
+    /// not), is an adjustable control (by class, or the `adjustable` trait
+    /// of a tree written by hand), or is a scroll container with a child (a
+    /// list or scroll view takes every touch that reaches it, to scroll).
     func consumesTap(_ n: NodeID, in tree: ElementTree) -> Bool {
-        !tree.actions(of: n).isDisjoint(with: NodeActions.tap) || tree.traits(of: n).contains(.adjustable)
+        if !tree.actions(of: n).isDisjoint(with: NodeActions.tap) || tree.traits(of: n).contains(.adjustable) {
+            return true
+        }
+        let cls = AndroidClass(tree.className(of: n))
+        if cls.isAdjustable { return true }
+        return Self.isScrollContainer(n, in: tree) && !tree.firstChildren[n.index].isNone
     }
 
+    /// A scroll container (tree-format.md, "Android"): not a `Spinner`, and
+    /// it declares `scroll` or is a collection or scroll view by class.
+    static func isScrollContainer(_ n: NodeID, in tree: ElementTree) -> Bool {
+        let cls = AndroidClass(tree.className(of: n))
+        return !cls.isSpinner && (tree.actions(of: n).contains(.scroll) || cls.isCollection || cls.isScrollView)
+    }
+
+    /// TalkBack's double-tap sends the click action to an enabled node that
+    /// declares `click`; any other node is activated by a tap.
     func activatesWithoutTap(_ e: NodeID, in tree: ElementTree) -> Bool {
-        !tree.actions(of: e).isDisjoint(with: NodeActions.tap)
+        tree.actions(of: e).contains(.click) && !tree.traits(of: e).contains(.notEnabled)
     }
 
     func tapReaches(_ receiver: NodeID, element e: NodeID, in tree: ElementTree) -> Bool {

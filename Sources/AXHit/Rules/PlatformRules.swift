@@ -237,7 +237,7 @@ extension ElementTree {
         switch (platform, source) {
         case (.ios, .views): return UIKitRules()
         case (.ios, .snapshot): return IOSSnapshotRules()
-        case (.android, _): return AndroidRules()
+        case (.android, _): return AndroidRules(for: self)
         }
     }
 

@@ -1,0 +1,129 @@
+import Foundation
+
+/// TalkBack's touch exploration (tree-format.md, "Android", `hit(p)`):
+/// Android's hover dispatch, then TalkBack's choice among the nodes that
+/// report the hover (`TouchExplorationInterpreter`, `findFocusFromHover`).
+extension HitTester {
+    /// The node TalkBack focuses under a finger at `p`.
+    ///
+    /// The hover goes to the topmost window whose bounds hold `p`; windows
+    /// do not pass it on. From that window's top-level node, a node offered
+    /// the hover offers it to its visible children whose bounds hold `p`,
+    /// frontmost first; a child *takes* it when the child, or a node of its
+    /// subtree that was offered it, is enabled and declares `click` or
+    /// `longClick`, and then no child behind it is offered `p`. Every node
+    /// offered the hover with no visible child holding `p` reports, in the
+    /// order offered; a report from `v` answers the nearest exposed node
+    /// among `v` and its ancestors. The answer is that of the last report
+    /// that has one.
+    ///
+    /// - Complexity: the nodes offered the hover (each view's children under
+    ///   `p` come from its index), without recursion; no allocation once
+    ///   `scratch` has grown.
+    func hover(_ p: CGPoint, scratch: inout HitScratch) -> NodeID? {
+        let root = tree.root
+        guard !root.isNone else { return nil }
+        scratch.stack.reset()
+        scratch.hoverChildren.removeAll(keepingCapacity: true)
+        scratch.hoverFrames.removeAll(keepingCapacity: true)
+        // The window: the root, or the frontmost window below it that holds p.
+        let top = HitScratch.Entry(node: root, moderatePath: false, point: p, toScreen: .identity)
+        appendIfHolding(top, p, scratch: &scratch)
+        guard var window = scratch.hoverChildren.popLast() else { return nil }
+        if !TalkBackTree.isWindowTop(root, in: tree) {
+            appendChildrenHolding(window, p, scratch: &scratch)
+            let windows = scratch.hoverChildren.filter { tree.has(.window, $0.node) }
+            scratch.hoverChildren.removeAll(keepingCapacity: true)
+            guard let front = windows.first else { return nil }
+            window = front
+        }
+        var nearest = NodeID.none
+        var a = window.node
+        while !a.isNone && nearest.isNone {
+            if hot[a.index].state.contains(.exposed) { nearest = a }
+            a = tree.backLinks[a.index].parent
+        }
+        offer(window, p, nearestAbove: nearest, scratch: &scratch)
+        while let last = scratch.hoverFrames.indices.last {
+            let f = scratch.hoverFrames[last]
+            if f.next < f.end {
+                scratch.hoverFrames[last].next += 1
+                offer(scratch.hoverChildren[f.next], p, nearestAbove: f.nearest, scratch: &scratch)
+                continue
+            }
+            // Its children are done: it reports itself when it has none.
+            scratch.hoverFrames.removeLast()
+            scratch.hoverChildren.removeSubrange(f.start...)
+            let answer = f.start == f.end ? f.nearest : f.answer
+            guard let parent = scratch.hoverFrames.indices.last else { return answer.isNone ? nil : answer }
+            if !answer.isNone { scratch.hoverFrames[parent].answer = answer }
+            if f.takes {
+                // No child behind a taker is offered the hover.
+                scratch.hoverFrames[parent].takes = true
+                scratch.hoverFrames[parent].next = scratch.hoverFrames[parent].end
+            }
+        }
+        return nil
+    }
+
+    /// Offers the hover to the node of `entry` (its own point and map):
+    /// opens its frame, with its children that hold `p`.
+    private func offer(_ entry: HitScratch.Entry, _ p: CGPoint, nearestAbove: NodeID, scratch: inout HitScratch) {
+        let n = entry.node
+        let exposed = hot[n.index].state.contains(.exposed)
+        let actions = tree.actions(of: n)
+        let takes = !actions.isDisjoint(with: NodeActions.tap) && !tree.traits(of: n).contains(.notEnabled)
+        let start = scratch.hoverChildren.count
+        appendChildrenHolding(entry, p, scratch: &scratch)
+        scratch.hoverFrames.append(
+            .init(
+                nearest: exposed ? n : nearestAbove, start: start, end: scratch.hoverChildren.count, next: start,
+                takes: takes))
+    }
+
+    /// Appends to `scratch.hoverChildren` the visible children of `entry`'s
+    /// node whose bounds hold `p`, frontmost first, each with its own point
+    /// and map.
+    private func appendChildrenHolding(_ entry: HitScratch.Entry, _ p: CGPoint, scratch: inout HitScratch) {
+        let v = entry.node
+        let h = hot[v.index]
+        let base = scratch.stack.count
+        if h.isView {
+            _ = pushChildren(
+                of: v, h, local: entry.point, screen: p, toScreen: entry.toScreen, moderatePath: false,
+                firstOnly: false, scratch: &scratch)
+        } else {
+            var c = tree.firstChildren[v.index]
+            while !c.isNone {
+                scratch.stack.push(.init(node: c, moderatePath: false, point: entry.point, toScreen: entry.toScreen))
+                c = tree.nextSiblings[c.index]
+            }
+        }
+        // Popped, they come frontmost first.
+        while scratch.stack.count > base, let e = scratch.stack.pop() {
+            guard tree.backLinks[e.node.index].parent == v, tree.has(.alive, e.node) else { continue }
+            appendIfHolding(e, p, scratch: &scratch)
+        }
+    }
+
+    /// Appends the node of `e` (with its container's point and map) when it
+    /// is visible and its bounds (an element node: its frame) hold `p`,
+    /// with its own point and map.
+    private func appendIfHolding(_ e: HitScratch.Entry, _ p: CGPoint, scratch: inout HitScratch) {
+        let h = hot[e.node.index]
+        if h.state.contains(.blocked) { return }
+        if h.isView {
+            let b = bounds(h)
+            let toParent =
+                h.transformSlot >= 0
+                ? ViewGeometry.boundsToParent(
+                    frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
+                : ViewGeometry.boundsToParent(frame: h.frame, bounds: b)
+            guard let q = Self.inverseApply(toParent, e.point), b.containsClosedOpen(q) else { return }
+            scratch.hoverChildren.append(
+                .init(node: e.node, moderatePath: false, point: q, toScreen: toParent.concatenating(e.toScreen)))
+        } else if elementFrameRegion(e.node, h, containerToScreen: e.toScreen).containsClosedOpen(p) {
+            scratch.hoverChildren.append(e)
+        }
+    }
+}

@@ -1,0 +1,448 @@
+import Foundation
+
+/// TalkBack's view of an Android tree (tree-format.md, "Android"): which
+/// nodes it sees, which it focuses, and the order a swipe takes. The
+/// Android rule set's one home for these rules; `AndroidRules` answers
+/// exposure from it, and the engine's order asks it.
+///
+/// - **The tree TalkBack sees**: the nodes important for accessibility (the
+///   dump's flag where given, else Android's automatic rule); a node left
+///   out has its children take its place (Android's
+///   `addChildrenForAccessibility`). `parents` holds each node's nearest
+///   important proper ancestor.
+/// - **Exposed**: TalkBack's `shouldFocusNode` (google/talkback,
+///   `AccessibilityNodeInfoUtils`), read from the dump's facts: a visible,
+///   important node that is not window-sized, and either focusable with no
+///   children or with something to say (`speaks`), or not focusable, with
+///   text or state and no focusable ancestor.
+/// - **Order**: TalkBack's linear order (`OrderedTraversalStrategy`,
+///   `ReorderedChildrenIterator`, `NodeCachedBoundsCalculator`,
+///   `WindowTraversal`): see `order(of:exposed:)`.
+///
+/// Space: 2 bytes of facts and 4 of parent per slot. Cost: O(n) to build,
+/// in three passes over the dump's pre-order (down: hidden, visible,
+/// importance; up: what a node's children say; down: focusable
+/// ancestors), without recursion, so any depth is fine.
+struct TalkBackTree: Sendable {
+    /// What the rules read of one node.
+    struct Facts: OptionSet, Sendable {
+        let rawValue: UInt16
+        static let important = Facts(rawValue: 1 << 0)
+        /// Not hidden (itself or an ancestor), bounds with area.
+        static let visible = Facts(rawValue: 1 << 1)
+        /// Visible, and declares click, long click, focus or
+        /// screen-reader focus.
+        static let actionable = Facts(rawValue: 1 << 2)
+        /// A label, value or hint, and not a collection.
+        static let hasText = Facts(rawValue: 1 << 3)
+        /// Checkable, or a range control.
+        static let hasState = Facts(rawValue: 1 << 4)
+        static let scrollContainer = Facts(rawValue: 1 << 5)
+        static let speaks = Facts(rawValue: 1 << 6)
+        static let focusable = Facts(rawValue: 1 << 7)
+        static let exposed = Facts(rawValue: 1 << 8)
+        /// Has children in the tree TalkBack sees.
+        static let hasChildren = Facts(rawValue: 1 << 9)
+        /// Its bounds equal its window's.
+        static let fillsWindow = Facts(rawValue: 1 << 10)
+        /// Declares scroll and is a collection, scroll view or spinner.
+        static let autoScrolls = Facts(rawValue: 1 << 11)
+        /// (Working bits of the upward pass.)
+        static let speakingChild = Facts(rawValue: 1 << 12)
+        static let hiddenTextChild = Facts(rawValue: 1 << 13)
+        /// Declares click or long click.
+        static let taps = Facts(rawValue: 1 << 14)
+        /// Declares click, long click, focus or screen-reader focus,
+        /// visible or not.
+        static let declaresFocusAction = Facts(rawValue: 1 << 15)
+    }
+
+    /// Per slot.
+    private(set) var facts: [Facts]
+    /// Per slot: the nearest important proper ancestor, or `.none`.
+    private(set) var parents: [NodeID]
+
+    /// The actions that make a node actionable.
+    static let focusActions: NodeActions = [.click, .longClick, .focus, .screenReaderFocus]
+
+    init(_ tree: ElementTree, rules: AndroidRules) {
+        let n = tree.capacity
+        var facts = [Facts](repeating: [], count: n)
+        var parents = [NodeID](repeating: .none, count: n)
+        let preOrder = Self.dumpPreOrder(tree)
+        Self.down(tree, rules, preOrder, &facts, &parents)
+        Self.up(preOrder, &facts, parents)
+        Self.focus(preOrder, &facts, parents)
+        self.facts = facts
+        self.parents = parents
+    }
+
+    @inline(__always) func isExposed(_ n: NodeID) -> Bool {
+        n.index < facts.count && facts[n.index].contains(.exposed)
+    }
+
+    // MARK: The passes
+
+    /// The live nodes in the dump's pre-order: children in the order the
+    /// dump listed them (`accessibilityIndex` where drawing order moved
+    /// them, else the tree's order).
+    static func dumpPreOrder(_ tree: ElementTree) -> [NodeID] {
+        var out: [NodeID] = []
+        guard !tree.root.isNone else { return out }
+        out.reserveCapacity(tree.count)
+        var stack = [tree.root]
+        var children: [NodeID] = []
+        while let v = stack.popLast() {
+            out.append(v)
+            dumpChildren(of: v, in: tree, into: &children)
+            stack.append(contentsOf: children.reversed())
+        }
+        return out
+    }
+
+    /// The children of `v` in the dump's order.
+    static func dumpChildren(of v: NodeID, in tree: ElementTree, into children: inout [NodeID]) {
+        children.removeAll(keepingCapacity: true)
+        var moved = false
+        var c = tree.firstChildren[v.index]
+        while !c.isNone {
+            children.append(c)
+            if !moved && tree.accessibilityIndex(of: c) != nil { moved = true }
+            c = tree.nextSiblings[c.index]
+        }
+        if moved {
+            // Stable: a child without an index keeps its place among equals.
+            let keyed = children.enumerated().map { (tree.accessibilityIndex(of: $0.element) ?? $0.offset, $0.offset) }
+            let order = keyed.indices.sorted { keyed[$0] < keyed[$1] }
+            children = order.map { children[$0] }
+        }
+    }
+
+    /// Whether `n` is a window's top-level node: a node marked as a window,
+    /// or the root of a tree that marks none below it.
+    static func isWindowTop(_ n: NodeID, in tree: ElementTree) -> Bool {
+        if tree.has(.window, n) { return true }
+        guard tree.backLinks[n.index].parent.isNone else { return false }
+        var c = tree.firstChildren[n.index]
+        while !c.isNone {
+            if tree.has(.window, c) { return false }
+            c = tree.nextSiblings[c.index]
+        }
+        return true
+    }
+
+    /// Down the tree: hidden and visible, importance, the nearest important
+    /// ancestor, and each node's own facts.
+    private static func down(
+        _ tree: ElementTree, _ rules: AndroidRules, _ preOrder: [NodeID], _ facts: inout [Facts],
+        _ parents: inout [NodeID]
+    ) {
+        let boxes = screenBoxes(tree, preOrder)
+        // What a node passes to its children, per slot (written before its
+        // children are reached, in pre-order).
+        var hidden = [Bool](repeating: false, count: tree.capacity)
+        var windowBox = [CGRect](repeating: .null, count: tree.capacity)
+        var underWebView = [Bool](repeating: false, count: tree.capacity)
+        var importantAbove = [NodeID](repeating: .none, count: tree.capacity)
+        for n in preOrder {
+            let i = n.index
+            let p = tree.backLinks[i].parent
+            let box = boxes[i]
+            let isHidden = (!p.isNone && hidden[p.index]) || rules.hidesFromAccessibility(n, in: tree)
+            hidden[i] = isHidden
+            let isWindow = isWindowTop(n, in: tree)
+            let window = isWindow ? box : (p.isNone ? .null : windowBox[p.index])
+            windowBox[i] = window
+            let cls = AndroidClass(tree.className(of: n))
+            let webAbove = !p.isNone && underWebView[p.index]
+            underWebView[i] = webAbove || cls.isWebView
+            let actions = tree.actions(of: n)
+            let hasText = tree.hasLabelOrValue(n) || !(tree.extrasOf(n)?.hint ?? "").isEmpty
+            var f: Facts = []
+            let important =
+                tree.importantForAccessibility(n)
+                ?? (isWindow || !actions.isDisjoint(with: [.click, .longClick, .focus, .check, .scroll]) || hasText
+                    || cls.makesItselfImportant || webAbove)
+            if important { f.insert(.important) }
+            let visible = !isHidden && box.width > 0 && box.height > 0
+            if visible { f.insert(.visible) }
+            if !actions.isDisjoint(with: focusActions) { f.insert(.declaresFocusAction) }
+            if visible && !actions.isDisjoint(with: focusActions) { f.insert(.actionable) }
+            if !actions.isDisjoint(with: NodeActions.tap) { f.insert(.taps) }
+            if hasText && !cls.isCollection { f.insert(.hasText) }
+            if actions.contains(.check) || cls.isRangeControl { f.insert(.hasState) }
+            if !cls.isSpinner && (actions.contains(.scroll) || cls.isCollection || cls.isScrollView) {
+                f.insert(.scrollContainer)
+            }
+            if actions.contains(.scroll) && (cls.isCollection || cls.isScrollView || cls.isSpinner) {
+                f.insert(.autoScrolls)
+            }
+            if !window.isNull && box == window { f.insert(.fillsWindow) }
+            facts[i] = f
+            let above = p.isNone ? NodeID.none : importantAbove[p.index]
+            parents[i] = above
+            importantAbove[i] = important ? n : above
+        }
+    }
+
+    /// Each node's box on the screen, per slot: a view's bounds through its
+    /// map (their bounding box), an element node's accessibility frame.
+    static func screenBoxes(_ tree: ElementTree, _ preOrder: [NodeID]) -> [CGRect] {
+        var boxes = [CGRect](repeating: .null, count: tree.capacity)
+        var toScreen = [CGAffineTransform](repeating: .identity, count: tree.capacity)
+        for n in preOrder {
+            let i = n.index
+            let p = tree.backLinks[i].parent
+            let parentMap = p.isNone ? CGAffineTransform.identity : toScreen[p.index]
+            if tree.isView(n) {
+                let map = tree.boundsToParent(n).concatenating(parentMap)
+                toScreen[i] = map
+                boxes[i] = tree.bounds(of: n).applying(map)
+            } else {
+                toScreen[i] = parentMap
+                boxes[i] =
+                    tree.frameInContainerSpace(of: n)?.applying(parentMap) ?? tree.explicitAccessibilityFrame(of: n)
+                    ?? .zero
+            }
+        }
+        return boxes
+    }
+
+    /// Up the tree (the reverse of pre-order: children first): whether each
+    /// important node speaks, from its own facts and its children's in the
+    /// tree TalkBack sees.
+    private static func up(_ preOrder: [NodeID], _ facts: inout [Facts], _ parents: [NodeID]) {
+        for c in preOrder.reversed() {
+            let i = c.index
+            var f = facts[i]
+            guard f.contains(.important) else { continue }
+            // A node speaks with text or state, or a child that speaks for
+            // it; failing that, unless it scrolls by itself, a hidden child
+            // with text that declares no focus action.
+            if f.contains(.hasText) || f.contains(.hasState) || f.contains(.speakingChild)
+                || (!f.contains(.autoScrolls) && f.contains(.hiddenTextChild))
+            {
+                f.insert(.speaks)
+            }
+            facts[i] = f
+            let p = parents[i]
+            guard !p.isNone else { continue }
+            var pf = facts[p.index]
+            pf.insert(.hasChildren)
+            if f.contains(.visible) {
+                // A scroll item that speaks is focused by itself, unless
+                // its list takes taps for it.
+                let ownItem = pf.contains(.scrollContainer) && !pf.contains(.taps)
+                if !f.contains(.actionable) && f.contains(.speaks) && !ownItem { pf.insert(.speakingChild) }
+            } else if f.contains(.hasText) && !f.contains(.actionable) {
+                // `actionable` needs visibility; ask the actions themselves.
+                if !f.contains(.declaresFocusAction) { pf.insert(.hiddenTextChild) }
+            }
+            facts[p.index] = pf
+        }
+    }
+
+    /// Down again: focusable, and exposed.
+    private static func focus(_ preOrder: [NodeID], _ facts: inout [Facts], _ parents: [NodeID]) {
+        // Per slot: some important ancestor (or the node itself) is
+        // visible, not window-sized and focusable.
+        var focusableHere = [Bool](repeating: false, count: facts.count)
+        for n in preOrder {
+            let i = n.index
+            var f = facts[i]
+            guard f.contains(.important) else { continue }
+            let p = parents[i]
+            let scrollItem = f.contains(.visible) && !p.isNone && facts[p.index].contains(.scrollContainer)
+            let focusable = f.contains(.actionable) || (scrollItem && f.contains(.speaks))
+            if focusable { f.insert(.focusable) }
+            let windowSized = f.contains(.fillsWindow) && f.contains(.hasChildren) && !f.contains(.actionable)
+            let focusableAbove = !p.isNone && focusableHere[p.index]
+            if f.contains(.visible) && !windowSized {
+                let exposed =
+                    focusable
+                    ? (!f.contains(.hasChildren) || f.contains(.speaks))
+                    : ((f.contains(.hasText) || f.contains(.hasState)) && !focusableAbove)
+                if exposed { f.insert(.exposed) }
+            }
+            focusableHere[i] = focusableAbove || (f.contains(.visible) && !windowSized && focusable)
+            facts[i] = f
+        }
+    }
+
+    // MARK: Order
+
+    /// TalkBack's linear order (tree-format.md, "Navigation order", Android):
+    /// the exposed nodes in a pre-order walk of the tree TalkBack sees (a
+    /// node before its children), window by window in `windowOrder`; within
+    /// a window, each node's children in the dump's order, then reordered by
+    /// useful bounds (`reorder`).
+    ///
+    /// - Complexity: O(n) to collect, plus O(k²) at worst per list of k
+    ///   children that some child's useful bounds reorder (each moves past
+    ///   the siblings it passes).
+    func order(of tree: ElementTree) -> [NodeID] {
+        let preOrder = Self.dumpPreOrder(tree)
+        let boxes = Self.screenBoxes(tree, preOrder)
+        // The children of each node in the tree TalkBack sees, in the dump's
+        // order, back to back.
+        var childStart = [Int32](repeating: 0, count: tree.capacity + 1)
+        for n in preOrder where facts[n.index].contains(.important) {
+            let p = parents[n.index]
+            if !p.isNone { childStart[p.index + 1] += 1 }
+        }
+        for i in 0 ..< tree.capacity { childStart[i + 1] += childStart[i] }
+        var children = [NodeID](repeating: .none, count: Int(childStart[tree.capacity]))
+        var fill = childStart
+        for n in preOrder where facts[n.index].contains(.important) {
+            let p = parents[n.index]
+            if !p.isNone {
+                children[Int(fill[p.index])] = n
+                fill[p.index] += 1
+            }
+        }
+        // Useful bounds, children first.
+        var useful = [CGRect](repeating: .null, count: tree.capacity)
+        for n in preOrder.reversed() where facts[n.index].contains(.important) {
+            let f = facts[n.index], own = boxes[n.index]
+            if f.contains(.exposed) {
+                useful[n.index] = own
+            } else if f.contains(.visible) {
+                var around = CGRect.null
+                for k in Int(childStart[n.index]) ..< Int(childStart[n.index + 1]) {
+                    let u = useful[children[k].index]
+                    if !u.isNull { around = around.union(u) }
+                }
+                useful[n.index] = around.isNull ? own : Self.clip(own, to: around)
+            }
+        }
+        var out: [NodeID] = []
+        var list: [NodeID] = []
+        for window in windowOrder(of: tree, preOrder: preOrder, boxes: boxes) {
+            var stack = topNodes(of: window, in: tree).reversed() as [NodeID]
+            while let n = stack.popLast() {
+                if facts[n.index].contains(.exposed) { out.append(n) }
+                list.removeAll(keepingCapacity: true)
+                list.append(contentsOf: children[Int(childStart[n.index]) ..< Int(childStart[n.index + 1])])
+                Self.reorder(&list, useful: useful, own: boxes)
+                stack.append(contentsOf: list.reversed())
+            }
+        }
+        return out
+    }
+
+    /// The important nodes of window `w` that have no important ancestor in
+    /// it: `w` itself when it is important.
+    private func topNodes(of w: NodeID, in tree: ElementTree) -> [NodeID] {
+        if facts[w.index].contains(.important) { return [w] }
+        var out: [NodeID] = []
+        var stack = [w]
+        var children: [NodeID] = []
+        while let v = stack.popLast() {
+            if v != w && facts[v.index].contains(.important) {
+                out.append(v)
+                continue
+            }
+            Self.dumpChildren(of: v, in: tree, into: &children)
+            stack.append(contentsOf: children.reversed())
+        }
+        return out
+    }
+
+    /// `own` cut to `around`, as Android's `Rect.intersect`: unchanged when
+    /// the two do not overlap with area.
+    static func clip(_ own: CGRect, to around: CGRect) -> CGRect {
+        guard own.minX < around.maxX && around.minX < own.maxX && own.minY < around.maxY && around.minY < own.maxY
+        else { return own }
+        return own.intersection(around)
+    }
+
+    /// TalkBack's `ReorderedChildrenIterator`: only when some child uses its
+    /// children's bounds (its useful bounds differ from its own), each such
+    /// child, from the second-to-last back to the first, moves later past
+    /// each following sibling that `comesFirst` puts before it by useful
+    /// bounds (both having some) while their own bounds keep the dump's
+    /// order; it stops at the first sibling it does not pass.
+    static func reorder(_ list: inout [NodeID], useful: [CGRect], own: [CGRect]) {
+        guard list.count > 1 else { return }
+        func usesChildren(_ n: NodeID) -> Bool {
+            let u = useful[n.index]
+            return !u.isNull && u != own[n.index]
+        }
+        guard list.contains(where: usesChildren) else { return }
+        var i = list.count - 2
+        while i >= 0 {
+            if usesChildren(list[i]) {
+                var j = i
+                while j + 1 < list.count {
+                    let a = list[j], b = list[j + 1]
+                    let ua = useful[a.index], ub = useful[b.index]
+                    guard !ua.isNull, !ub.isNull, !comesFirst(ua, ub), comesFirst(own[a.index], own[b.index])
+                    else { break }
+                    list.swapAt(j, j + 1)
+                    j += 1
+                }
+            }
+            i -= 1
+        }
+    }
+
+    /// The framework's stripe order (TalkBack's comparator): whether `a`
+    /// comes first. `a` first when it ends above `b`'s top; `b` first when
+    /// `a` starts below `b`'s bottom; else the smaller left, then the
+    /// smaller top, then the taller, then the wider, else `a`.
+    static func comesFirst(_ a: CGRect, _ b: CGRect) -> Bool {
+        if a.maxY <= b.minY { return true }
+        if a.minY >= b.maxY { return false }
+        if a.minX != b.minX { return a.minX < b.minX }
+        if a.minY != b.minY { return a.minY < b.minY }
+        if a.height != b.height { return a.height > b.height }
+        if a.width != b.width { return a.width > b.width }
+        return true
+    }
+
+    /// TalkBack's window order (`WindowTraversal`): each window's top-level
+    /// node by its top edge, then its left edge, windows of
+    /// `com.android.systemui` after all others, ties in the dump's order
+    /// (frontmost first, as uiautomator lists windows); the status and
+    /// navigation bars left out (`isSystemBar`).
+    func windowOrder(of tree: ElementTree, preOrder: [NodeID], boxes: [CGRect]) -> [NodeID] {
+        var windows: [NodeID] = []
+        var inWindow = [Bool](repeating: false, count: tree.capacity)
+        for n in preOrder {
+            let p = tree.backLinks[n.index].parent
+            let covered = !p.isNone && inWindow[p.index]
+            if !covered && Self.isWindowTop(n, in: tree) {
+                windows.append(n)
+                inWindow[n.index] = true
+            } else {
+                inWindow[n.index] = covered
+            }
+        }
+        // The tree keeps windows back to front; the dump lists them front first.
+        windows.reverse()
+        let screen = tree.screenBounds ?? (tree.root.isNone ? .zero : boxes[tree.root.index])
+        let keyed = windows.enumerated().compactMap { k, w -> (NodeID, Bool, CGRect, Int)? in
+            let system = tree.packageName(of: w) == "com.android.systemui"
+            let box = boxes[w.index]
+            if system && Self.isSystemBar(box, screen: screen) { return nil }
+            return (w, system, box, k)
+        }
+        return keyed.sorted { a, b in
+            if a.1 != b.1 { return !a.1 }
+            if a.2.minY != b.2.minY { return a.2.minY < b.2.minY }
+            if a.2.minX != b.2.minX { return a.2.minX < b.2.minX }
+            return a.3 < b.3
+        }.map(\.0)
+    }
+
+    /// A status bar or navigation bar: as wide as the screen, touching its
+    /// top edge and ending above a fifth of its height, or touching its
+    /// bottom edge and starting below three quarters of it.
+    static func isSystemBar(_ box: CGRect, screen: CGRect) -> Bool {
+        guard !box.isNull, box.minX <= screen.minX, box.maxX >= screen.maxX else { return false }
+        let h = screen.height
+        if box.minY <= screen.minY && box.maxY < screen.minY + h / 5 { return true }
+        if box.maxY >= screen.maxY && box.minY > screen.minY + h * 3 / 4 { return true }
+        return false
+    }
+}
