@@ -117,7 +117,7 @@ private func error(_ xml: String) -> TreeError? {
 }
 
 /// Start tags with many attributes: the duplicate check stays linear in
-/// their count (a node of 400,000 attributes took over 30 s when each was
+/// their count (a node of 400,000 attributes took minutes when each was
 /// compared with those before it), and says the same as with a few.
 @Suite struct ImportXMLManyAttributesTests {
     /// ` a0="v" a1="v" ...`: `count` distinct names with a common prefix
@@ -149,7 +149,11 @@ private func error(_ xml: String) -> TreeError? {
     /// A name given twice among many is refused as among a few, at its
     /// second occurrence's line, whether it repeats the first name, the
     /// last, or one near where the check changes strategy.
-    @Test(arguments: [0, 1, 30, 31, 32, 33, 64, 49_998])
+    @Test(arguments: [
+        0, 1, XMLScanner.linearAttributeLimit - 2, XMLScanner.linearAttributeLimit - 1,
+        XMLScanner.linearAttributeLimit, XMLScanner.linearAttributeLimit + 1, 2 * XMLScanner.linearAttributeLimit,
+        49_998,
+    ])
     func aDuplicateAmongManyIsRefused(_ repeated: Int) {
         let xml =
             "<hierarchy>\n<node" + Self.attributes(49_999) + "\n extra-\(repeated)=\"again\"" + Self.attributes(3)
@@ -164,7 +168,7 @@ private func error(_ xml: String) -> TreeError? {
     /// Every count around where the check changes strategy: all names
     /// distinct read; a repeat of any earlier name is found.
     @Test func everyCountAroundTheSwitch() {
-        for count in 1 ... 80 {
+        for count in 1 ... XMLScanner.linearAttributeLimit + 20 {
             #expect(error("<x" + Self.attributes(count) + "/>") == nil, "\(count)")
             for repeated in [0, count / 2, count - 1] {
                 let xml = "<x" + Self.attributes(count) + " extra-\(repeated)='2'/>"
@@ -174,14 +178,18 @@ private func error(_ xml: String) -> TreeError? {
     }
 
     /// The names of one tag are forgotten at the next: a tag after a large
-    /// one may use the same names, and a duplicate there is still found.
-    @Test func eachTagStartsAfresh() throws {
-        let large = "<x" + Self.attributes(1_000) + ">"
+    /// one may use the same names (whether the large one's table is kept
+    /// or dropped), and a duplicate there is still found.
+    @Test(arguments: [1_000, 10_000])
+    func eachTagStartsAfresh(_ count: Int) throws {
+        let large = "<x" + Self.attributes(count) + ">"
         let got = try events(large + "<y" + Self.attributes(2) + "/><z" + Self.attributes(100) + "/></x>").get()
         #expect(got.count == 6)
         #expect(got[1] == "<y extra-0=v0 extra-1=v1>")
-        #expect(
-            error(large + "<y" + Self.attributes(40) + " extra-39='1'/></x>")?.message
-                == "malformed XML: attribute given twice")
+        for (size, repeated) in [(40, 39), (100, 99), (100, 0)] {
+            #expect(
+                error(large + "<y" + Self.attributes(size) + " extra-\(repeated)='1'/></x>")?.message
+                    == "malformed XML: attribute given twice", "\(size), \(repeated)")
+        }
     }
 }

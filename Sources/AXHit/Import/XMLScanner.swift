@@ -199,11 +199,12 @@ struct XMLScanner {
     }
 
     /// Attributes per start tag checked for duplicates against the names
-    /// before them (under a 64-bit signature): page sources give a node 10
-    /// to 30, and that check costs no allocation. Past it, names go into
-    /// `attributeNames`, so that a tag of n attributes costs O(n), not
-    /// O(n²) (a node of 400,000 took minutes).
-    static let linearAttributeLimit = 32
+    /// before them (under a 64-bit signature): page sources give a node 7
+    /// to 30, and that check costs no hashing; at this count it costs at
+    /// most some 2,000 comparisons, a few per byte of the tag. Past it,
+    /// names go into `attributeNames`, so that a tag of n attributes costs
+    /// O(n), not O(n²) (a node of 400,000 took minutes).
+    static let linearAttributeLimit = 64
 
     /// An attribute's name, hashed and compared by its bytes (with the
     /// standard library's seeded hash, so that no input can make its names
@@ -309,7 +310,11 @@ struct XMLScanner {
         nameStart = position
         nameEnd = try scanName()
         attributes.removeAll(keepingCapacity: true)
-        if !attributeNames.isEmpty { attributeNames = [] }
+        if !attributeNames.isEmpty {
+            // Kept for the next large tag, unless a huge one would make
+            // every later tag clear a huge table.
+            attributeNames.removeAll(keepingCapacity: attributeNames.capacity <= 1 << 12)
+        }
         // A 64-bit signature of the names seen, so that a duplicate check
         // among the first `linearAttributeLimit` compares bytes only when
         // two names share a bit.
@@ -364,7 +369,7 @@ struct XMLScanner {
                 seen |= bit
             } else {
                 if attributeNames.isEmpty {
-                    attributeNames.reserveCapacity(2 * Self.linearAttributeLimit)
+                    attributeNames.reserveCapacity(4 * Self.linearAttributeLimit)
                     for a in attributes { attributeNames.insert(AttributeName(name(of: a))) }
                 }
                 guard attributeNames.insert(AttributeName(slice(aStart, aEnd))).inserted else {
