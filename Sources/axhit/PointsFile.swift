@@ -33,14 +33,22 @@ enum PointsFile {
     /// straight into their places in the one array returned (no array per
     /// piece, no copy but where blank or comment lines leave a gap).
     ///
+    /// A UTF-8 byte order mark at the very start is skipped; anywhere else
+    /// it is not a point.
+    ///
     /// - Throws: `TreeError` naming `file` and the first line (in file order)
     ///   that is not two finite numbers (a NUL, trailing junk, a third
     ///   number) or is longer than `maximumLine` bytes.
     static func points(in bytes: UnsafeBufferPointer<UInt8>, file: String) throws(TreeError) -> [CGPoint] {
-        let starts = pieceStarts(bytes)
+        // A UTF-8 byte order mark at the start (editors on Windows save
+        // one) is skipped, as the tree readers skip it; it is on line 1, so
+        // line numbers are unchanged.
+        let hasMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let text = hasMark ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
+        let starts = pieceStarts(text)
         let pieces = starts.count
         // The pieces only read the bytes.
-        nonisolated(unsafe) let bytes = bytes
+        nonisolated(unsafe) let bytes = text
         @Sendable func piece(_ k: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: bytes[starts[k] ..< (k + 1 < pieces ? starts[k + 1] : bytes.count)])
         }

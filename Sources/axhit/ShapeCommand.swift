@@ -9,11 +9,17 @@ enum ShapeCommand {
 
         Print the region the SVG path D (screen space) fills, as one line of WKT:
         a POLYGON or MULTIPOLYGON, or POLYGON EMPTY. Curves are flattened to within
-        T points of the true curve (default 0.05); the fill rule is non-zero unless
-        --even-odd is given. An open subpath is filled as if closed.
+        T points of the true curve (default 0.05, at least \(Limits.decimal(minimumTolerance))); the fill rule is
+        non-zero unless --even-odd is given. An open subpath is filled as if closed.
 
         \(Limits.geometry)
         """
+
+    /// The smallest `--tolerance` taken, in points: a millionth of a point
+    /// is far below anything a screen shows, and a finer one mostly asks a
+    /// curve for more points than the flattening budget allows, an error
+    /// that would blame the path for what is a mistyped number.
+    static let minimumTolerance = 1e-6
 
     static func run(_ argv: [String]) throws {
         let args = try Arguments(argv, options: ["d", "tolerance"], flags: ["even-odd", "help"])
@@ -24,7 +30,11 @@ enum ShapeCommand {
         try args.noPositionals()
         let d = try args.required("d")
         let tolerance = try args.number("tolerance", default: 0.05)
-        guard tolerance > 0 else { throw UsageError("--tolerance must be greater than 0") }
+        guard tolerance >= minimumTolerance else {
+            throw UsageError(
+                "--tolerance must be at least \(Limits.decimal(minimumTolerance)) (points), got \(args.option("tolerance") ?? "")"
+            )
+        }
         var path: BezierPath
         do { path = try BezierPath(svgPathData: d) } catch {
             throw TreeError(.validation, "\(error)", file: "--d")

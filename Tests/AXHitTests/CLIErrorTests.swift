@@ -328,6 +328,7 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         let budgets = [
             ("activate", "in at most 16,384 cells"), ("audit", "for at most 64 other shapes"),
             ("render", "more than 1e12 units across"), ("hit", "at most 1,024 bytes"),
+            ("shape", "(default 0.05, at least 1e-6)"),
         ]
         for (verb, line) in budgets {
             guard let run = try scratch.run([verb, "--help"]) else { return }
@@ -371,6 +372,7 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         ["shape"],
         ["shape", "--d", "M0 0", "--tolerance", "0"],
         ["shape", "--d", "M0 0", "--tolerance", "nan"],
+        ["shape", "--d", "M0 0", "--tolerance", "1e-300"],
         ["shape", "--d", "M0 0", "extra"],
     ])
     func usageError(_ arguments: [String]) throws {
@@ -383,6 +385,24 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
             #expect(run.stderrLines.count == 1, "\(run.stderr)")
             #expect(run.stderr.hasPrefix("axhit: "))
         }
+    }
+
+    /// A tolerance below the floor is an absurd request, refused as such
+    /// (naming the floor) rather than as a path too complex to flatten;
+    /// the floor itself is taken.
+    @Test func toleranceBelowTheFloorIsAUsageError() throws {
+        let scratch = try CLIScratch()
+        let curve = "M 0 0 C 10 0 10 10 0 10 Z"
+        for tiny in ["1e-300", "9.99e-7", "4.9e-324", "0"] {
+            let run = try #require(try scratch.run(["shape", "--d", curve, "--tolerance", tiny]))
+            #expect(run.status == 2 && run.stdout.isEmpty, "\(tiny): \(run.stderr)")
+            #expect(
+                run.stderr
+                    == "axhit: shape: --tolerance must be at least 1e-6 (points), got \(tiny) (axhit shape --help)\n",
+                "\(tiny)")
+        }
+        let floor = try #require(try scratch.run(["shape", "--d", curve, "--tolerance", "1e-6"]))
+        #expect(floor.status == 0 && floor.stdout.hasPrefix("POLYGON (("), "\(floor.stderr)")
     }
 
     // MARK: Odd but valid

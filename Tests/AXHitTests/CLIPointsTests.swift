@@ -179,6 +179,35 @@ extension CLIPointsTests {
         let failed = try #require(try scratch.run(["hit", tree, "--points", bad]))
         expectOneErrorLine(failed, file: bad, line: 59_991, node: nil, key: nil)
     }
+
+    /// A file saved with a UTF-8 byte order mark (as Windows editors save
+    /// one) reads as the same file without it, from a file or standard
+    /// input; a mark anywhere else is still not a point.
+    @Test func aByteOrderMarkAtTheStartIsSkipped() throws {
+        let scratch = try CLIScratch()
+        let tree = try scratch.write("tree.json", Self.document)
+        let expected = """
+            {"point":[1,2],"element":"a"}
+            {"point":[60,10],"element":"b"}
+
+            """
+        for body in ["1 2\n60 10\n", "# x y\n1 2\r\n60,10"] {
+            let points = try scratch.write("bom.txt", "\u{FEFF}" + body)
+            let run = try #require(try scratch.run(["hit", tree, "--points", points]))
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
+            #expect(run.stdout == expected)
+            let piped = try #require(
+                try scratch.run(["hit", tree, "--points", "-"], stdin: Data(("\u{FEFF}" + body).utf8)))
+            #expect(piped.status == 0 && piped.stdout == expected, "\(piped.stderr)")
+        }
+        let late = try scratch.write("late.txt", "1 2\n\u{FEFF}60 10\n")
+        let refused = try #require(try scratch.run(["hit", tree, "--points", late]))
+        expectOneErrorLine(refused, file: late, line: 2, node: nil, key: nil)
+        // Only the mark is skipped: a file of nothing else has no points.
+        let alone = try scratch.write("alone.txt", "\u{FEFF}")
+        let empty = try #require(try scratch.run(["hit", tree, "--points", alone]))
+        #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty.stderr)")
+    }
 }
 
 /// How the tools share items among cores (`consecutiveRuns`): for every

@@ -115,3 +115,81 @@ private func error(_ xml: String) -> TreeError? {
         #expect(try events(xml).get().count == 2 * depth)
     }
 }
+
+/// Start tags with many attributes: the duplicate check stays linear in
+/// their count (a node of 400,000 attributes took minutes when each was
+/// compared with those before it), and says the same as with a few.
+@Suite struct ImportXMLManyAttributesTests {
+    /// ` a0="v" a1="v" ...`: `count` distinct names with a common prefix
+    /// and length classes, so that many share the quick signature.
+    static func attributes(_ count: Int, prefix: String = "extra-") -> String {
+        var out = ""
+        out.reserveCapacity(count * 16)
+        for k in 0 ..< count {
+            out += " \(prefix)\(k)=\"v\(k % 100)\""
+        }
+        return out
+    }
+
+    /// 400,000 attributes on one uiautomator node: the dump reads, and the
+    /// attributes the reader knows still count wherever they stand.
+    @Test func aNodeWithFourHundredThousandAttributesReads() throws {
+        let xml =
+            "<?xml version=\"1.0\"?>\n<hierarchy rotation=\"0\"><node index=\"0\" text=\"Hi\""
+            + " class=\"android.widget.Button\"" + Self.attributes(400_000)
+            + " clickable=\"true\" bounds=\"[10,20][110,70]\" /></hierarchy>\n"
+        let tree = try ElementTree(uiautomatorDump: Data(xml.utf8), file: "many.xml")
+        #expect(tree.count == 1)
+        let button = tree[try #require(tree.node(withID: "Button#0"))]
+        #expect(button?.accessibilityLabel == "Hi")
+        #expect(button?.frame == CGRect(x: 10, y: 20, width: 100, height: 50))
+        #expect(button?.actions.contains(.click) == true)
+    }
+
+    /// A name given twice among many is refused as among a few, at its
+    /// second occurrence's line, whether it repeats the first name, the
+    /// last, or one near where the check changes strategy.
+    @Test(arguments: [
+        0, 1, XMLScanner.linearAttributeLimit - 2, XMLScanner.linearAttributeLimit - 1,
+        XMLScanner.linearAttributeLimit, XMLScanner.linearAttributeLimit + 1, 2 * XMLScanner.linearAttributeLimit,
+        49_998,
+    ])
+    func aDuplicateAmongManyIsRefused(_ repeated: Int) {
+        let xml =
+            "<hierarchy>\n<node" + Self.attributes(49_999) + "\n extra-\(repeated)=\"again\"" + Self.attributes(3)
+            + " /></hierarchy>"
+        let e = try? #require(throws: TreeError.self) {
+            try ElementTree(uiautomatorDump: Data(xml.utf8), file: "dup.xml")
+        }
+        #expect(e?.message == "malformed XML: attribute given twice")
+        #expect(e?.line == 3 && e?.file == "dup.xml" && e?.kind == .input)
+    }
+
+    /// Every count around where the check changes strategy: all names
+    /// distinct read; a repeat of any earlier name is found.
+    @Test func everyCountAroundTheSwitch() {
+        for count in 1 ... XMLScanner.linearAttributeLimit + 20 {
+            #expect(error("<x" + Self.attributes(count) + "/>") == nil, "\(count)")
+            for repeated in [0, count / 2, count - 1] {
+                let xml = "<x" + Self.attributes(count) + " extra-\(repeated)='2'/>"
+                #expect(error(xml)?.message == "malformed XML: attribute given twice", "\(count), \(repeated)")
+            }
+        }
+    }
+
+    /// The names of one tag are forgotten at the next: a tag after a large
+    /// one may use the same names (whether the large one's table is kept
+    /// or dropped), and a duplicate there is still found.
+    @Test(arguments: [1_000, 10_000])
+    func eachTagStartsAfresh(_ count: Int) throws {
+        let large = "<x" + Self.attributes(count) + ">"
+        let got = try events(large + "<y" + Self.attributes(2) + "/><z" + Self.attributes(100) + "/></x>").get()
+        #expect(got.count == 6)
+        #expect(got[1] == "<y extra-0=v0 extra-1=v1>")
+        for (size, repeated) in [(40, 39), (100, 99), (100, 0)] {
+            #expect(
+                error(large + "<y" + Self.attributes(size) + " extra-\(repeated)='1'/></x>")?.message
+                    == "malformed XML: attribute given twice", "\(size), \(repeated)")
+        }
+    }
+}

@@ -79,6 +79,11 @@ struct XMLScanner {
     private(set) var tagOffset = 0
     /// The names of the open elements, as (start, end) byte ranges.
     private var open: [(Int, Int)] = []
+    /// The names of the last start tag's attributes, once it has more than
+    /// `linearAttributeLimit` (else empty): the duplicate check beyond
+    /// that is one hash per attribute, not a comparison with every name
+    /// before it.
+    private var attributeNames: Set<AttributeName> = []
     /// A self-closing tag's `.end` is due.
     private var pendingEnd = false
     private var sawDocumentElement = false
@@ -193,6 +198,27 @@ struct XMLScanner {
         return true
     }
 
+    /// Attributes per start tag checked for duplicates against the names
+    /// before them (under a 64-bit signature): page sources give a node 7
+    /// to 30, and that check costs no hashing; at this count it costs at
+    /// most some 2,000 comparisons, a few per byte of the tag. Past it,
+    /// names go into `attributeNames`, so that a tag of n attributes costs
+    /// O(n), not O(n²) (a node of 400,000 took minutes).
+    static let linearAttributeLimit = 64
+
+    /// An attribute's name, hashed and compared by its bytes (with the
+    /// standard library's seeded hash, so that no input can make its names
+    /// collide). It borrows the input, as the scanner does.
+    private struct AttributeName: Hashable {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        static func == (a: Self, b: Self) -> Bool { a.bytes.count == b.bytes.count && a.bytes.elementsEqual(b.bytes) }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
+    }
+
     private static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
     private static let slash = UInt8(ascii: "/"), eq = UInt8(ascii: "=")
 
@@ -284,8 +310,14 @@ struct XMLScanner {
         nameStart = position
         nameEnd = try scanName()
         attributes.removeAll(keepingCapacity: true)
+        if !attributeNames.isEmpty {
+            // Kept for the next large tag, unless a huge one would make
+            // every later tag clear a huge table.
+            attributeNames.removeAll(keepingCapacity: attributeNames.capacity <= 1 << 12)
+        }
         // A 64-bit signature of the names seen, so that a duplicate check
-        // compares bytes only when two names share a bit.
+        // among the first `linearAttributeLimit` compares bytes only when
+        // two names share a bit.
         var seen: UInt64 = 0
         while true {
             let hadSpace = position < n && Self.isSpace(bytes[position])
@@ -325,15 +357,25 @@ struct XMLScanner {
                 nameStart: aStart, nameEnd: aEnd, valueStart: vStart, valueEnd: position,
                 needsDecoding: needsDecoding)
             position += 1  // the closing quote
-            let bit: UInt64 =
-                1 << ((UInt64(aEnd - aStart) &* 31 &+ UInt64(bytes[aStart]) &+ UInt64(bytes[aEnd - 1]) &* 7) & 63)
-            if seen & bit != 0 {
-                let name = slice(aStart, aEnd)
-                if attributes.contains(where: { self.name(of: $0).elementsEqual(name) }) {
+            if attributes.count < Self.linearAttributeLimit {
+                let bit: UInt64 =
+                    1 << ((UInt64(aEnd - aStart) &* 31 &+ UInt64(bytes[aStart]) &+ UInt64(bytes[aEnd - 1]) &* 7) & 63)
+                if seen & bit != 0 {
+                    let name = slice(aStart, aEnd)
+                    if attributes.contains(where: { self.name(of: $0).elementsEqual(name) }) {
+                        throw error("attribute given twice", at: aStart)
+                    }
+                }
+                seen |= bit
+            } else {
+                if attributeNames.isEmpty {
+                    attributeNames.reserveCapacity(4 * Self.linearAttributeLimit)
+                    for a in attributes { attributeNames.insert(AttributeName(name(of: a))) }
+                }
+                guard attributeNames.insert(AttributeName(slice(aStart, aEnd))).inserted else {
                     throw error("attribute given twice", at: aStart)
                 }
             }
-            seen |= bit
             attributes.append(attribute)
         }
         open.append((nameStart, nameEnd))
