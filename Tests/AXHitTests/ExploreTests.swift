@@ -104,7 +104,11 @@ import Testing
             }
             return nil
         }
-        guard let s = locate(from, after: cursor), let e = locate(to, after: s, strictly: from == to) else {
+        // A stretch whose ends are one point, or two a rounding apart (a
+        // path that doubles back over an edge), has looped: its end is
+        // strictly after its start.
+        let looped = abs(Double(from.x - to.x)) < 1e-9 && abs(Double(from.y - to.y)) < 1e-9
+        guard let s = locate(from, after: cursor), let e = locate(to, after: s, strictly: looped) else {
             Issue.record("stretch \(from) → \(to) is not on the polyline after \(cursor)")
             return []
         }

@@ -91,7 +91,10 @@ private let everyKind = [
         #expect(title.accessibilityLabel?.hasPrefix("PayPal Mobile Application License Agreement") == true)
         #expect(title.actions == .click)
         // "focusable": "true" on the WebView, as a string.
-        #expect(tree[try #require(tree.node(withID: "WebView#3"))]!.actions == .focus)
+        let web = tree[try #require(tree.node(withID: "WebView#3"))]!
+        #expect(web.actions == [.focus, .scroll])  // "scrollable": "true"
+        #expect(web.className == "android.webkit.WebView" && web.packageName == "com.paypal.android.p2pmobile")
+        #expect(web.checked == false)  // "checked": "false", as written
         #expect(tree[tree.root]!.visibleInSnapshot == nil)  // the 2016 schema has no flag
         let state = """
             {"views": [
@@ -107,6 +110,7 @@ private let everyKind = [
         #expect(hi.accessibilityIdentifier == "app:id/hi")
         #expect(hi.actions == [.longClick, .check])
         #expect(hi.accessibilityTraits == [.staticText, .button, .toggleButton, .notEnabled, .selected])
+        #expect(hi.checked == true && hi.className == "android.widget.TextView" && hi.packageName == nil)
         #expect(t.platform == .android && t[t.root]!.isWindow)
     }
 

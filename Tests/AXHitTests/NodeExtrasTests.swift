@@ -29,6 +29,11 @@ import Testing
             ("containerType", { $0.accessibilityContainerType = .list }),
             ("visibleInSnapshot", { $0.visibleInSnapshot = true }),
             ("actions", { $0.actions = .click }),
+            ("checked", { $0.checked = false }),
+            ("importantForAccessibility", { $0.importantForAccessibility = false }),
+            ("className", { $0.className = "android.widget.TextView" }),
+            ("packageName", { $0.packageName = "com.example" }),
+            ("accessibilityIndex", { $0.accessibilityIndex = 0 }),
         ]
         for (name, change) in changes {
             var node = Node.view("v", frame: .zero)

@@ -519,11 +519,12 @@ import Testing
         #expect(tally.mismatches == 0)
     }
 
-    /// TalkBack's rules (an exposed view does not hide its subtree) get a
-    /// grid too: an exposed view answers where its subtree does not, the
-    /// deepest exposed node wins, and the topmost window that holds the
-    /// point decides even with nothing exposed there.
-    @Test func talkBackAnswersDeepestFirstAndStopsAtItsWindows() throws {
+    /// TalkBack's hover is no region per node, so an Android tree gets no
+    /// grid; the per-view hover answers: on the title (not exposed: its
+    /// clickable row speaks for it), the row, which takes the hover; on the
+    /// button in front of its row, the button; where the overlay window
+    /// holds the point, nothing, though the app window behind holds it too.
+    @Test func talkBackTreesGetNoGridAndTheHoverAnswers() throws {
         let tree = try PlatformReferenceTests.androidScreen(
             """
             {"id": "app", "isWindow": true, "frame": [0, 0, 100, 100], "children": [
@@ -534,21 +535,14 @@ import Testing
                {"id": "empty", "frame": [0, 0, 80, 20]}]}
             """)
         var engine = HitTester(tree)
-        let built = engine.buildScreenGrid()
-        #expect(built)
-        let grid = try #require(engine.screenGrid)
+        let built = engine.buildScreenGrid(), prepared = engine.prepare(forQueries: 1_000, policy: .frame)
+        #expect(!built && !prepared && engine.screenGrid == nil)
         let row = try #require(tree.node(withID: "row")), more = try #require(tree.node(withID: "more"))
-        // On the title (not exposed: its row is actionable), the row; on the
-        // button (70, 55) ..< (90, 85), the button in front of its row.
-        #expect(grid.answer(CGPoint(x: 30, y: 70)) == .node(row))
-        #expect(grid.answer(CGPoint(x: 80, y: 70)) == .node(more))
-        // The overlay window holds (50, 10): nothing, though the app window
-        // behind it holds the point too; (50, 40) is in the app window alone,
-        // with nothing exposed there.
-        #expect(grid.answer(CGPoint(x: 50, y: 10)) == .nothing)
-        #expect(grid.answer(CGPoint(x: 50, y: 40)) == .nothing)
-        // Within the rounding's reach of the button's edge, the search decides.
-        #expect(grid.answer(CGPoint(x: 70, y: 70)) == .undecided)
+        #expect(engine.hit(CGPoint(x: 30, y: 70)) == row)
+        #expect(engine.hit(CGPoint(x: 80, y: 70)) == more)
+        #expect(engine.hit(CGPoint(x: 50, y: 10)) == nil)
+        // (50, 40): the app window alone, which is window-sized, not exposed.
+        #expect(engine.hit(CGPoint(x: 50, y: 40)) == nil)
         #expect(engine.hit(CGPoint(x: 70, y: 70)) == more)
         #expect(engine.hit(CGPoint(x: 69.99, y: 70)) == row)
     }

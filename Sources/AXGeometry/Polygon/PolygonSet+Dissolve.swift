@@ -21,7 +21,7 @@ extension PolygonSet {
     /// rings are exteriors; each hole goes to the exterior that a ray from
     /// it towards -x leaves the union through, directly or through other
     /// holes of the same polygon.
-    static func dissolving(faces: [[[CGPoint]]]) -> PolygonSet {
+    package static func dissolving(faces: [[[CGPoint]]]) -> PolygonSet {
         // 1. Directed edges with their face on the left; shared ones cancel.
         var boundary = Set<DirectedEdge>()
         for face in faces {

@@ -48,6 +48,8 @@ public struct ExploreScratch: Sendable {
     var breaks: [Double] = []
     var byStart: [Int32] = []
     var heap: [Int32] = []
+    /// TalkBack's hover, asked once per stretch.
+    var hover = HitScratch()
 
     /// Empty scratch space.
     public init() {}
@@ -109,6 +111,7 @@ extension HitTester {
         _ a: CGPoint, _ b: CGPoint, scratch: inout ExploreScratch,
         _ emit: (NodeID?, Double, Double) -> Void
     ) {
+        if !exposedHidesSubtree { return exploreByHover(a, b, scratch: &scratch, emit) }
         collectCandidates(a, b, scratch: &scratch)
         // Breakpoints, and the candidates by where they start (a candidate
         // of no length holds a single point: no stretch).
@@ -150,10 +153,38 @@ extension HitTester {
         }
     }
 
+    /// TalkBack's stretches of segment `a → b`: the hover's answer changes
+    /// only where the segment crosses the bounds of a visible node that the
+    /// hover can reach (every such node may be offered it, take it or
+    /// report), so it is asked once inside each piece between those
+    /// crossings (`hover`), and holds over the whole piece.
+    private func exploreByHover(
+        _ a: CGPoint, _ b: CGPoint, scratch: inout ExploreScratch, _ emit: (NodeID?, Double, Double) -> Void
+    ) {
+        collectCandidates(a, b, everyVisibleNode: true, scratch: &scratch)
+        scratch.breaks.removeAll(keepingCapacity: true)
+        scratch.breaks.append(0)
+        scratch.breaks.append(1)
+        for c in scratch.candidates where c.lo < c.hi {
+            if c.lo > 0 { scratch.breaks.append(c.lo) }
+            if c.hi < 1 { scratch.breaks.append(c.hi) }
+        }
+        scratch.breaks.sort()
+        var t0 = scratch.breaks[0]
+        for t1 in scratch.breaks.dropFirst() where t1 > t0 {
+            emit(hover(Self.point(a, b, (t0 + t1) / 2), scratch: &scratch.hover), t0, t1)
+            t0 = t1
+        }
+    }
+
     /// The candidates whose regions meet segment `a → b`, in pre-order,
     /// each with the parameter interval where its region (cut by its
-    /// ancestors' bounds) holds the segment.
-    private func collectCandidates(_ a: CGPoint, _ b: CGPoint, scratch: inout ExploreScratch) {
+    /// ancestors' bounds) holds the segment; with `everyVisibleNode`, every
+    /// node that is not hidden, by its bounds (TalkBack's hover reaches
+    /// them all).
+    private func collectCandidates(
+        _ a: CGPoint, _ b: CGPoint, everyVisibleNode: Bool = false, scratch: inout ExploreScratch
+    ) {
         scratch.candidates.removeAll(keepingCapacity: true)
         scratch.stack.removeAll(keepingCapacity: true)
         let root = tree.root
@@ -162,9 +193,14 @@ extension HitTester {
         while let e = scratch.stack.popLast() {
             let n = e.node
             let h = hot[n.index]
-            // As `hit`: a subtree with nothing exposed and no final window is skipped.
-            guard h.state.contains(.subtreeSearched) else { continue }
-            let exposed = h.state.contains(.exposed)
+            // As `hit`: a subtree with nothing exposed and no final window is
+            // skipped; the hover passes everything but hidden nodes.
+            if everyVisibleNode {
+                guard !h.state.contains(.blocked) else { continue }
+            } else {
+                guard h.state.contains(.subtreeSearched) else { continue }
+            }
+            let exposed = everyVisibleNode || h.state.contains(.exposed)
             if !h.isView {
                 if exposed {
                     let frame =
@@ -192,7 +228,9 @@ extension HitTester {
             guard let qa = Self.inverseApply(toParent, e.a), let qb = Self.inverseApply(toParent, e.b),
                 let (lo, hi) = Self.clip(qa, qb, bounds(h), e.lo, e.hi)
             else { continue }
-            if h.state.contains(.finalWindow) { scratch.candidates.append(.init(node: .none, lo: lo, hi: hi)) }
+            if h.state.contains(.finalWindow) && !everyVisibleNode {
+                scratch.candidates.append(.init(node: .none, lo: lo, hi: hi))
+            }
             if exposed { scratch.candidates.append(.init(node: n, lo: lo, hi: hi)) }
             let inner = ExploreScratch.Entry(node: n, a: qa, b: qb, lo: lo, hi: hi, toScreen: toScreen)
             pushChildren(of: n, inner, scratch: &scratch)

@@ -1,3 +1,4 @@
+import AXGeometry
 import Foundation
 
 /// Where on the screen one node answers a question (`HitTester.focusMap()`,
@@ -79,6 +80,7 @@ extension HitTester {
     }
 
     private func map(touch: Bool) throws(TreeError) -> [MapRegion] {
+        if !touch && !exposedHidesSubtree { return try hoverFocusMap() }
         let space = ScreenSpace(tree)
         let ownership = try mapOwnership(touch: touch && rules.touchModel != .hittableElement, space: space)
         let entries = ownership.entries.filter { !$0.node.isNone }
@@ -155,5 +157,67 @@ extension HitTester {
             }
         }
         return Ownership(entries, capacity: tree.capacity)
+    }
+
+    /// The most cells `hoverFocusMap()` asks the hover about: 4M (about a
+    /// second of queries), far above a real screen's arrangement (the
+    /// corpus's largest has under 200,000).
+    static let hoverMapCellBudget = 1 << 22
+
+    /// TalkBack's focus map: its answer changes only across the edge of a
+    /// visible node's bounds (every such node may be offered the hover,
+    /// take it or report), so the screen is cut into the cells between
+    /// every such edge, the hover asked once per cell (`hover`), and each
+    /// element's cells dissolved into polygons. Exact where views do not
+    /// turn (every dump); under a turn, cells follow bounding boxes.
+    ///
+    /// - Complexity: O(X · Y) hover queries for X and Y distinct edges.
+    /// - Throws: `TreeError` (`.geometry`) when the cells would exceed
+    ///   `hoverMapCellBudget`.
+    private func hoverFocusMap() throws(TreeError) -> [MapRegion] {
+        guard !tree.root.isNone else { return [] }
+        let space = ScreenSpace(tree)
+        var xs = Set<Double>(), ys = Set<Double>()
+        for n in tree.preOrder where !hot[n.index].state.contains(.blocked) {
+            let box =
+                tree.isView(n)
+                ? (space.resolved[n.index].contains(.invertible)
+                    ? tree.bounds(of: n).applying(space.toScreen[n.index]) : .null)
+                : space.frames[n.index]
+            guard !box.isNull, box.width > 0, box.height > 0, box.minX.isFinite, box.maxY.isFinite else { continue }
+            xs.insert(Double(box.minX))
+            xs.insert(Double(box.maxX))
+            ys.insert(Double(box.minY))
+            ys.insert(Double(box.maxY))
+        }
+        let sx = xs.sorted(), sy = ys.sorted()
+        guard sx.count > 1, sy.count > 1 else { return [] }
+        let cells = (sx.count - 1).multipliedReportingOverflow(by: sy.count - 1)
+        guard !cells.overflow, cells.partialValue <= Self.hoverMapCellBudget else {
+            throw TreeError(
+                .geometry,
+                "the focus map would ask the hover about \(cells.overflow ? "over \(Int.max)" : "\(cells.partialValue)") "
+                    + "cells, over the budget of \(Self.hoverMapCellBudget)")
+        }
+        var faces: [NodeID: [[[CGPoint]]]] = [:]
+        var scratch = HitScratch()
+        for j in 0 ..< sy.count - 1 {
+            let y0 = sy[j], y1 = sy[j + 1]
+            for i in 0 ..< sx.count - 1 {
+                let x0 = sx[i], x1 = sx[i + 1]
+                guard let e = hover(CGPoint(x: (x0 + x1) / 2, y: (y0 + y1) / 2), scratch: &scratch) else { continue }
+                let ring = [
+                    CGPoint(x: x0, y: y0), CGPoint(x: x1, y: y0), CGPoint(x: x1, y: y1), CGPoint(x: x0, y: y1),
+                    CGPoint(x: x0, y: y0),
+                ]
+                faces[e, default: []].append([ring])
+            }
+        }
+        var out: [MapRegion] = []
+        for n in tree.preOrder {
+            guard let f = faces[n] else { continue }
+            out.append(MapRegion(node: n, polygons: PolygonSet.dissolving(faces: f).polygons))
+        }
+        return out
     }
 }

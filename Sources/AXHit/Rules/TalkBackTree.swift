@@ -131,8 +131,9 @@ struct TalkBackTree: Sendable {
         return true
     }
 
-    /// Down the tree: hidden and visible, importance, the nearest important
-    /// ancestor, and each node's own facts.
+    /// Down the tree: hidden (the platform's rules, or a modal sibling) and
+    /// visible, importance, the nearest important ancestor, and each node's
+    /// own facts.
     private static func down(
         _ tree: ElementTree, _ rules: AndroidRules, _ preOrder: [NodeID], _ facts: inout [Facts],
         _ parents: inout [NodeID]
@@ -141,6 +142,10 @@ struct TalkBackTree: Sendable {
         // What a node passes to its children, per slot (written before its
         // children are reached, in pre-order).
         var hidden = [Bool](repeating: false, count: tree.capacity)
+        // Per slot: its frontmost visible modal child, which hides the
+        // others from accessibility (`.none`: none; UIKit's flag, which a
+        // tree written by hand may set).
+        var modal = [NodeID](repeating: .none, count: tree.capacity)
         var windowBox = [CGRect](repeating: .null, count: tree.capacity)
         var underWebView = [Bool](repeating: false, count: tree.capacity)
         var importantAbove = [NodeID](repeating: .none, count: tree.capacity)
@@ -148,8 +153,12 @@ struct TalkBackTree: Sendable {
             let i = n.index
             let p = tree.backLinks[i].parent
             let box = boxes[i]
-            let isHidden = (!p.isNone && hidden[p.index]) || rules.hidesFromAccessibility(n, in: tree)
+            let suppressed = !p.isNone && !modal[p.index].isNone && modal[p.index] != n
+            let isHidden = (!p.isNone && hidden[p.index]) || suppressed || rules.hidesFromAccessibility(n, in: tree)
             hidden[i] = isHidden
+            if ViewRules.hasModalChild(n, in: tree) {
+                modal[i] = ViewRules.frontmostModalChild(of: n, in: tree, rules: rules)
+            }
             let isWindow = isWindowTop(n, in: tree)
             let window = isWindow ? box : (p.isNone ? .null : windowBox[p.index])
             windowBox[i] = window
