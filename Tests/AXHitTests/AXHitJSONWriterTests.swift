@@ -196,7 +196,13 @@ private func expectRoundTrip(_ tree: ElementTree, sourceLocation: SourceLocation
             if !container && rng.chance(0.3) { n.actions = NodeActions(rawValue: UInt8(rng.next() % 32)) }
             if rng.chance(0.05) { n.accessibilityTraits = .adjustable }
             // The Android facts, from their own generator.
-            if facts.chance(0.3) { n.className = ["android.widget.TextView", "androidx.recyclerview.widget.RecyclerView", "android.widget.CheckBox"][Int(facts.next() % 3)] }
+            if facts.chance(0.3) {
+                n.className =
+                    [
+                        "android.widget.TextView", "androidx.recyclerview.widget.RecyclerView",
+                        "android.widget.CheckBox",
+                    ][Int(facts.next() % 3)]
+            }
             if facts.chance(0.1) { n.packageName = "com.example" }
             if facts.chance(0.1) { n.checked = facts.chance(0.5) }
             if facts.chance(0.1) { n.importantForAccessibility = facts.chance(0.5) }

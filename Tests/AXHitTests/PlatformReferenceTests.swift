@@ -368,7 +368,9 @@ enum RandomPlatformTrees {
             if rng.chance(0.01) { v.accessibilityViewIsModal = true }
             // TalkBack's facts (from their own generator, so the geometry
             // is as it was): classes, scrolling, hints, importance, state.
-            if facts.chance(0.5) { v.className = "android.widget." + classes[Int.random(in: 0 ..< classes.count, using: &facts)] }
+            if facts.chance(0.5) {
+                v.className = "android.widget." + classes[Int.random(in: 0 ..< classes.count, using: &facts)]
+            }
             if facts.chance(0.08) { v.actions.insert(.scroll) }
             if facts.chance(0.05) { v.accessibilityHint = "hint" }
             if facts.chance(0.05) { v.importantForAccessibility = facts.chance(0.5) }

@@ -11,8 +11,8 @@ import Testing
 /// gives the readings where the spec is silent).
 ///
 /// For each screen: the exposed set, every exposed element's activation
-/// status and receiver, and the element `hit` answers at each chosen point
-/// (frame policy; Android points in pixels).
+/// status and receiver, TalkBack's order (Android), and the element `hit`
+/// answers at each chosen point (frame policy; Android points in pixels).
 @Suite struct RealScreenTests {
     struct Expectation: Decodable {
         struct Activation: Decodable {
@@ -29,6 +29,8 @@ import Testing
         var platform: String
         var exposed: [String]
         var activations: [Activation]
+        /// Android: TalkBack's swipe order (the oracle writes it for Android only).
+        var order: [String]?
         var hits: [Hit]
     }
 
@@ -70,6 +72,12 @@ import Testing
             }
             #expect(got.status.rawValue == a.status, "\(a.element)")
             #expect(got.receiver.map(tree.id(of:)) == a.receiver, "\(a.element)")
+        }
+
+        // TalkBack's order.
+        if let order = expected.order {
+            var tester = analysis.tester
+            #expect(try tester.navigationOrder().map(tree.id(of:)) == order, "order")
         }
 
         // The hand-checked points.

@@ -17,13 +17,6 @@ import Foundation
 ///   `maxTurns` views from the first): the same region cut by those views'
 ///   bounding boxes on the screen, answered only where the point is also
 ///   inside every edge of their bounds by more than the rounding (`Edges`);
-/// - under TalkBack's rules, where an exposed node does not hide its
-///   subtree: the same for an exposed element node, and for an exposed
-///   view its bounds on the screen, cut as above (where the search enters
-///   it), followed by its subtree's entries, which stand in front of it as
-///   the search tries them first; a final window that is not exposed files
-///   a *stop* entry over its bounds (`windowStop`), answered "nothing"
-///   (the topmost window holding the point decides);
 /// - an *opaque* entry for a subtree the grid does not flatten (a view
 ///   that turns or scales too much, too many turns, a deep chain), over
 ///   where that subtree's answers must lie: the view's bounds on the
@@ -82,8 +75,8 @@ final class ScreenGrid: Sendable {
     /// slots (`keysAreSlots`).
     let first: CellGrid
     let others: [CellGrid]
-    /// Entry `k`'s node; `.none` for an opaque entry, `windowStop` for a
-    /// final window's. Empty when the keys are the nodes' slots.
+    /// Entry `k`'s node; `.none` for an opaque entry. Empty when the keys
+    /// are the nodes' slots.
     let nodes: [NodeID]
     /// The edges of the views that turn or scale above entries (see
     /// `Edges`); empty when there are none.
@@ -121,10 +114,6 @@ final class ScreenGrid: Sendable {
 
     /// See `readsAhead`.
     static let readAheadBytes = 8 << 20
-
-    /// The node of a final window's stop entry (TalkBack): a point it holds
-    /// that no entry in front of it does has no answer.
-    static let windowStop = NodeID(Int32(-2))
 
     /// How far each box is widened (see the type's notes).
     static let slack = 0x1p-16
@@ -356,7 +345,6 @@ final class ScreenGrid: Sendable {
             guard room && side == .inside else { return .undecided }
             if keysAreSlots { return .node(NodeID(front)) }
             let n = nodes[Int(front)]
-            if n == Self.windowStop { return .nothing }
             return n.isNone ? .undecided : .node(n)
         }
     }

@@ -292,7 +292,9 @@ extension HitTester {
         // Whatever the subtree answers lies inside the cut.
         guard reach.depth < ScreenGrid.maxDepth else { return opaque(cut) }
         let exposed = h.state.contains(.exposed)
-        if exposed && (exposedHidesSubtree || !h.isView) {
+        // VoiceOver's search alone: TalkBack's hover gets no grid
+        // (`buildScreenGrid()`).
+        if exposed {
             // The region as the per-view search's exact test computes it
             // (and a view's own map as the search composes it).
             let region =
@@ -304,10 +306,8 @@ extension HitTester {
             if !box.isNull {
                 entries.append(box, Self.isModerate(box) ? n : .none, group: reach.group)
             }
-            // VoiceOver never visits an element's subtree; TalkBack visits
-            // an element node's children before the node itself, so their
-            // entries follow its own.
-            if exposedHidesSubtree { return }
+            // VoiceOver never visits an element's subtree.
+            return
         }
         var next = reach
         next.depth += 1
@@ -348,19 +348,6 @@ extension HitTester {
                 return opaque(reachable)
             }
             if next.cut.isNull { return }
-            if !exposedHidesSubtree {
-                // TalkBack: where the search reaches inside the bounds, the
-                // view answers itself once its subtree (the entries after
-                // this one) has answered nothing; a final window, nothing
-                // (the root's stop is no entry: nothing reaches outside it).
-                var node: NodeID?
-                if exposed {
-                    node = n
-                } else if h.state.contains(.finalWindow) && n != tree.root {
-                    node = ScreenGrid.windowStop
-                }
-                if let node { entries.append(next.cut, Self.isModerate(next.cut) ? node : .none, group: next.group) }
-            }
         }
         var c = tree.firstChildren[n.index]
         while !c.isNone {
