@@ -118,6 +118,42 @@ private let cases: [CorpusCase] = [
         file: "android/droidbot_yelp_search_list_1440x2560_state.json", format: .droidBot, count: 119,
         root: "FrameLayout#0", screen: rect(0, 0, 1440, 2560),
         frames: [("TextView#98", rect(315, 1882, 1023, 66)), ("TextView#112", rect(0, 2196, 288, 196))]),
+    // Added 2026-12-06: the eight newer Android screens (counts, screens and
+    // frames read off the dumps: the pre-order number of each element below
+    // <hierarchy>, its bounds as [x1,y1][x2,y2]).
+    CorpusCase(
+        file: "android/avc_systemui_lockscreen-zh_800x1216_classic.xml", format: .uiautomator, count: 21,
+        root: "FrameLayout#0", screen: rect(0, 0, 800, 1216),
+        frames: [("LinearLayout#10", rect(401, 304, 275, 47)), ("View#20", rect(157, 670, 485, 501))]),
+    CorpusCase(
+        file: "android/carassistant_vivolauncher_home-widgets-zh_2800x1840_classic.xml", format: .uiautomator,
+        count: 61, root: "FrameLayout#0", screen: rect(0, 0, 2800, 1840),
+        frames: [("TextView#30", rect(306, 1076, 596, 57)), ("View#60", rect(1579, 1660, 5, 55))]),
+    CorpusCase(
+        file: "android/fractalforge_flutterfractals_controls-sheet_1080x2400_classic.xml", format: .uiautomator,
+        count: 35, root: "FrameLayout#0", screen: rect(0, 0, 1080, 2400),
+        frames: [("View#17", rect(42, 1463, 917, 47)), ("View#34", rect(0, 2337, 1080, 63))]),
+    CorpusCase(
+        file: "android/hazel_firetvlauncher_home_1920x1080_classic.xml", format: .uiautomator, count: 80,
+        root: "FrameLayout#0", screen: rect(0, 0, 1920, 1080),
+        frames: [("FrameLayout#40", rect(1500, 540, 144, 80)), ("ImageView#79", rect(1480, 1023, 336, 57))]),
+    CorpusCase(
+        file: "android/keydroidx_systemui_quicksettings-zh_320x439_classic.xml", format: .uiautomator, count: 104,
+        root: "FrameLayout#0", screen: rect(0, 0, 320, 439),
+        frames: [("ImageView#52", rect(177, 263, 17, 17)), ("LinearLayout#103", rect(0, 31, 320, 408))]),
+    // A dialog's window: the root's frame is the screen the dump gives.
+    CorpusCase(
+        file: "android/shieldapp_permissioncontroller_notification-permission-dialog_1080x2400_classic.xml",
+        format: .uiautomator, count: 13, root: "FrameLayout#0", screen: rect(28, 784, 1024, 831),
+        frames: [("LinearLayout#6", rect(70, 826, 940, 375)), ("Button#12", rect(133, 1363, 814, 147))]),
+    CorpusCase(
+        file: "android/ultranavbar_novalauncher_home-widgets_2000x1128_classic.xml", format: .uiautomator,
+        count: 89, root: "FrameLayout#0", screen: rect(0, 0, 2000, 1128),
+        frames: [("LinearLayout#44", rect(809, 620, 158, 11)), ("ImageView#88", rect(1911, 9, 53, 66))]),
+    CorpusCase(
+        file: "android/uia2server_anonymized-maps_offline-maps-settings_1080x1794_uia2.xml", format: .uiautomator,
+        count: 64, root: "FrameLayout#0", screen: rect(0, 0, 1080, 1794),
+        frames: [("LinearLayout#32", rect(933, 677, 105, 184)), ("ImageButton#63", rect(933, 1651, 105, 105))]),
     // Added 2026-12-01. The edge case: 8 XCUIElementType elements and 2
     // <SomeRandoElement type="blah"> without a frame.
     CorpusCase(
