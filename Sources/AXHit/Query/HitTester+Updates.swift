@@ -22,7 +22,6 @@ extension HitTester {
     ///   over the whole grid drops it, and its later scrolls are O(1) again.
     /// - Throws: `TreeError` when `view` is not a view or the offset is not finite.
     public mutating func scroll(_ view: NodeID, to offset: CGPoint) throws(TreeError) {
-        defer { refreshTalkBack() }
         if screenGrid != nil { return try scrollMarkingScreenGrid(view, to: offset) }
         try performScroll(view, to: offset)
     }
@@ -58,9 +57,9 @@ extension HitTester {
         if hot[view.index].flags.contains(.hasPath), tree.accessibilityPath(of: view)?.coordinateSpace == .view {
             refitItem(containing: view)
         }
-        // Rules that compare screen boxes with windows' (TalkBack's
-        // whole-window rule) see the content move.
-        if exposureReadsGeometry { deriveSubtree(view, structure: false) }
+        // TalkBack's rules compare screen boxes with windows' (the
+        // whole-window rule), and its order reads them.
+        if exposureReadsGeometry { talkBackAfterScroll(view) }
         navigationAfterScroll(view)
     }
 
@@ -431,6 +430,20 @@ extension HitTester {
             }
         }
         compactBlocksIfNeeded()
+    }
+
+    /// Android, after a scroll of `view`: a scroll moves its content without
+    /// changing what TalkBack sees, so TalkBack's view of the tree is made
+    /// again only when a node's bounds came to equal its window's or
+    /// stopped to (`TalkBackTree.survivesScroll`); its order, which reads
+    /// positions, is made again at the next call either way.
+    ///
+    /// - Complexity: O(depth + subtree of `view`); O(n) when the facts change.
+    private mutating func talkBackAfterScroll(_ view: NodeID) {
+        guard let talkBack = (rules as? AndroidRules)?.talkBack, talkBack.survivesScroll(of: view, in: tree) else {
+            return refreshTalkBack()
+        }
+        navigation.drop()
     }
 
     /// Android: TalkBack's exposure reads a node's children (whether one

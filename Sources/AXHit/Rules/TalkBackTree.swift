@@ -81,6 +81,43 @@ struct TalkBackTree: Sendable {
         n.index < facts.count && facts[n.index].contains(.exposed)
     }
 
+    /// Whether a scroll of view `v` (its bounds' origin moved) leaves these
+    /// facts true: a scroll moves `v`'s descendants on the screen without
+    /// changing their sizes, their visibility or what TalkBack sees, so
+    /// only whether a descendant's bounds equal its window's can change.
+    ///
+    /// - Complexity: O(depth + subtree of `v`).
+    func survivesScroll(of v: NodeID, in tree: ElementTree) -> Bool {
+        var window = v
+        while !window.isNone && !Self.isWindowTop(window, in: tree) { window = tree.backLinks[window.index].parent }
+        guard !window.isNone else { return false }
+        let windowBox = tree.bounds(of: window).applying(tree.toScreen(of: window))
+        var stack: [(NodeID, CGAffineTransform)] = []
+        let inside = tree.toScreen(of: v)
+        var c = tree.firstChildren[v.index]
+        while !c.isNone {
+            stack.append((c, inside))
+            c = tree.nextSiblings[c.index]
+        }
+        while let (n, parentMap) = stack.popLast() {
+            // A window below `v` has boxes of its own, which moved with it.
+            if Self.isWindowTop(n, in: tree) { return false }
+            let map = tree.isView(n) ? tree.boundsToParent(n).concatenating(parentMap) : parentMap
+            let box =
+                tree.isView(n)
+                ? tree.bounds(of: n).applying(map)
+                : (tree.frameInContainerSpace(of: n)?.applying(parentMap) ?? tree.explicitAccessibilityFrame(of: n)
+                    ?? .zero)
+            if (box == windowBox) != facts[n.index].contains(.fillsWindow) { return false }
+            var k = tree.firstChildren[n.index]
+            while !k.isNone {
+                stack.append((k, map))
+                k = tree.nextSiblings[k.index]
+            }
+        }
+        return true
+    }
+
     // MARK: The passes
 
     /// The live nodes in the dump's pre-order: children in the order the
