@@ -82,7 +82,8 @@ extension HitTester {
     ///   kind would change; the engine is unchanged then.
     public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id, node: node.id) }
-        defer { refreshTalkBack() }
+        let talkBack = talkBackBeforeChange(of: id, modal: tree.has(.modal, id) || node.accessibilityViewIsModal)
+        defer { talkBackAfterChange(talkBack) }
         if screenGrid != nil { return try updateMarkingScreenGrid(id, to: node) }
         try performUpdate(id, to: node)
     }
@@ -220,7 +221,7 @@ extension HitTester {
 
     /// Derives the engine's state for the new subtree at `top`, already in the tree.
     private mutating func attach(_ top: NodeID) {
-        defer { refreshTalkBack() }
+        defer { talkBackAfterInsert(top) }
         growColumns()
         assignRank(top)
         let parent = tree.backLinks[top.index].parent
@@ -274,7 +275,9 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
-        defer { refreshTalkBack() }
+        var talkBack = talkBackBeforeChange(of: id, modal: tree.has(.modal, id))
+        talkBack.removed = true
+        defer { talkBackAfterChange(talkBack) }
         navigationBeforeRemove(id)
         let parent = tree.backLinks[id.index].parent
         let hadModalFlag = tree.has(.modal, id)
@@ -441,9 +444,80 @@ extension HitTester {
     /// - Complexity: O(depth + subtree of `view`); O(n) when the facts change.
     private mutating func talkBackAfterScroll(_ view: NodeID) {
         guard let talkBack = (rules as? AndroidRules)?.talkBack, talkBack.survivesScroll(of: view, in: tree) else {
-            return refreshTalkBack()
+            // The subtree's facts were derived at its old place: again (what
+            // it gave its ancestors is read from the facts, so it can be
+            // taken away after the scroll).
+            return talkBackAfterChange(talkBackBeforeChange(of: view, modal: false))
         }
         navigation.drop()
+    }
+
+    /// What an update of TalkBack's view of the tree needs to know from
+    /// before a change (`talkBackBeforeChange`).
+    struct TalkBackChange {
+        var node: NodeID
+        /// The changed subtree's parent in the tree TalkBack sees, as it was.
+        var parent: NodeID
+        /// Whether the whole view is made again: a modal flag (which hides
+        /// the node's siblings), the root or a node just below it (whether
+        /// the root is a window).
+        var full: Bool
+        var removed = false
+    }
+
+    /// Before a change to the subtree at `n` (Android): takes away what it
+    /// gave its ancestors in TalkBack's view (`TalkBackTree.detach`).
+    /// O(subtree, down to its important nodes).
+    private mutating func talkBackBeforeChange(of n: NodeID, modal: Bool) -> TalkBackChange {
+        let parent = tree.backLinks[n.index].parent
+        let full = modal || parent.isNone || tree.backLinks[parent.index].parent.isNone
+        var change = TalkBackChange(node: n, parent: .none, full: full)
+        guard !full else { return change }
+        let tree = self.tree
+        withTalkBack { talkBack in change.parent = talkBack.detach(n, in: tree) }
+        return change
+    }
+
+    /// After a change (Android): derives TalkBack's view of the changed
+    /// subtree again and walks up while what a node says changes
+    /// (`TalkBackTree.reattach`), then the engine's exposure where it may
+    /// have changed; TalkBack's order is made again at the next call.
+    ///
+    /// - Complexity: O(subtree) plus the walk up, and the subtree of an
+    ///   ancestor whose exposure changed; O(n) for a `full` change.
+    private mutating func talkBackAfterChange(_ change: TalkBackChange) {
+        guard rules is AndroidRules else { return }
+        guard !change.full else { return refreshTalkBack() }
+        var top = NodeID.none
+        let alive = !change.removed && tree.contains(change.node)
+        let tree = self.tree
+        withTalkBack { talkBack in
+            top = talkBack.reattach(alive ? change.node : nil, below: change.parent, in: tree, rules: AndroidRules())
+        }
+        if !top.isNone && tree.contains(top) { deriveSubtree(top, structure: false) }
+        navigation.drop()
+    }
+
+    /// After an insert of the subtree at `top` (Android).
+    private mutating func talkBackAfterInsert(_ top: NodeID) {
+        guard rules is AndroidRules else { return }
+        let parent = tree.backLinks[top.index].parent
+        guard !parent.isNone, !tree.backLinks[parent.index].parent.isNone, !tree.has(.modal, top) else {
+            return refreshTalkBack()
+        }
+        let above = (rules as? AndroidRules)?.talkBack?.nearestImportant(atOrAbove: parent) ?? .none
+        talkBackAfterChange(TalkBackChange(node: top, parent: above, full: false))
+    }
+
+    /// Runs `body` on the rules' `TalkBackTree`, held alone while it runs
+    /// (so that it is written in place, not copied).
+    private mutating func withTalkBack(_ body: (inout TalkBackTree) -> Void) {
+        guard var android = rules as? AndroidRules, var talkBack = android.talkBack else { return }
+        android.talkBack = nil
+        rules = android
+        body(&talkBack)
+        android.talkBack = talkBack
+        rules = android
     }
 
     /// Android: TalkBack's exposure reads a node's children (whether one

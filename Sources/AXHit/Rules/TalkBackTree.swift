@@ -26,7 +26,7 @@ import Foundation
 struct TalkBackTree: Sendable {
     /// What the rules read of one node.
     struct Facts: OptionSet, Sendable {
-        let rawValue: UInt16
+        let rawValue: UInt32
         static let important = Facts(rawValue: 1 << 0)
         /// Not hidden (itself or an ancestor), bounds with area.
         static let visible = Facts(rawValue: 1 << 1)
@@ -47,34 +47,44 @@ struct TalkBackTree: Sendable {
         static let fillsWindow = Facts(rawValue: 1 << 10)
         /// Declares scroll and is a collection, scroll view or spinner.
         static let autoScrolls = Facts(rawValue: 1 << 11)
-        /// (Working bits of the upward pass.)
-        static let speakingChild = Facts(rawValue: 1 << 12)
-        static let hiddenTextChild = Facts(rawValue: 1 << 13)
+        /// Hidden, itself or by an ancestor (what its children inherit).
+        static let hidden = Facts(rawValue: 1 << 12)
+        /// It, or an ancestor, is a `WebView` (what its children inherit).
+        static let inWebView = Facts(rawValue: 1 << 13)
         /// Declares click or long click.
         static let taps = Facts(rawValue: 1 << 14)
         /// Declares click, long click, focus or screen-reader focus,
         /// visible or not.
         static let declaresFocusAction = Facts(rawValue: 1 << 15)
+        /// It or an important ancestor is visible, not window-sized and
+        /// focusable: its descendants have a focusable ancestor.
+        static let focusableHere = Facts(rawValue: 1 << 16)
     }
 
     /// Per slot.
     private(set) var facts: [Facts]
     /// Per slot: the nearest important proper ancestor, or `.none`.
     private(set) var parents: [NodeID]
+    /// Per slot, what its children in the tree TalkBack sees give it (so
+    /// that an update adjusts a wide list's counts instead of reading all
+    /// its children): how many there are, how many speak for it, and how
+    /// many are hidden texts that declare no focus action.
+    private var children: [Int32]
+    private var speakingChildren: [Int32]
+    private var hiddenTextChildren: [Int32]
 
     /// The actions that make a node actionable.
     static let focusActions: NodeActions = [.click, .longClick, .focus, .screenReaderFocus]
 
     init(_ tree: ElementTree, rules: AndroidRules) {
         let n = tree.capacity
-        var facts = [Facts](repeating: [], count: n)
-        var parents = [NodeID](repeating: .none, count: n)
-        let preOrder = Self.dumpPreOrder(tree)
-        Self.down(tree, rules, preOrder, &facts, &parents)
-        Self.up(preOrder, &facts, parents)
-        Self.focus(preOrder, &facts, parents)
-        self.facts = facts
-        self.parents = parents
+        facts = Array(repeating: [], count: n)
+        parents = Array(repeating: .none, count: n)
+        children = Array(repeating: 0, count: n)
+        speakingChildren = Array(repeating: 0, count: n)
+        hiddenTextChildren = Array(repeating: 0, count: n)
+        guard !tree.root.isNone else { return }
+        rederive(tree.root, in: tree, rules: rules)
     }
 
     @inline(__always) func isExposed(_ n: NodeID) -> Bool {
@@ -123,11 +133,12 @@ struct TalkBackTree: Sendable {
     /// The live nodes in the dump's pre-order: children in the order the
     /// dump listed them (`accessibilityIndex` where drawing order moved
     /// them, else the tree's order).
-    static func dumpPreOrder(_ tree: ElementTree) -> [NodeID] {
+    static func dumpPreOrder(_ tree: ElementTree, from start: NodeID? = nil) -> [NodeID] {
         var out: [NodeID] = []
-        guard !tree.root.isNone else { return out }
-        out.reserveCapacity(tree.count)
-        var stack = [tree.root]
+        let start = start ?? tree.root
+        guard !start.isNone else { return out }
+        if start == tree.root { out.reserveCapacity(tree.count) }
+        var stack = [start]
         var children: [NodeID] = []
         while let v = stack.popLast() {
             out.append(v)
@@ -168,43 +179,58 @@ struct TalkBackTree: Sendable {
         return true
     }
 
-    /// Down the tree: hidden (the platform's rules, or a modal sibling) and
-    /// visible, importance, the nearest important ancestor, and each node's
-    /// own facts.
-    private static func down(
-        _ tree: ElementTree, _ rules: AndroidRules, _ preOrder: [NodeID], _ facts: inout [Facts],
-        _ parents: inout [NodeID]
-    ) {
-        let boxes = screenBoxes(tree, preOrder)
-        // What a node passes to its children, per slot (written before its
-        // children are reached, in pre-order).
-        var hidden = [Bool](repeating: false, count: tree.capacity)
-        // Per slot: its frontmost visible modal child, which hides the
-        // others from accessibility (`.none`: none; UIKit's flag, which a
-        // tree written by hand may set).
-        var modal = [NodeID](repeating: .none, count: tree.capacity)
-        var windowBox = [CGRect](repeating: .null, count: tree.capacity)
-        var underWebView = [Bool](repeating: false, count: tree.capacity)
-        var importantAbove = [NodeID](repeating: .none, count: tree.capacity)
+    // MARK: Deriving
+
+    /// Derives the facts of the subtree at `x` from its ancestors' (current
+    /// here) and adds what its top nodes give their parent in the tree
+    /// TalkBack sees: down (hidden and visible, importance, the nearest
+    /// important ancestor, each node's own facts), up (children first:
+    /// counts and whether each node speaks), down again (focusable,
+    /// exposed). The caller has taken away what the subtree gave before
+    /// (`detach`), and walks up from its parent after (`reattach`).
+    ///
+    /// - Complexity: O(subtree + depth).
+    private mutating func rederive(_ x: NodeID, in tree: ElementTree, rules: AndroidRules) {
+        let preOrder = Self.dumpPreOrder(tree, from: x)
+        let p = tree.backLinks[x.index].parent
+        let boxes = Self.screenBoxes(tree, preOrder, parentMap: p.isNone ? .identity : tree.toScreen(of: p))
+        // Per slot, written before its children are reached: its frontmost
+        // visible modal child, which hides the others from accessibility
+        // (UIKit's flag, which a tree written by hand may set), and the box
+        // of the window that holds it.
+        var modal: [Int: NodeID] = [:]
+        var windowBox: [Int: CGRect] = [:]
+        if !p.isNone {
+            if ViewRules.hasModalChild(p, in: tree) {
+                modal[p.index] = ViewRules.frontmostModalChild(of: p, in: tree, rules: rules)
+            }
+            var w = p
+            while !w.isNone && !Self.isWindowTop(w, in: tree) { w = tree.backLinks[w.index].parent }
+            if !w.isNone { windowBox[p.index] = tree.bounds(of: w).applying(tree.toScreen(of: w)) }
+        }
+        let above = nearestImportant(atOrAbove: p)
+        // Down.
+        var importantAbove: [Int: NodeID] = p.isNone ? [:] : [p.index: above]
         for n in preOrder {
             let i = n.index
-            let p = tree.backLinks[i].parent
+            let q = tree.backLinks[i].parent
             let box = boxes[i]
-            let suppressed = !p.isNone && !modal[p.index].isNone && modal[p.index] != n
-            let isHidden = (!p.isNone && hidden[p.index]) || suppressed || rules.hidesFromAccessibility(n, in: tree)
-            hidden[i] = isHidden
+            let inherited = q.isNone ? Facts() : facts[q.index].intersection([.hidden, .inWebView])
+            let suppressed = !q.isNone && modal[q.index].map { !$0.isNone && $0 != n } == true
+            let isHidden = inherited.contains(.hidden) || suppressed || rules.hidesFromAccessibility(n, in: tree)
             if ViewRules.hasModalChild(n, in: tree) {
                 modal[i] = ViewRules.frontmostModalChild(of: n, in: tree, rules: rules)
             }
-            let isWindow = isWindowTop(n, in: tree)
-            let window = isWindow ? box : (p.isNone ? .null : windowBox[p.index])
+            let isWindow = Self.isWindowTop(n, in: tree)
+            let window = isWindow ? box : (q.isNone ? .null : windowBox[q.index] ?? .null)
             windowBox[i] = window
             let cls = AndroidClass(tree.className(of: n))
-            let webAbove = !p.isNone && underWebView[p.index]
-            underWebView[i] = webAbove || cls.isWebView
+            let webAbove = inherited.contains(.inWebView)
             let actions = tree.actions(of: n)
             let hasText = tree.hasLabelOrValue(n) || !(tree.extrasOf(n)?.hint ?? "").isEmpty
             var f: Facts = []
+            if isHidden { f.insert(.hidden) }
+            if webAbove || cls.isWebView { f.insert(.inWebView) }
             let important =
                 tree.importantForAccessibility(n)
                 ?? (isWindow || !actions.isDisjoint(with: [.click, .longClick, .focus, .check, .scroll]) || hasText
@@ -212,8 +238,8 @@ struct TalkBackTree: Sendable {
             if important { f.insert(.important) }
             let visible = !isHidden && box.width > 0 && box.height > 0
             if visible { f.insert(.visible) }
-            if !actions.isDisjoint(with: focusActions) { f.insert(.declaresFocusAction) }
-            if visible && !actions.isDisjoint(with: focusActions) { f.insert(.actionable) }
+            if !actions.isDisjoint(with: Self.focusActions) { f.insert(.declaresFocusAction) }
+            if visible && !actions.isDisjoint(with: Self.focusActions) { f.insert(.actionable) }
             if !actions.isDisjoint(with: NodeActions.tap) { f.insert(.taps) }
             if hasText && !cls.isCollection { f.insert(.hasText) }
             if actions.contains(.check) || cls.isRangeControl { f.insert(.hasState) }
@@ -225,21 +251,174 @@ struct TalkBackTree: Sendable {
             }
             if !window.isNull && box == window { f.insert(.fillsWindow) }
             facts[i] = f
-            let above = p.isNone ? NodeID.none : importantAbove[p.index]
-            parents[i] = above
-            importantAbove[i] = important ? n : above
+            let nearest = q.isNone ? NodeID.none : importantAbove[q.index] ?? .none
+            parents[i] = nearest
+            importantAbove[i] = important ? n : nearest
+            children[i] = 0
+            speakingChildren[i] = 0
+            hiddenTextChildren[i] = 0
         }
+        // Up: each node's counts are final once its children are done.
+        for c in preOrder.reversed() where facts[c.index].contains(.important) {
+            updateSpeaks(c)
+            let parent = parents[c.index]
+            if !parent.isNone { add(c, to: parent, sign: 1) }
+        }
+        // Down again.
+        for n in preOrder where facts[n.index].contains(.important) { updateFocus(n) }
+    }
+
+    /// Whether `n` speaks, from its own facts and its counts.
+    private mutating func updateSpeaks(_ n: NodeID) {
+        let i = n.index
+        let f = facts[i]
+        // Text or state, or a child that speaks for it; failing that,
+        // unless it scrolls by itself, a hidden child with text that
+        // declares no focus action.
+        let speaks =
+            f.contains(.hasText) || f.contains(.hasState) || speakingChildren[i] > 0
+            || (!f.contains(.autoScrolls) && hiddenTextChildren[i] > 0)
+        if speaks { facts[i].insert(.speaks) } else { facts[i].remove(.speaks) }
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) what child `c` gives `parent` in
+    /// the tree TalkBack sees.
+    private mutating func add(_ c: NodeID, to parent: NodeID, sign: Int32) {
+        let f = facts[c.index], pf = facts[parent.index]
+        children[parent.index] += sign
+        if f.contains(.visible) {
+            // A scroll item that speaks is focused by itself, unless its
+            // list takes taps for it.
+            let ownItem = pf.contains(.scrollContainer) && !pf.contains(.taps)
+            if !f.contains(.actionable) && f.contains(.speaks) && !ownItem { speakingChildren[parent.index] += sign }
+        } else if f.contains(.hasText) && !f.contains(.declaresFocusAction) {
+            hiddenTextChildren[parent.index] += sign
+        }
+    }
+
+    /// Focusable and exposed for `n`, from its facts and its parent's.
+    private mutating func updateFocus(_ n: NodeID) {
+        let i = n.index
+        var f = facts[i]
+        f.subtract([.focusable, .exposed, .focusableHere, .hasChildren])
+        if children[i] > 0 { f.insert(.hasChildren) }
+        let p = parents[i]
+        let scrollItem = f.contains(.visible) && !p.isNone && facts[p.index].contains(.scrollContainer)
+        let focusable = f.contains(.actionable) || (scrollItem && f.contains(.speaks))
+        if focusable { f.insert(.focusable) }
+        let windowSized = f.contains(.fillsWindow) && f.contains(.hasChildren) && !f.contains(.actionable)
+        let focusableAbove = !p.isNone && facts[p.index].contains(.focusableHere)
+        if f.contains(.visible) && !windowSized {
+            let exposed =
+                focusable
+                ? (!f.contains(.hasChildren) || f.contains(.speaks))
+                : ((f.contains(.hasText) || f.contains(.hasState)) && !focusableAbove)
+            if exposed { f.insert(.exposed) }
+        }
+        if focusableAbove || (f.contains(.visible) && !windowSized && focusable) { f.insert(.focusableHere) }
+        facts[i] = f
+    }
+
+    // MARK: Updates
+
+    /// Before a change to the subtree at `x` (an update of `x`, or its
+    /// removal): takes away what the subtree's top nodes gave their parent
+    /// in the tree TalkBack sees, and returns that parent.
+    ///
+    /// - Complexity: O(subtree of `x` down to its important nodes).
+    mutating func detach(_ x: NodeID, in tree: ElementTree) -> NodeID {
+        var parent = NodeID.none
+        var stack = [x]
+        while let n = stack.popLast() {
+            if facts[n.index].contains(.important) {
+                parent = parents[n.index]
+                if !parent.isNone { add(n, to: parent, sign: -1) }
+                continue
+            }
+            var c = tree.firstChildren[n.index]
+            while !c.isNone {
+                stack.append(c)
+                c = tree.nextSiblings[c.index]
+            }
+        }
+        if parent.isNone {
+            // No important node in the subtree: its parent in the tree
+            // TalkBack sees is the one it would have.
+            var a = tree.backLinks[x.index].parent
+            while !a.isNone && !facts[a.index].contains(.important) { a = tree.backLinks[a.index].parent }
+            parent = a
+        }
+        return parent
+    }
+
+    /// After a change: derives the subtree at `x` again (when it is still
+    /// in the tree: `nil` after a removal), then walks up from `parent`
+    /// (what `detach` returned) while a node's speaking changes, with its
+    /// focusable and exposed facts; where a node's focusable ancestry
+    /// changed, its subtree's exposure is derived again. Returns the top of
+    /// the region whose exposure may have changed (`.none`: none).
+    ///
+    /// - Complexity: O(subtree of `x`) plus the walk up, plus the subtree of
+    ///   an ancestor whose focusability changed.
+    mutating func reattach(_ x: NodeID?, below parent: NodeID, in tree: ElementTree, rules: AndroidRules) -> NodeID {
+        grow(to: tree.capacity)
+        var top = NodeID.none
+        if let x {
+            rederive(x, in: tree, rules: rules)
+            top = x
+        }
+        var a = parent
+        var refocus = NodeID.none
+        while !a.isNone {
+            let old = facts[a.index]
+            let grandparent = parents[a.index]
+            if !grandparent.isNone { add(a, to: grandparent, sign: -1) }
+            updateSpeaks(a)
+            updateFocus(a)
+            if !grandparent.isNone { add(a, to: grandparent, sign: 1) }
+            let new = facts[a.index]
+            if old.symmetricDifference(new).contains(.focusableHere) { refocus = a }
+            if !old.symmetricDifference(new).isDisjoint(with: [.exposed, .focusableHere]) { top = a }
+            // Only a change of speaking changes what it gives its parent.
+            guard old.contains(.speaks) != new.contains(.speaks) else { break }
+            a = grandparent
+        }
+        if !refocus.isNone {
+            for n in Self.dumpPreOrder(tree, from: refocus) where n != refocus && facts[n.index].contains(.important) {
+                updateFocus(n)
+            }
+        }
+        return top
+    }
+
+    /// The nearest important node among `n` and its ancestors (`.none`).
+    func nearestImportant(atOrAbove n: NodeID) -> NodeID {
+        n.isNone || facts[n.index].contains(.important) ? n : parents[n.index]
+    }
+
+    /// Room for `capacity` slots.
+    mutating func grow(to capacity: Int) {
+        guard facts.count < capacity else { return }
+        let extra = capacity - facts.count
+        facts.append(contentsOf: repeatElement([], count: extra))
+        parents.append(contentsOf: repeatElement(.none, count: extra))
+        children.append(contentsOf: repeatElement(0, count: extra))
+        speakingChildren.append(contentsOf: repeatElement(0, count: extra))
+        hiddenTextChildren.append(contentsOf: repeatElement(0, count: extra))
     }
 
     /// Each node's box on the screen, per slot: a view's bounds through its
     /// map (their bounding box), an element node's accessibility frame.
-    static func screenBoxes(_ tree: ElementTree, _ preOrder: [NodeID]) -> [CGRect] {
+    static func screenBoxes(
+        _ tree: ElementTree, _ preOrder: [NodeID], parentMap top: CGAffineTransform = .identity
+    ) -> [CGRect] {
         var boxes = [CGRect](repeating: .null, count: tree.capacity)
         var toScreen = [CGAffineTransform](repeating: .identity, count: tree.capacity)
+        let first = preOrder.first ?? .none
         for n in preOrder {
             let i = n.index
             let p = tree.backLinks[i].parent
-            let parentMap = p.isNone ? CGAffineTransform.identity : toScreen[p.index]
+            let parentMap = n == first || p.isNone ? top : toScreen[p.index]
             if tree.isView(n) {
                 let map = tree.boundsToParent(n).concatenating(parentMap)
                 toScreen[i] = map
@@ -252,67 +431,6 @@ struct TalkBackTree: Sendable {
             }
         }
         return boxes
-    }
-
-    /// Up the tree (the reverse of pre-order: children first): whether each
-    /// important node speaks, from its own facts and its children's in the
-    /// tree TalkBack sees.
-    private static func up(_ preOrder: [NodeID], _ facts: inout [Facts], _ parents: [NodeID]) {
-        for c in preOrder.reversed() {
-            let i = c.index
-            var f = facts[i]
-            guard f.contains(.important) else { continue }
-            // A node speaks with text or state, or a child that speaks for
-            // it; failing that, unless it scrolls by itself, a hidden child
-            // with text that declares no focus action.
-            if f.contains(.hasText) || f.contains(.hasState) || f.contains(.speakingChild)
-                || (!f.contains(.autoScrolls) && f.contains(.hiddenTextChild))
-            {
-                f.insert(.speaks)
-            }
-            facts[i] = f
-            let p = parents[i]
-            guard !p.isNone else { continue }
-            var pf = facts[p.index]
-            pf.insert(.hasChildren)
-            if f.contains(.visible) {
-                // A scroll item that speaks is focused by itself, unless
-                // its list takes taps for it.
-                let ownItem = pf.contains(.scrollContainer) && !pf.contains(.taps)
-                if !f.contains(.actionable) && f.contains(.speaks) && !ownItem { pf.insert(.speakingChild) }
-            } else if f.contains(.hasText) && !f.contains(.actionable) {
-                // `actionable` needs visibility; ask the actions themselves.
-                if !f.contains(.declaresFocusAction) { pf.insert(.hiddenTextChild) }
-            }
-            facts[p.index] = pf
-        }
-    }
-
-    /// Down again: focusable, and exposed.
-    private static func focus(_ preOrder: [NodeID], _ facts: inout [Facts], _ parents: [NodeID]) {
-        // Per slot: some important ancestor (or the node itself) is
-        // visible, not window-sized and focusable.
-        var focusableHere = [Bool](repeating: false, count: facts.count)
-        for n in preOrder {
-            let i = n.index
-            var f = facts[i]
-            guard f.contains(.important) else { continue }
-            let p = parents[i]
-            let scrollItem = f.contains(.visible) && !p.isNone && facts[p.index].contains(.scrollContainer)
-            let focusable = f.contains(.actionable) || (scrollItem && f.contains(.speaks))
-            if focusable { f.insert(.focusable) }
-            let windowSized = f.contains(.fillsWindow) && f.contains(.hasChildren) && !f.contains(.actionable)
-            let focusableAbove = !p.isNone && focusableHere[p.index]
-            if f.contains(.visible) && !windowSized {
-                let exposed =
-                    focusable
-                    ? (!f.contains(.hasChildren) || f.contains(.speaks))
-                    : ((f.contains(.hasText) || f.contains(.hasState)) && !focusableAbove)
-                if exposed { f.insert(.exposed) }
-            }
-            focusableHere[i] = focusableAbove || (f.contains(.visible) && !windowSized && focusable)
-            facts[i] = f
-        }
     }
 
     // MARK: Order
