@@ -23,9 +23,8 @@ struct Box {
 
 /// The naive baseline: UIKit's accessibility hit-test as a plain recursive
 /// function over the same `ScreenSpace`, front to back with bounds pruning,
-/// and nothing else (no index, no "subtree has no element" skip). On an
-/// Android tree, TalkBack's: an exposed node answers only when no child
-/// does, and a window that holds the point decides.
+/// and nothing else (no index, no "subtree has no element" skip). An Android
+/// tree is answered by `NaiveHover` instead (TalkBack's hover dispatch).
 ///
 /// What a UIView keeps in its own fields (bounds, subviews, its map from the
 /// window: `convert(_:from: nil)`) is copied out of the public API once, into
@@ -38,20 +37,32 @@ struct NaiveWalk: Sendable {
         static let exposed = Flags(rawValue: 1)
         static let view = Flags(rawValue: 2)
         static let invertible = Flags(rawValue: 4)
-        static let window = Flags(rawValue: 8)
     }
     private let root: Int32
-    /// VoiceOver's rule (iOS): an exposed element answers for its subtree.
-    private let exposedHidesSubtree: Bool
     private let lastChild: [Int32]
     private let previousSibling: [Int32]
     private let flags: [UInt8]
     private let bounds: [Box]
     private let fromScreen: [CGAffineTransform]
     private let frames: [Box]
+    /// Android's walk, which shares nothing with VoiceOver's: nil on iOS.
+    private let hover: NaiveHover?
 
     init(_ space: ScreenSpace) {
         let tree = space.tree
+        if tree.platform == .android {
+            // Only the hover's arrays: VoiceOver's would sit unused beside them.
+            hover = NaiveHover(space)
+            root = -1
+            lastChild = []
+            previousSibling = []
+            flags = []
+            bounds = []
+            fromScreen = []
+            frames = []
+            return
+        }
+        hover = nil
         let n = tree.capacity
         var lastChild = [Int32](repeating: -1, count: n), previousSibling = [Int32](repeating: -1, count: n)
         var flags = [UInt8](repeating: 0, count: n)
@@ -64,7 +75,6 @@ struct NaiveWalk: Sendable {
             var f: Flags = []
             if space.isExposed(id) { f.insert(.exposed) }
             guard let node = tree[id] else { return }
-            if node.isWindow { f.insert(.window) }
             if node.kind == .view {
                 f.insert(.view)
                 bounds[i] = Box(node.effectiveBounds)
@@ -77,7 +87,6 @@ struct NaiveWalk: Sendable {
             flags[i] = f.rawValue
         }
         self.root = tree.root.rawValue
-        exposedHidesSubtree = tree.platform != .android
         self.lastChild = lastChild
         self.previousSibling = previousSibling
         self.flags = flags
@@ -87,9 +96,11 @@ struct NaiveWalk: Sendable {
     }
 
     /// The frontmost exposed element whose accessibility frame holds `p`,
-    /// within the bounds of all its ancestor views. The same contract as
+    /// within the bounds of all its ancestor views (on Android, TalkBack's
+    /// answer to a hover at `p`). The same contract as
     /// `HitTester.hit(p, policy: .frame)`.
     func hit(_ p: CGPoint) -> NodeID? {
+        if let hover { return hover.hit(p) }
         guard root >= 0 else { return nil }
         let h = hitTest(root, Double(p.x), Double(p.y))
         return h >= 0 ? NodeID(h) : nil
@@ -99,23 +110,16 @@ struct NaiveWalk: Sendable {
         let i = Int(n)
         let f = Flags(rawValue: flags[i])
         // An exposed element answers for its whole subtree (VoiceOver).
-        if f.contains(.exposed) && exposedHidesSubtree { return frames[i].containsClosedOpen(x, y) ? n : -1 }
+        if f.contains(.exposed) { return frames[i].containsClosedOpen(x, y) ? n : -1 }
         if f.contains(.view) && !holds(i, x, y) { return -1 }  // skips the subtree
         // Subviews front to back.
         var c = lastChild[i]
         while c >= 0 {
             let h = hitTest(c, x, y)
             if h >= 0 { return h }
-            // TalkBack: a window that holds the point decides, even with none
-            // (Android only: VoiceOver's search has no such rule, and a tiled
-            // corpus keeps the Android screens' window flags under UIKit's).
-            let ci = Int(c)
-            if !exposedHidesSubtree && Flags(rawValue: flags[ci]).contains(.window) && holds(ci, x, y) { return -1 }
-            c = previousSibling[ci]
+            c = previousSibling[Int(c)]
         }
-        // TalkBack: the node itself once no child answered.
-        guard f.contains(.exposed) else { return -1 }
-        return f.contains(.view) || frames[i].containsClosedOpen(x, y) ? n : -1
+        return -1
     }
 
     /// Whether view `i`'s bounds (in its own space, closed-open) hold the
@@ -125,6 +129,136 @@ struct NaiveWalk: Sendable {
         let t = fromScreen[i]
         let lx = t.a * x + t.c * y + t.tx, ly = t.b * x + t.d * y + t.ty
         return bounds[i].containsClosedOpen(Double(lx), Double(ly))
+    }
+}
+
+/// The naive baseline on Android: touch exploration as tree-format.md
+/// states it (Android `hit(p)`), written from those words and not from the
+/// engine, as one plain recursive function. The hover goes to the topmost
+/// window holding `p`; a node offered it offers it to its visible children
+/// holding `p`, front to back, until one takes it (an enabled node that
+/// declares `click` or `longClick` in the part of its subtree that was
+/// offered it); each offered node with no visible child holding `p`
+/// reports, and the last report that finds an exposed node among the
+/// reporter and its ancestors answers.
+///
+/// Per node it keeps what the walk reads, copied out once: its bounds on the
+/// screen, whether it is visible, takes the hover or is exposed (by
+/// `ScreenSpace.isExposed`, TalkBack's `shouldFocusNode`), and its children
+/// front to back. The windows' bounds sit in one array of their own, so
+/// that finding the topmost is a scan of contiguous memory, O(windows) a
+/// query: a plain implementation keeps no index.
+struct NaiveHover: Sendable {
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// Not hidden, itself or an ancestor, and its bounds have area.
+        static let visible = Flags(rawValue: 1)
+        /// Enabled (no `notEnabled` trait) and declares `click` or `longClick`.
+        static let takes = Flags(rawValue: 2)
+        static let exposed = Flags(rawValue: 4)
+    }
+    private let lastChild: [Int32]
+    private let previousSibling: [Int32]
+    private let flags: [UInt8]
+    /// Android's bounds: a view's bounds converted to the screen (their
+    /// bounding box), an element node's accessibility frame.
+    private let boxes: [Box]
+    /// The windows' top-level nodes in pre-order, so the last that holds a
+    /// point is the topmost there.
+    private let windows: [Int32]
+    private let windowBoxes: [Box]
+    /// Per window, its nearest exposed proper ancestor, or -1: a report
+    /// looks past the window too.
+    private let exposedAboveWindow: [Int32]
+
+    init(_ space: ScreenSpace) {
+        let tree = space.tree
+        let n = tree.capacity
+        var lastChild = [Int32](repeating: -1, count: n), previousSibling = [Int32](repeating: -1, count: n)
+        var flags = [UInt8](repeating: 0, count: n)
+        var boxes = [Box](repeating: Box(.zero), count: n)
+        var hidden = [Bool](repeating: false, count: n)
+        var windows: [Int32] = [], windowBoxes: [Box] = [], exposedAboveWindow: [Int32] = []
+        // Parents come before children: hiding and exposure above are known.
+        tree.forEachInPreOrder(from: tree.root) { id in
+            let i = id.index
+            lastChild[i] = tree.lastChild(of: id).rawValue
+            previousSibling[i] = tree.previousSibling(of: id).rawValue
+            guard let node = tree[id] else { return }
+            let parent = tree.parent(of: id)
+            let box =
+                node.kind == .view
+                ? space.convertToScreen(node.effectiveBounds, from: id) : space.accessibilityFrame(of: id)
+            boxes[i] = Box(box)
+            // Hidden: the dump's visible-to-user, or UIKit's flags on a tree
+            // written by hand; a hidden node hides its subtree.
+            hidden[i] =
+                (!parent.isNone && hidden[parent.index]) || node.visibleInSnapshot == false || node.isHidden
+                || node.alpha < 0.01
+            var f: Flags = []
+            if !hidden[i] && box.width > 0 && box.height > 0 { f.insert(.visible) }
+            if !node.accessibilityTraits.contains(.notEnabled) && !node.actions.isDisjoint(with: NodeActions.tap) {
+                f.insert(.takes)
+            }
+            if space.isExposed(id) { f.insert(.exposed) }
+            flags[i] = f.rawValue
+            // A window is a dump's top-level node: one marked `isWindow`, or
+            // the root unless its children are the windows (a synthetic
+            // root over several, which is none itself). A hidden one is not
+            // on the screen to take the hover.
+            let isWindow =
+                node.isWindow || (parent.isNone && !tree.children(of: id).contains { tree[$0]?.isWindow == true })
+            if isWindow && f.contains(.visible) {
+                var above = parent
+                while !above.isNone && !space.isExposed(above) { above = tree.parent(of: above) }
+                windows.append(id.rawValue)
+                windowBoxes.append(boxes[i])
+                exposedAboveWindow.append(above.rawValue)
+            }
+        }
+        self.lastChild = lastChild
+        self.previousSibling = previousSibling
+        self.flags = flags
+        self.boxes = boxes
+        self.windows = windows
+        self.windowBoxes = windowBoxes
+        self.exposedAboveWindow = exposedAboveWindow
+    }
+
+    /// The node TalkBack focuses when the finger is at `p`, or nil.
+    func hit(_ p: CGPoint) -> NodeID? {
+        let x = Double(p.x), y = Double(p.y)
+        // Windows do not pass the hover on: the topmost holding `p` has it.
+        var k = windowBoxes.count - 1
+        while k >= 0 && !windowBoxes[k].containsClosedOpen(x, y) { k -= 1 }
+        guard k >= 0 else { return nil }
+        var answer: Int32 = -1
+        _ = offer(windows[k], x, y, exposedAboveWindow[k], &answer)
+        return answer >= 0 ? NodeID(answer) : nil
+    }
+
+    /// Offers the hover to `v`, whose nearest exposed proper ancestor is
+    /// `above`; a report with an answer overwrites `answer`, since reports
+    /// come in the order nodes are offered and the last one wins. Returns
+    /// whether `v` takes the hover (so its siblings behind are not offered).
+    private func offer(_ v: Int32, _ x: Double, _ y: Double, _ above: Int32, _ answer: inout Int32) -> Bool {
+        let i = Int(v)
+        let f = Flags(rawValue: flags[i])
+        let nearest = f.contains(.exposed) ? v : above
+        var reached = false
+        var c = lastChild[i]
+        while c >= 0 {
+            let ci = Int(c)
+            if Flags(rawValue: flags[ci]).contains(.visible) && boxes[ci].containsClosedOpen(x, y) {
+                reached = true
+                // A child that takes it: so does `v`, and no child behind is offered.
+                if offer(c, x, y, nearest, &answer) { return true }
+            }
+            c = previousSibling[ci]
+        }
+        // No visible child holds `p`: `v` reports.
+        if !reached && nearest >= 0 { answer = nearest }
+        return f.contains(.takes)
     }
 }
 
@@ -141,8 +275,11 @@ struct NaiveWalk: Sendable {
 /// An Android tree is dispatched as Android does (tree-format.md, Android
 /// `touch(p)`): a view the dump marks not visible takes nothing either, and
 /// a view whose subviews all pass the tap takes it only when it declares
-/// `click` or `longClick` or is adjustable; otherwise the tap goes on to the
-/// next subview behind, then up.
+/// `click` or `longClick` (enabled or not), is an adjustable control (the
+/// `adjustable` trait, or a SeekBar, RatingBar or Slider by class), or is a
+/// scroll container with a child (lists and scroll views take every touch
+/// that reaches them, to scroll); otherwise the tap goes on to the next
+/// subview behind, then up.
 struct NaiveTouch: Sendable {
     private let root: Int32
     /// Per node: the frontmost child view, and the next view behind it
@@ -185,8 +322,9 @@ struct NaiveTouch: Sendable {
             }
             if android {
                 consumes[i] =
-                    node.actions.contains(.click) || node.actions.contains(.longClick)
-                    || node.accessibilityTraits.contains(.adjustable)
+                    !node.actions.isDisjoint(with: NodeActions.tap) || node.accessibilityTraits.contains(.adjustable)
+                    || Self.isAdjustable(node.className)
+                    || (Self.isScrollContainer(node) && !tree.firstChild(of: id).isNone)
             }
         }
         self.consumes = android ? consumes : nil
@@ -196,6 +334,27 @@ struct NaiveTouch: Sendable {
         self.touchable = touchable
         self.bounds = bounds
         self.fromScreen = fromScreen
+    }
+
+    /// A dump names a class, not its superclasses: a subclass is known by
+    /// its simple name (after the last `.`) ending with the framework's.
+    private static func simpleName(_ className: String?, endsWith suffixes: [String]) -> Bool {
+        guard let className else { return false }
+        let simple = className.lastIndex(of: ".").map { className[className.index(after: $0)...] } ?? className[...]
+        return suffixes.contains { simple.hasSuffix($0) }
+    }
+
+    /// SeekBar, RatingBar and Slider handle their own touches.
+    private static func isAdjustable(_ className: String?) -> Bool {
+        simpleName(className, endsWith: ["SeekBar", "RatingBar", "Slider"])
+    }
+
+    /// A list or scroll view (not a Spinner, which declares `scroll` to
+    /// open its list): it scrolls, by the dump's `scrollable` or its class.
+    private static func isScrollContainer(_ node: Node) -> Bool {
+        !simpleName(node.className, endsWith: ["Spinner"])
+            && (node.actions.contains(.scroll)
+                || simpleName(node.className, endsWith: ["ListView", "GridView", "RecyclerView", "ScrollView"]))
     }
 
     /// The view that receives a tap at `p`. The same contract as

@@ -121,6 +121,8 @@ enum SelfTest {
         let aa = ABCommand.paired(old: rounds(drift), new: rounds(drift.reversed()), merged: (base, base), threshold: 5)
         check(aa.verdict != .regressed, "A/B of shuffled equal rounds: not regressed (\(aa.verdict.rawValue))")
 
+        for (what, ok) in try androidCases() { check(ok, what) }
+
         if failures.isEmpty {
             print("selftest: \(checks) checks passed")
             return 0

@@ -1,13 +1,17 @@
 import AXHit
 import Foundation
 
-/// An Android screen as a uiautomator dump gives it, in pixels: windows of
-/// RecyclerViews (scrolled, clipped) holding clickable rows; each row an icon
-/// (no label), a title (labelled, so TalkBack reads it with the row), and a
-/// clickable overflow button: nested clickable nodes, so that a point on the
-/// button answers the button and elsewhere the row (TalkBack's deepest-first
-/// `hit`). The same shape and node count as `nested` (four nodes per row),
-/// so that its `hit-frame` row compares with iOS's in the same run.
+/// An Android screen as a uiautomator dump gives it, in pixels: windows
+/// (scrolled, clipped) of lists holding clickable rows (the lists name no
+/// class and declare no scroll, so neither TalkBack nor a tap takes them for
+/// scroll containers); each row an icon (no label), a title (labelled, so
+/// TalkBack reads it with the row and focuses the row alone), and a
+/// clickable overflow button: nested clickable nodes, so that under
+/// TalkBack's hover a point on the button answers the button, and on the
+/// icon, the title or the row's background the row (the nearest exposed
+/// node each reports). The same shape and node count as `nested` (four
+/// nodes per row), so that its `hit-frame` row compares with iOS's in the
+/// same run.
 struct AndroidWorkload: Workload {
     let name = "android"
     let summary = "uiautomator-shaped rows (clickable rows with clickable buttons), pixels, TalkBack rules"
