@@ -176,9 +176,11 @@ struct PlatformReference {
     /// nearest exposed node among them and their ancestors; the last
     /// report with an answer wins.
     func androidHit(_ p: CGPoint) -> Int? {
-        guard !nodes.isEmpty, !hidden(0), holds(0, p) else { return nil }
+        guard !nodes.isEmpty else { return nil }
         var w = 0
-        if !isWindowTop(0) {
+        if isWindowTop(0) {
+            guard !hidden(0), holds(0, p) else { return nil }
+        } else {
             guard let front = children[0].reversed().first(where: { !hidden($0) && holds($0, p) && nodes[$0].isWindow })
             else { return nil }
             w = front

@@ -26,17 +26,15 @@ extension HitTester {
         scratch.stack.reset()
         scratch.hoverChildren.removeAll(keepingCapacity: true)
         scratch.hoverFrames.removeAll(keepingCapacity: true)
-        // The window: the root, or the frontmost window below it that holds p.
+        // The window: the root, or the frontmost window below it that holds
+        // p (its bounds alone decide, not the root's).
         let top = HitScratch.Entry(node: root, moderatePath: false, point: p, toScreen: .identity)
-        appendIfHolding(top, p, scratch: &scratch)
-        guard var window = scratch.hoverChildren.popLast() else { return nil }
-        if !TalkBackTree.isWindowTop(root, in: tree) {
-            appendChildrenHolding(window, p, scratch: &scratch)
-            let windows = scratch.hoverChildren.filter { tree.has(.window, $0.node) }
-            scratch.hoverChildren.removeAll(keepingCapacity: true)
-            guard let front = windows.first else { return nil }
-            window = front
+        if TalkBackTree.isWindowTop(root, in: tree) {
+            appendIfHolding(top, p, scratch: &scratch)
+        } else if let inside = windowHolding(p, below: top, scratch: &scratch) {
+            scratch.hoverChildren.append(inside)
         }
+        guard let window = scratch.hoverChildren.popLast() else { return nil }
         var nearest = NodeID.none
         var a = window.node
         while !a.isNone && nearest.isNone {
@@ -64,6 +62,39 @@ extension HitTester {
             }
         }
         return nil
+    }
+
+    /// The frontmost visible window among the root's children whose bounds
+    /// hold `p`, with its own point and map; the children are read from the
+    /// root's index front to back, and the first window that holds `p` ends
+    /// the scan. `root` is the root's entry (the screen's point and map).
+    private func windowHolding(
+        _ p: CGPoint, below root: HitScratch.Entry, scratch: inout HitScratch
+    ) -> HitScratch.Entry? {
+        let h = hot[root.node.index]
+        guard h.isView else { return nil }
+        let b = bounds(h)
+        let toParent =
+            h.transformSlot >= 0
+            ? ViewGeometry.boundsToParent(frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
+            : ViewGeometry.boundsToParent(frame: h.frame, bounds: b)
+        guard let q = Self.inverseApply(toParent, p) else { return nil }
+        let inside = HitScratch.Entry(node: root.node, moderatePath: false, point: q, toScreen: toParent)
+        let base = scratch.stack.count
+        _ = pushChildren(
+            of: root.node, h, local: q, screen: p, toScreen: toParent, moderatePath: false, firstOnly: false,
+            scratch: &scratch)
+        var found: HitScratch.Entry?
+        let start = scratch.hoverChildren.count
+        // Popped, they come frontmost first.
+        while scratch.stack.count > base, let e = scratch.stack.pop() {
+            guard found == nil, tree.has(.window, e.node), tree.backLinks[e.node.index].parent == inside.node,
+                tree.has(.alive, e.node)
+            else { continue }
+            appendIfHolding(e, p, scratch: &scratch)
+            found = scratch.hoverChildren.count > start ? scratch.hoverChildren.removeLast() : nil
+        }
+        return found
     }
 
     /// Offers the hover to the node of `entry` (its own point and map):

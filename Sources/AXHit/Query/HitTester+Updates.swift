@@ -82,7 +82,9 @@ extension HitTester {
     ///   kind would change; the engine is unchanged then.
     public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id, node: node.id) }
-        let talkBack = talkBackBeforeChange(of: id, modal: tree.has(.modal, id) || node.accessibilityViewIsModal)
+        let talkBack = talkBackBeforeChange(
+            of: id, modal: tree.has(.modal, id) || node.accessibilityViewIsModal,
+            window: tree.has(.window, id) || node.isWindow)
         defer { talkBackAfterChange(talkBack) }
         if screenGrid != nil { return try updateMarkingScreenGrid(id, to: node) }
         try performUpdate(id, to: node)
@@ -275,7 +277,7 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
-        var talkBack = talkBackBeforeChange(of: id, modal: tree.has(.modal, id))
+        var talkBack = talkBackBeforeChange(of: id, modal: tree.has(.modal, id), window: tree.has(.window, id))
         talkBack.removed = true
         defer { talkBackAfterChange(talkBack) }
         navigationBeforeRemove(id)
@@ -447,7 +449,7 @@ extension HitTester {
             // The subtree's facts were derived at its old place: again (what
             // it gave its ancestors is read from the facts, so it can be
             // taken away after the scroll).
-            return talkBackAfterChange(talkBackBeforeChange(of: view, modal: false))
+            return talkBackAfterChange(talkBackBeforeChange(of: view, modal: false, window: tree.has(.window, view)))
         }
         navigation.drop()
     }
@@ -459,8 +461,8 @@ extension HitTester {
         /// The changed subtree's parent in the tree TalkBack sees, as it was.
         var parent: NodeID
         /// Whether the whole view is made again: a modal flag (which hides
-        /// the node's siblings), the root or a node just below it (whether
-        /// the root is a window).
+        /// the node's siblings), the root, or a window just below it
+        /// (whether the root is a window itself).
         var full: Bool
         var removed = false
     }
@@ -468,9 +470,9 @@ extension HitTester {
     /// Before a change to the subtree at `n` (Android): takes away what it
     /// gave its ancestors in TalkBack's view (`TalkBackTree.detach`).
     /// O(subtree, down to its important nodes).
-    private mutating func talkBackBeforeChange(of n: NodeID, modal: Bool) -> TalkBackChange {
+    private mutating func talkBackBeforeChange(of n: NodeID, modal: Bool, window: Bool) -> TalkBackChange {
         let parent = tree.backLinks[n.index].parent
-        let full = modal || parent.isNone || tree.backLinks[parent.index].parent.isNone
+        let full = modal || parent.isNone || (window && tree.backLinks[parent.index].parent.isNone)
         var change = TalkBackChange(node: n, parent: .none, full: full)
         guard !full else { return change }
         let tree = self.tree
@@ -502,7 +504,9 @@ extension HitTester {
     private mutating func talkBackAfterInsert(_ top: NodeID) {
         guard rules is AndroidRules else { return }
         let parent = tree.backLinks[top.index].parent
-        guard !parent.isNone, !tree.backLinks[parent.index].parent.isNone, !tree.has(.modal, top) else {
+        guard !parent.isNone, !(tree.has(.window, top) && tree.backLinks[parent.index].parent.isNone),
+            !tree.has(.modal, top)
+        else {
             return refreshTalkBack()
         }
         let above = (rules as? AndroidRules)?.talkBack?.nearestImportant(atOrAbove: parent) ?? .none
