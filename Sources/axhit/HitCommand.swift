@@ -12,8 +12,9 @@ enum HitCommand {
         For each point of FILE (one per line, `x y` or `x,y`, in screen points, or
         the dump's pixels on Android; `-` is standard input), print the element a
         screen reader focuses there, by the tree's platform rules (VoiceOver: the
-        frontmost exposed element whose region holds it; TalkBack: the deepest
-        exposed node, within the topmost window that holds it):
+        frontmost exposed element whose region holds it; TalkBack: Android's hover
+        dispatch in the topmost window that holds it, the node the last view
+        to report the hover finds):
           {"point":[x,y],"element":"ID"}   or   "element":null
         --policy frame   the accessibility frame, closed-open (VoiceOver's; default)
         --policy shape   the exact shape: accessibilityPath, or the converted bounds

@@ -78,7 +78,9 @@ extension HitTester {
     }
 
     /// Every exposed element whose region under `policy` holds `p`, front to
-    /// back (the reverse of pre-order).
+    /// back (the reverse of pre-order); on Android, every exposed node whose
+    /// bounds hold it, deepest first, within the topmost window that holds
+    /// it (TalkBack's `hit` is one of them: the hover's choice).
     public func hitAll(_ p: CGPoint, policy: HitPolicy = .frame) -> [NodeID] {
         var scratch = HitScratch()
         var all: [NodeID] = []
@@ -540,7 +542,9 @@ enum VoiceOverSearch: SearchShape {
     static var exposedHidesSubtree: Bool { true }
 }
 
-/// TalkBack's: the deepest exposed node, within the topmost final window.
+/// TalkBack's (`hitAll`: every exposed node whose bounds hold the point,
+/// deepest first, within the topmost final window; `hit` is the hover,
+/// `HitTester+Hover.swift`).
 enum TalkBackSearch: SearchShape {
     static var exposedHidesSubtree: Bool { false }
 }

@@ -81,9 +81,8 @@ struct HotNode: Sendable, Equatable {
 /// **Rules.** The tree's `platform` and `source` pick its rules
 /// (`PlatformRules`): the build derives each node's exposure with them once,
 /// and a query reads only the result. VoiceOver's exposed element hides its
-/// subtree; TalkBack's does not (the deepest exposed node under the finger
-/// wins, and the topmost window holding the point decides): the same
-/// indexed descent serves both.
+/// subtree; TalkBack's does not, and its `hit` is Android's hover dispatch
+/// (`HitTester+Hover.swift`): both descend through the same indexes.
 ///
 /// **How a query runs.** It descends the view tree from the root, front to
 /// back, mapping the point into each view's bounds space with that view's

@@ -31,7 +31,7 @@ protocol PlatformRules: Sendable {
 
     /// Whether an exposed node hides its subtree (VoiceOver: an element's
     /// subtree is never visited) or not (TalkBack: actionable descendants stay
-    /// separately focusable, and the deepest exposed node under a finger wins).
+    /// separately focusable, and `hit` is the hover dispatch).
     var exposedHidesSubtree: Bool { get }
 
     /// The facts of a node whose change can change exposure in its subtree
