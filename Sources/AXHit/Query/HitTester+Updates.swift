@@ -82,10 +82,14 @@ extension HitTester {
     ///   kind would change; the engine is unchanged then.
     public mutating func update(_ id: NodeID, to node: Node) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id, node: node.id) }
-        let talkBack = talkBackBeforeChange(
-            of: id, modal: tree.has(.modal, id) || node.accessibilityViewIsModal,
-            window: tree.has(.window, id) || node.isWindow)
-        defer { talkBackAfterChange(talkBack) }
+        // (TalkBack's rules alone: other rules pay one test.)
+        let talkBack =
+            exposedHidesSubtree
+            ? nil
+            : talkBackBeforeChange(
+                of: id, modal: tree.has(.modal, id) || node.accessibilityViewIsModal,
+                window: tree.has(.window, id) || node.isWindow)
+        defer { if let talkBack { talkBackAfterChange(talkBack) } }
         if screenGrid != nil { return try updateMarkingScreenGrid(id, to: node) }
         try performUpdate(id, to: node)
     }
@@ -223,7 +227,7 @@ extension HitTester {
 
     /// Derives the engine's state for the new subtree at `top`, already in the tree.
     private mutating func attach(_ top: NodeID) {
-        defer { talkBackAfterInsert(top) }
+        defer { if !exposedHidesSubtree { talkBackAfterInsert(top) } }
         growColumns()
         assignRank(top)
         let parent = tree.backLinks[top.index].parent
@@ -277,9 +281,11 @@ extension HitTester {
     /// - Throws: `TreeError` when `id` is not in the tree.
     public mutating func removeSubtree(_ id: NodeID) throws(TreeError) {
         guard tree.contains(id) else { throw tree.notInTree(id) }
-        var talkBack = talkBackBeforeChange(of: id, modal: tree.has(.modal, id), window: tree.has(.window, id))
-        talkBack.removed = true
-        defer { talkBackAfterChange(talkBack) }
+        var talkBack =
+            exposedHidesSubtree
+            ? nil : talkBackBeforeChange(of: id, modal: tree.has(.modal, id), window: tree.has(.window, id))
+        talkBack?.removed = true
+        defer { if let talkBack { talkBackAfterChange(talkBack) } }
         navigationBeforeRemove(id)
         let parent = tree.backLinks[id.index].parent
         let hadModalFlag = tree.has(.modal, id)
@@ -488,7 +494,6 @@ extension HitTester {
     /// - Complexity: O(subtree) plus the walk up, and the subtree of an
     ///   ancestor whose exposure changed; O(n) for a `full` change.
     private mutating func talkBackAfterChange(_ change: TalkBackChange) {
-        guard rules is AndroidRules else { return }
         guard !change.full else { return refreshTalkBack() }
         var top = NodeID.none
         let alive = !change.removed && tree.contains(change.node)
@@ -502,7 +507,6 @@ extension HitTester {
 
     /// After an insert of the subtree at `top` (Android).
     private mutating func talkBackAfterInsert(_ top: NodeID) {
-        guard rules is AndroidRules else { return }
         let parent = tree.backLinks[top.index].parent
         guard !parent.isNone, !(tree.has(.window, top) && tree.backLinks[parent.index].parent.isNone),
             !tree.has(.modal, top)

@@ -73,9 +73,10 @@ struct AndroidRules: PlatformRules {
         if !tree.actions(of: n).isDisjoint(with: NodeActions.tap) || tree.traits(of: n).contains(.adjustable) {
             return true
         }
-        let cls = AndroidClass(tree.className(of: n))
-        if cls.isAdjustable { return true }
-        return Self.isScrollContainer(n, in: tree) && !tree.firstChildren[n.index].isNone
+        let hasChildren = !tree.firstChildren[n.index].isNone
+        // The class's facts as TalkBack's view derived them, where there is one.
+        if let talkBack { return talkBack.consumesTapByItself(n, hasChildren: hasChildren) }
+        return AndroidClass(tree.className(of: n)).isAdjustable || (hasChildren && Self.isScrollContainer(n, in: tree))
     }
 
     /// A scroll container (tree-format.md, "Android"): not a `Spinner`, and

@@ -59,6 +59,9 @@ struct TalkBackTree: Sendable {
         /// It or an important ancestor is visible, not window-sized and
         /// focusable: its descendants have a focusable ancestor.
         static let focusableHere = Facts(rawValue: 1 << 16)
+        /// A control that handles its own touches, by class (`SeekBar`,
+        /// `RatingBar`, `Slider`).
+        static let adjustable = Facts(rawValue: 1 << 17)
     }
 
     /// Per slot.
@@ -198,8 +201,9 @@ struct TalkBackTree: Sendable {
         // visible modal child, which hides the others from accessibility
         // (UIKit's flag, which a tree written by hand may set), and the box
         // of the window that holds it.
-        var modal: [Int: NodeID] = [:]
-        var windowBox: [Int: CGRect] = [:]
+        let dense = x == tree.root
+        var modal = SlotValues<NodeID>(dense: dense, capacity: tree.capacity)
+        var windowBox = SlotValues<CGRect>(dense: dense, capacity: tree.capacity)
         if !p.isNone {
             if ViewRules.hasModalChild(p, in: tree) {
                 modal[p.index] = ViewRules.frontmostModalChild(of: p, in: tree, rules: rules)
@@ -210,7 +214,8 @@ struct TalkBackTree: Sendable {
         }
         let above = nearestImportant(atOrAbove: p)
         // Down.
-        var importantAbove: [Int: NodeID] = p.isNone ? [:] : [p.index: above]
+        var importantAbove = SlotValues<NodeID>(dense: dense, capacity: tree.capacity)
+        if !p.isNone { importantAbove[p.index] = above }
         for n in preOrder {
             let i = n.index
             let q = tree.backLinks[i].parent
@@ -250,6 +255,7 @@ struct TalkBackTree: Sendable {
                 f.insert(.autoScrolls)
             }
             if !window.isNull && box == window { f.insert(.fillsWindow) }
+            if cls.isAdjustable { f.insert(.adjustable) }
             facts[i] = f
             let nearest = q.isNone ? NodeID.none : importantAbove[q.index] ?? .none
             parents[i] = nearest
@@ -389,6 +395,14 @@ struct TalkBackTree: Sendable {
             }
         }
         return top
+    }
+
+    /// Whether `n` consumes a tap its children pass by its class or its
+    /// scrolling (`AndroidRules.consumesTap`), as derived.
+    @inline(__always) func consumesTapByItself(_ n: NodeID, hasChildren: Bool) -> Bool {
+        guard n.index < facts.count else { return false }
+        let f = facts[n.index]
+        return f.contains(.adjustable) || (hasChildren && f.contains(.scrollContainer))
     }
 
     /// The nearest important node among `n` and its ancestors (`.none`).
@@ -608,5 +622,26 @@ struct TalkBackTree: Sendable {
         if box.minY <= screen.minY && box.maxY < screen.minY + h / 5 { return true }
         if box.maxY >= screen.maxY && box.minY > screen.minY + h * 3 / 4 { return true }
         return false
+    }
+}
+
+/// Values for some slots, written by a walk before they are read: an array
+/// for a walk of the whole tree, a dictionary for a subtree's (so that an
+/// update costs its subtree, not the tree's capacity).
+private struct SlotValues<Value> {
+    private var array: [Value?]
+    private var dictionary: [Int: Value] = [:]
+    private let dense: Bool
+
+    init(dense: Bool, capacity: Int) {
+        self.dense = dense
+        array = dense ? Array(repeating: nil, count: capacity) : []
+    }
+
+    subscript(slot: Int) -> Value? {
+        get { dense ? array[slot] : dictionary[slot] }
+        set {
+            if dense { array[slot] = newValue } else { dictionary[slot] = newValue }
+        }
     }
 }
