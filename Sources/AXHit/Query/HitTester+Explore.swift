@@ -225,9 +225,13 @@ extension HitTester {
                 continue
             }
             // A view scaled to nothing holds no point.
-            guard let qa = Self.inverseApply(toParent, e.a), let qb = Self.inverseApply(toParent, e.b),
-                let (lo, hi) = Self.clip(qa, qb, bounds(h), e.lo, e.hi)
-            else { continue }
+            guard let qa = Self.inverseApply(toParent, e.a), let qb = Self.inverseApply(toParent, e.b) else { continue }
+            // TalkBack's hover reaches a window below a root that is none by
+            // the window's own bounds, not the root's.
+            let windowsBelow = everyVisibleNode && n == root && !TalkBackTree.isWindowTop(n, in: tree)
+            guard let (lo, hi) = windowsBelow ? (e.lo, e.hi) : Self.clip(qa, qb, bounds(h), e.lo, e.hi) else {
+                continue
+            }
             if h.state.contains(.finalWindow) && !everyVisibleNode {
                 scratch.candidates.append(.init(node: .none, lo: lo, hi: hi))
             }

@@ -88,7 +88,7 @@ extension HitTester {
             ? nil
             : talkBackBeforeChange(
                 of: id, modal: tree.has(.modal, id) || node.accessibilityViewIsModal,
-                window: tree.has(.window, id) || node.isWindow)
+                window: tree.has(.window, id) != node.isWindow)
         defer { if let talkBack { talkBackAfterChange(talkBack) } }
         if screenGrid != nil { return try updateMarkingScreenGrid(id, to: node) }
         try performUpdate(id, to: node)
@@ -455,7 +455,7 @@ extension HitTester {
             // The subtree's facts were derived at its old place: again (what
             // it gave its ancestors is read from the facts, so it can be
             // taken away after the scroll).
-            return talkBackAfterChange(talkBackBeforeChange(of: view, modal: false, window: tree.has(.window, view)))
+            return talkBackAfterChange(talkBackBeforeChange(of: view, modal: false, window: false))
         }
         navigation.drop()
     }
@@ -467,8 +467,9 @@ extension HitTester {
         /// The changed subtree's parent in the tree TalkBack sees, as it was.
         var parent: NodeID
         /// Whether the whole view is made again: a modal flag (which hides
-        /// the node's siblings), the root, or a window just below it
-        /// (whether the root is a window itself).
+        /// the node's siblings), the root, or a window flag set, cleared,
+        /// added or removed just below it (whether the root is a window
+        /// itself).
         var full: Bool
         var removed = false
     }

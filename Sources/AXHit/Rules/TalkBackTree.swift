@@ -213,6 +213,7 @@ struct TalkBackTree: Sendable {
             if !w.isNone { windowBox[p.index] = tree.bounds(of: w).applying(tree.toScreen(of: w)) }
         }
         let above = nearestImportant(atOrAbove: p)
+        var classes = ClassCache()
         // Down.
         var importantAbove = SlotValues<NodeID>(dense: dense, capacity: tree.capacity)
         if !p.isNone { importantAbove[p.index] = above }
@@ -229,7 +230,7 @@ struct TalkBackTree: Sendable {
             let isWindow = Self.isWindowTop(n, in: tree)
             let window = isWindow ? box : (q.isNone ? .null : windowBox[q.index] ?? .null)
             windowBox[i] = window
-            let cls = AndroidClass(tree.className(of: n))
+            let cls = classes.facts(of: tree.className(of: n))
             let webAbove = inherited.contains(.inWebView)
             let actions = tree.actions(of: n)
             let hasText = tree.hasLabelOrValue(n) || !(tree.extrasOf(n)?.hint ?? "").isEmpty
@@ -643,5 +644,26 @@ private struct SlotValues<Value> {
         set {
             if dense { array[slot] = newValue } else { dictionary[slot] = newValue }
         }
+    }
+}
+
+/// What each distinct class name says (`AndroidClass`), worked out once per
+/// name: a dump repeats a few dozen classes, and each test reads suffixes.
+private struct ClassCache {
+    struct Facts {
+        var isCollection, isRangeControl, isScrollView, isSpinner, isWebView, makesItselfImportant, isAdjustable: Bool
+    }
+    private var known: [String: Facts] = [:]
+
+    mutating func facts(of className: String?) -> Facts {
+        let name = className ?? ""
+        if let f = known[name] { return f }
+        let c = AndroidClass(className)
+        let f = Facts(
+            isCollection: c.isCollection, isRangeControl: c.isRangeControl, isScrollView: c.isScrollView,
+            isSpinner: c.isSpinner, isWebView: c.isWebView, makesItselfImportant: c.makesItselfImportant,
+            isAdjustable: c.isAdjustable)
+        known[name] = f
+        return f
     }
 }
