@@ -22,10 +22,6 @@ struct AndroidClass: Sendable {
     /// `GridView`, `ExpandableListView`, `RecyclerView`.
     var isCollection: Bool { endsWith("ListView", "GridView", "RecyclerView") }
 
-    /// `ListView` or `GridView` (audits: a touch target's ancestor that is
-    /// one does not lend it its size).
-    var isListOrGridView: Bool { endsWith("ListView", "GridView") }
-
     /// A range control: `ProgressBar`, `SeekBar`, `RatingBar`, `Slider`.
     var isRangeControl: Bool { endsWith("ProgressBar", "SeekBar", "RatingBar", "Slider") }
 

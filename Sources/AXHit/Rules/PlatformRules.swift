@@ -142,8 +142,6 @@ struct ExposureScope: Sendable {
     /// The parent's frontmost visible modal child, which suppresses its
     /// siblings; `.none` when there is none.
     var modal = NodeID.none
-    /// (TalkBack) some ancestor is actionable.
-    var actionableAbove = false
     /// (TalkBack, `needsWindows`) the screen box of the window holding the
     /// children; `.null` above the first window.
     var window = CGRect.null
@@ -200,7 +198,6 @@ extension PlatformRules {
         // Under a blocked node nothing is exposed, modal or not.
         next.modal =
             hasModalChild && !next.blocked ? ViewRules.frontmostModalChild(of: n, in: tree, rules: self) : .none
-        next.actionableAbove = scope.actionableAbove || !tree.actions(of: n).isEmpty
         return ExposureStep(blocked: blocked, exposed: exposed, children: next)
     }
 

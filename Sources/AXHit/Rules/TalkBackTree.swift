@@ -101,8 +101,7 @@ struct TalkBackTree: Sendable {
     ///
     /// - Complexity: O(depth + subtree of `v`).
     func survivesScroll(of v: NodeID, in tree: ElementTree) -> Bool {
-        var window = v
-        while !window.isNone && !Self.isWindowTop(window, in: tree) { window = tree.backLinks[window.index].parent }
+        let window = Self.windowTop(holding: v, in: tree)
         guard !window.isNone else { return false }
         let windowBox = tree.bounds(of: window).applying(tree.toScreen(of: window))
         var stack: [(NodeID, CGAffineTransform)] = []
@@ -169,6 +168,13 @@ struct TalkBackTree: Sendable {
         }
     }
 
+    /// The window's top-level node among `n` and its ancestors (`.none`).
+    static func windowTop(holding n: NodeID, in tree: ElementTree) -> NodeID {
+        var w = n
+        while !w.isNone && !isWindowTop(w, in: tree) { w = tree.backLinks[w.index].parent }
+        return w
+    }
+
     /// Whether `n` is a window's top-level node: a node marked as a window,
     /// or the root of a tree that marks none below it.
     static func isWindowTop(_ n: NodeID, in tree: ElementTree) -> Bool {
@@ -208,8 +214,7 @@ struct TalkBackTree: Sendable {
             if ViewRules.hasModalChild(p, in: tree) {
                 modal[p.index] = ViewRules.frontmostModalChild(of: p, in: tree, rules: rules)
             }
-            var w = p
-            while !w.isNone && !Self.isWindowTop(w, in: tree) { w = tree.backLinks[w.index].parent }
+            let w = Self.windowTop(holding: p, in: tree)
             if !w.isNone { windowBox[p.index] = tree.bounds(of: w).applying(tree.toScreen(of: w)) }
         }
         let above = nearestImportant(atOrAbove: p)
