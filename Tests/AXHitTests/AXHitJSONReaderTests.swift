@@ -115,16 +115,30 @@ func document(children: String) -> String {
         #expect(tree[try #require(tree.node(withID: "e"))] == e)
     }
 
+    /// `d` is read as SVG path data: absolute and relative commands, an
+    /// implicit line after a move, a quadratic curve, each element as
+    /// written by hand below; the fill rule is non-zero unless given.
     @Test func pathData() throws {
-        // Meaningful with the real SVG parser: the path reads as the parser builds it.
         let tree = try loadTree(
             document(
                 children: """
-                    {"id": "e", "kind": "element", "accessibilityPath": {"d": "M 0 0 L 10 0 L 10 10 Z"}}
+                    {"id": "e", "kind": "element", "accessibilityPath": {"d": "M 0 0 L 10 0 l 0 10 Z"}},
+                    {"id": "f", "kind": "element", "accessibilityPath": {"d": "m 1 2 3 4 Q 5 6 7 8", "usesEvenOddFillRule": true}}
                     """))
         let e = tree[try #require(tree.node(withID: "e"))]!
-        #expect(e.accessibilityPath == AccessibilityPath(try BezierPath(svgPathData: "M 0 0 L 10 0 L 10 10 Z")))
+        let triangle: [BezierPath.Element] = [
+            .move(to: CGPoint(x: 0, y: 0)), .line(to: CGPoint(x: 10, y: 0)), .line(to: CGPoint(x: 10, y: 10)),
+            .closeSubpath,
+        ]
+        #expect(e.accessibilityPath?.path.elements == triangle)
         #expect(e.accessibilityPath?.path.fillRule == .nonZero)
+        let f = tree[try #require(tree.node(withID: "f"))]!
+        let open: [BezierPath.Element] = [
+            .move(to: CGPoint(x: 1, y: 2)), .line(to: CGPoint(x: 4, y: 6)),
+            .quadCurve(to: CGPoint(x: 7, y: 8), control: CGPoint(x: 5, y: 6)),
+        ]
+        #expect(f.accessibilityPath?.path.elements == open)
+        #expect(f.accessibilityPath?.path.fillRule == .evenOdd)
     }
 
     /// Node ids follow the file in pre-order, whatever the key order inside

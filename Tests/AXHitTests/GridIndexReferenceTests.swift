@@ -118,7 +118,8 @@ import Testing
         // Screen = the wide view's bounds space + (10, 10) − (5, 12).
         let shift = CGPoint(x: 5, y: -2)
         var mismatches = 0, hits = 0
-        for k in 0 ..< 6000 {
+        let points = TestScale.rounds(6000)
+        for k in 0 ..< points {
             let place = places[k % places.count]
             let p = CGPoint(
                 x: rng.number(place.minX - 2 ... place.maxX + 2) + shift.x,
@@ -134,7 +135,7 @@ import Testing
             }
         }
         #expect(mismatches == 0)
-        #expect(hits > 4000)
+        #expect(hits > points * 2 / 3)
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -144,12 +145,13 @@ import Testing
             engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes },
             "the wide view must get a grid keyed by node")
         var rng = SeededRandom(seed: seed &* 977)
-        let built = UpdateTests.agree(engine, &rng, points: 1500, context: "seed \(seed), built")
+        let points = TestScale.rounds(1500), rounds = TestScale.rounds(20, floor: 6)
+        let built = UpdateTests.agree(engine, &rng, points: points, context: "seed \(seed), built")
         let updated = try UpdateTests.agreeThroughUpdates(
-            &engine, &rng, rounds: 20, updatesPerRound: 15, points: 150, context: "seed \(seed)"
+            &engine, &rng, rounds: rounds, updatesPerRound: 15, points: points / 10, context: "seed \(seed)"
         ) { engine, rng, serial in try Self.randomGridUpdate(&engine, &rng, serial: &serial) }
         #expect(built.0 + updated.mismatches == 0)
-        #expect(built.1 + updated.hits > 1000)
+        #expect(built.1 + updated.hits > (points + rounds * (points / 10)) * 2 / 9)
         // The updates must have taken the grid off its fast path: moved,
         // removed or added children.
         #expect(engine.indexes.contains { $0.grid.movedCount > 0 })

@@ -443,7 +443,8 @@ enum RandomPlatformTrees {
         #expect(!built)
         var rng = SeededRandom(seed: seed &* 31)
         var hits = 0, touches = 0, mismatches = 0
-        for _ in 0 ..< 3000 {
+        let points = TestScale.rounds(3000)
+        for _ in 0 ..< points {
             let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
             let hit = reference.androidHit(p).map { reference.nodes[$0].id }
             let touch = reference.androidTouch(p).map { reference.nodes[$0].id }
@@ -460,7 +461,7 @@ enum RandomPlatformTrees {
             }
         }
         #expect(mismatches == 0)
-        #expect(hits > 150 && touches > 300)  // not vacuous
+        #expect(hits > points / 20 && touches > points / 10)  // not vacuous
     }
 
     /// The engine kept current through updates answers as one built afresh
@@ -473,7 +474,8 @@ enum RandomPlatformTrees {
         var engine = HitTester(try RandomPlatformTrees.make(seed: seed, nodes: 200, windows: 2))
         var rng = SeededRandom(seed: seed &* 7)
         var serial = 0, mismatches = 0, answered = 0
-        for round in 0 ..< 30 {
+        let rounds = TestScale.rounds(30, floor: 6)
+        for round in 0 ..< rounds {
             for _ in 0 ..< 5 {
                 let nodes = engine.tree.preOrder.filter { engine.tree.isView($0) }
                 let n = nodes[Int.random(in: 1 ..< nodes.count, using: &rng)]
@@ -516,7 +518,7 @@ enum RandomPlatformTrees {
             }
         }
         #expect(mismatches == 0)
-        #expect(answered > 500)  // not vacuous
+        #expect(answered > rounds * 50 / 3)  // not vacuous
     }
 
     /// An Android screen of `children` (axhit/1) under a 100 × 100 root.
@@ -603,12 +605,13 @@ enum RandomPlatformTrees {
         let reference = ReferenceHitTest(tree)
         var rng = SeededRandom(seed: seed)
         var hits = 0
-        for _ in 0 ..< 2000 {
+        let points = TestScale.rounds(2000)
+        for _ in 0 ..< points {
             let p = CGPoint(x: rng.number(-30 ... 230), y: rng.number(-30 ... 230))
             let expected = reference.hit(p, policy: .frame) { _, _ in nil }
             if expected != nil { hits += 1 }
             #expect(engine.touch(p).map(tree.id(of:)) == expected, "at \(p)")
         }
-        #expect(hits > 150)
+        #expect(hits > points * 3 / 40)
     }
 }

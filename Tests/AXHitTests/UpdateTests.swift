@@ -389,8 +389,12 @@ import Testing
             o.isAccessibilityElement = true
             overlays.append(try engine.insert(o, under: list))
         }
+        // Fewer than the 1,999 indexed rows: they wait in the overflow.
+        #expect(Int(engine.hot[list.index].indexSlot) == slot)
+        #expect(engine.indexes[slot].overflow.count == 300 && engine.indexes[slot].itemCount == 2000)
         #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.id(of: $0) } == "o295")
         for o in overlays { try engine.removeSubtree(o) }
+        #expect(engine.indexes[slot].overflow.count == 0)
         #expect(engine.hit(CGPoint(x: 55, y: 96)).map { engine.tree.id(of: $0) } == "r60")
         // Move row 60 to the very end of the content.
         let r60 = try #require(engine.tree.node(withID: "r60"))
@@ -400,5 +404,16 @@ import Testing
         #expect(engine.hit(CGPoint(x: 55, y: 96)) == nil)
         try engine.scroll(list, to: CGPoint(x: 0, y: 19_995))
         #expect(engine.hit(CGPoint(x: 55, y: 6)).map { engine.tree.id(of: $0) } == "r60")
+        // Removing more than half of the indexed rows (r51 and 1,000 more of
+        // 2,000) rebuilds the index over the 999 left: nothing removed, nothing waiting.
+        for r in 999 ..< 2000 where r != 1500 {
+            try engine.removeSubtree(try #require(engine.tree.node(withID: "r\(r)")))
+        }
+        let rebuilt = try #require(engine.hot[list.index].indexSlot >= 0 ? Int(engine.hot[list.index].indexSlot) : nil)
+        #expect(engine.indexes[rebuilt].removed == 0 && engine.indexes[rebuilt].overflow.count == 0)
+        #expect(engine.indexes[rebuilt].itemCount == 999)
+        try engine.scroll(list, to: CGPoint(x: 0, y: 15_000))
+        #expect(engine.hit(CGPoint(x: 55, y: 5)).map { engine.tree.id(of: $0) } == "r1500")
+        #expect(engine.hit(CGPoint(x: 55, y: 15)) == nil)
     }
 }
