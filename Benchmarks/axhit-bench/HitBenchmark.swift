@@ -70,11 +70,7 @@ enum HitBenchmark {
         var gridded = engine
         let start = DispatchTime.now().uptimeNanoseconds
         guard gridded.buildScreenGrid() else {
-            // TalkBack's answer depends on the walk, not on one region per node.
-            let why =
-                c.screen.tree.platform == .android
-                ? "TalkBack's hover is not a region per node" : "the boxes don't suit a uniform grid"
-            c.log.log("  screen grid: declined (\(why))")
+            c.log.log("  screen grid: declined (the boxes don't suit a uniform grid)")
             return
         }
         let buildMs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6

@@ -437,31 +437,37 @@ enum RandomPlatformTrees {
         // TalkBack's order.
         let swipes = try engine.navigationOrder().map(tree.id(of:))
         #expect(swipes == reference.androidOrder().map { reference.nodes[$0].id })
-        // No screen grid answers the hover.
+        // A whole screen grid answers the hover (`hoverEntries`), as the
+        // engine's own and the per-view hover do.
         var gridded = engine
         let built = gridded.buildScreenGrid()
-        #expect(!built)
+        #expect(built)
+        var perView = engine
+        perView.dropScreenGrid()
         var rng = SeededRandom(seed: seed &* 31)
-        var hits = 0, touches = 0, mismatches = 0
+        var hits = 0, touches = 0, mismatches = 0, decided = 0
         let points = TestScale.rounds(3000)
         for _ in 0 ..< points {
             let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
             let hit = reference.androidHit(p).map { reference.nodes[$0].id }
             let touch = reference.androidTouch(p).map { reference.nodes[$0].id }
             let gotHit = engine.hit(p).map(tree.id(of:)), gotTouch = engine.touch(p).map(tree.id(of:))
+            let byGrid = gridded.hit(p).map(tree.id(of:)), byView = perView.hit(p).map(tree.id(of:))
+            if gridded.screenGrid?.answer(p) != .undecided { decided += 1 }
             if hit != nil { hits += 1 }
             if touch != nil { touches += 1 }
-            if gotHit != hit || gotTouch != touch {
+            if gotHit != hit || gotTouch != touch || byGrid != hit || byView != hit {
                 mismatches += 1
                 if mismatches <= 5 {
                     Issue.record(
-                        "seed \(seed) at \(p): hit \(gotHit ?? "nil") (spec \(hit ?? "nil")), touch \(gotTouch ?? "nil") (spec \(touch ?? "nil"))"
+                        "seed \(seed) at \(p): hit \(gotHit ?? "nil") (spec \(hit ?? "nil"), grid \(byGrid ?? "nil"), per view \(byView ?? "nil")), touch \(gotTouch ?? "nil") (spec \(touch ?? "nil"))"
                     )
                 }
             }
         }
         #expect(mismatches == 0)
         #expect(hits > points / 20 && touches > points / 10)  // not vacuous
+        #expect(decided > points / 3, "the grid decides \(decided) of \(points) points")
     }
 
     /// The engine kept current through updates answers as one built afresh
@@ -519,6 +525,71 @@ enum RandomPlatformTrees {
         }
         #expect(mismatches == 0)
         #expect(answered > rounds * 50 / 3)  // not vacuous
+    }
+
+    /// The hover's screen grid kept through updates: each round builds it,
+    /// makes five updates (inserts, removals, labels, actions, scrolls),
+    /// and answers points as the spec does, the grid deciding where no
+    /// update has marked it stale (the nearest exposed node's subtree where
+    /// exposure changed, the changed node's reach).
+    @Test(arguments: [2, 5, 6, 7] as [UInt64])
+    func androidUpdatesKeepTheHoverGrid(seed: UInt64) throws {
+        var engine = HitTester(try RandomPlatformTrees.make(seed: seed, nodes: 200, windows: 2))
+        var rng = SeededRandom(seed: seed &* 11)
+        var serial = 0, mismatches = 0, decided = 0
+        let rounds = TestScale.rounds(30, floor: 6)
+        for round in 0 ..< rounds {
+            let built = engine.buildScreenGrid()
+            #expect(built, "seed \(seed), round \(round)")
+            for _ in 0 ..< 5 {
+                let nodes = engine.tree.preOrder.filter { engine.tree.isView($0) }
+                let n = nodes[Int.random(in: 1 ..< nodes.count, using: &rng)]
+                switch Int.random(in: 0 ..< 6, using: &rng) {
+                case 5:
+                    try engine.scroll(n, to: CGPoint(x: rng.number(-30 ... 30), y: rng.number(-30 ... 30)))
+                case 4:
+                    // A move: the frame's origin.
+                    var node = engine.tree[n]!
+                    node.frame.origin.x += rng.number(-20 ... 20)
+                    try engine.update(n, to: node)
+                case 0:
+                    let size = engine.tree[n]!.frame.size
+                    serial += 1
+                    var node = Node.view("new\(serial)", frame: CGRect(origin: .zero, size: size))
+                    if serial % 2 == 0 { node.actions = .click }
+                    try engine.insert(node, under: n)
+                case 1:
+                    let child = engine.tree.firstChild(of: n)
+                    if !child.isNone { try engine.removeSubtree(child) }
+                case 2:
+                    var node = engine.tree[n]!
+                    node.accessibilityLabel = node.accessibilityLabel == nil ? "label" : nil
+                    try engine.update(n, to: node)
+                default:
+                    var node = engine.tree[n]!
+                    node.actions = node.actions.isEmpty ? .click : []
+                    try engine.update(n, to: node)
+                }
+            }
+            let tree = engine.tree
+            let reference = PlatformReference(tree)
+            for _ in 0 ..< 100 {
+                let p = CGPoint(x: rng.number(-10 ... 210), y: rng.number(-10 ... 210))
+                let want = reference.androidHit(p).map { reference.nodes[$0].id }
+                if let grid = engine.screenGrid, !engine.staleAreas.holds(p), grid.answer(p) != .undecided {
+                    decided += 1
+                }
+                let got = engine.hit(p).map(tree.id(of:))
+                if got != want {
+                    mismatches += 1
+                    if mismatches <= 5 {
+                        Issue.record("seed \(seed), round \(round) at \(p): \(got ?? "nil"), spec \(want ?? "nil")")
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(decided > rounds * 20, "the grid decided \(decided) of \(rounds * 100) points")  // not vacuous
     }
 
     /// An Android screen of `children` (axhit/1) under a 100 × 100 root.

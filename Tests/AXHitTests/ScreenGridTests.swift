@@ -524,12 +524,13 @@ import Testing
         #expect(tally.mismatches == 0)
     }
 
-    /// TalkBack's hover is no region per node, so an Android tree gets no
-    /// grid; the per-view hover answers: on the title (not exposed: its
-    /// clickable row speaks for it), the row, which takes the hover; on the
-    /// button in front of its row, the button; where the overlay window
-    /// holds the point, nothing, though the app window behind holds it too.
-    @Test func talkBackTreesGetNoGridAndTheHoverAnswers() throws {
+    /// TalkBack's hover, filed in the order it offers the point
+    /// (`hoverEntries`), answers from the grid as the per-view hover does:
+    /// on the title (not exposed: its clickable row speaks for it), the
+    /// row, which takes the hover; on the button in front of its row, the
+    /// button; where the overlay window holds the point, nothing (its stop
+    /// entry), though the app window behind holds it too.
+    @Test func talkBackTreesGetTheHoversGrid() throws {
         let tree = try PlatformReferenceTests.androidScreen(
             """
             {"id": "app", "isWindow": true, "frame": [0, 0, 100, 100], "children": [
@@ -541,8 +542,12 @@ import Testing
             """)
         var engine = HitTester(tree)
         let built = engine.buildScreenGrid(), prepared = engine.prepare(forQueries: 1_000, policy: .frame)
-        #expect(!built && !prepared && engine.screenGrid == nil)
+        #expect(built && prepared)
         let row = try #require(tree.node(withID: "row")), more = try #require(tree.node(withID: "more"))
+        #expect(engine.screenGrid?.answer(CGPoint(x: 30, y: 70)) == .node(row))
+        #expect(engine.screenGrid?.answer(CGPoint(x: 80, y: 70)) == .node(more))
+        #expect(engine.screenGrid?.answer(CGPoint(x: 50, y: 10)) == .nothing)
+        #expect(engine.screenGrid?.answer(CGPoint(x: 50, y: 40)) == .nothing)
         #expect(engine.hit(CGPoint(x: 30, y: 70)) == row)
         #expect(engine.hit(CGPoint(x: 80, y: 70)) == more)
         #expect(engine.hit(CGPoint(x: 50, y: 10)) == nil)
@@ -550,6 +555,41 @@ import Testing
         #expect(engine.hit(CGPoint(x: 50, y: 40)) == nil)
         #expect(engine.hit(CGPoint(x: 70, y: 70)) == more)
         #expect(engine.hit(CGPoint(x: 69.99, y: 70)) == row)
+    }
+
+    /// A clickable view in front takes the hover from what lies behind it:
+    /// the text behind the button, which the grid's order would let win,
+    /// is left to the per-view hover where the button overlaps it, and the
+    /// grid answers elsewhere. A label over a card it does not belong to
+    /// gives way to the card (it takes no hover: the card reports last),
+    /// from the grid.
+    @Test func aTakerInFrontLeavesItsOverlapToTheHover() throws {
+        let tree = try PlatformReferenceTests.androidScreen(
+            """
+            {"id": "app", "isWindow": true, "frame": [0, 0, 100, 100], "children": [
+               {"id": "text", "frame": [0, 0, 60, 40], "accessibilityLabel": "Behind"},
+               {"id": "button", "frame": [40, 0, 50, 40], "actions": ["click"], "accessibilityLabel": "OK"},
+               {"id": "card", "frame": [0, 50, 100, 40], "actions": ["click"], "accessibilityLabel": "Card"},
+               {"id": "label", "frame": [10, 55, 40, 20], "accessibilityLabel": "Over"}]}
+            """)
+        var engine = HitTester(tree)
+        let built = engine.buildScreenGrid()
+        #expect(built)
+        let text = try #require(tree.node(withID: "text")), button = try #require(tree.node(withID: "button"))
+        let card = try #require(tree.node(withID: "card"))
+        let overlap = CGPoint(x: 50, y: 20)
+        #expect(engine.screenGrid?.answer(overlap) == .undecided)
+        #expect(engine.hit(overlap) == button)
+        #expect(engine.screenGrid?.answer(CGPoint(x: 20, y: 20)) == .node(text))
+        #expect(engine.screenGrid?.answer(CGPoint(x: 80, y: 20)) == .node(button))
+        #expect(engine.screenGrid?.answer(CGPoint(x: 20, y: 60)) == .node(card))
+        #expect(engine.hit(CGPoint(x: 20, y: 60)) == card)
+        var rng = SeededRandom(seed: 44)
+        let reference = PlatformReference(tree)
+        for _ in 0 ..< 2000 {
+            let p = CGPoint(x: rng.number(-5 ... 105), y: rng.number(-5 ... 105))
+            #expect(engine.hit(p) == reference.androidHit(p).flatMap { tree.node(withID: reference.nodes[$0].id) })
+        }
     }
 
     /// The shape policy never reads the grid.

@@ -17,6 +17,12 @@ import Foundation
 ///   `maxTurns` views from the first): the same region cut by those views'
 ///   bounding boxes on the screen, answered only where the point is also
 ///   inside every edge of their bounds by more than the rounding (`Edges`);
+/// - under TalkBack's rules, the hover's entries instead
+///   (`HitTester.hoverEntries()`), in the order it offers the point: each
+///   node's reach and the nearest exposed node among it and its ancestors;
+///   a window with none files a *stop* entry over its bounds
+///   (`windowStop`), answered "nothing" (the topmost window holding the
+///   point decides);
 /// - an *opaque* entry for a subtree the grid does not flatten (a view
 ///   that turns or scales too much, too many turns, a deep chain), over
 ///   where that subtree's answers must lie: the view's bounds on the
@@ -75,8 +81,8 @@ final class ScreenGrid: Sendable {
     /// slots (`keysAreSlots`).
     let first: CellGrid
     let others: [CellGrid]
-    /// Entry `k`'s node; `.none` for an opaque entry. Empty when the keys
-    /// are the nodes' slots.
+    /// Entry `k`'s node; `.none` for an opaque entry, `windowStop` for a
+    /// window's stop (TalkBack). Empty when the keys are the nodes' slots.
     let nodes: [NodeID]
     /// The edges of the views that turn or scale above entries (see
     /// `Edges`); empty when there are none.
@@ -114,6 +120,10 @@ final class ScreenGrid: Sendable {
 
     /// See `readsAhead`.
     static let readAheadBytes = 8 << 20
+
+    /// The node of a window's stop entry (TalkBack): a point it holds that
+    /// no entry in front of it does has no answer.
+    static let windowStop = NodeID(Int32(-2))
 
     /// How far each box is widened (see the type's notes).
     static let slack = 0x1p-16
@@ -345,6 +355,7 @@ final class ScreenGrid: Sendable {
             guard room && side == .inside else { return .undecided }
             if keysAreSlots { return .node(NodeID(front)) }
             let n = nodes[Int(front)]
+            if n == Self.windowStop { return .nothing }
             return n.isNone ? .undecided : .node(n)
         }
     }

@@ -24,6 +24,11 @@ import Foundation
 /// - anything else (an opaque entry, one below a turn, one partly over
 ///   others): undecided, and the caller reads the cells.
 ///
+/// A window's stop (TalkBack, `ScreenGrid.windowStop`) that covers the core
+/// with room hides every entry behind it there: the tile counts only the
+/// entries in front of it.
+
+///
 /// A point less than two steps from its tile's edge is undecided too (a
 /// neighbour's box may reach into the border, which the core leaves out).
 /// The box is quantized as `CellGrid`'s are (255 steps a side here), with
@@ -161,9 +166,21 @@ struct ScreenTiles: Sendable {
             else { continue }
             marks += (x1 - x0 + 1) * (y1 - y0 + 1)
             guard marks <= maxMarks else { return nil }
+            let stop = nodes[k] == ScreenGrid.windowStop
             for y in y0 ... y1 {
                 for x in x0 ... x1 {
                     let t = y * columns + x
+                    if stop
+                        && Self.covers(
+                            b, x: originX + Double(x) * sideX, y: originY + Double(y) * sideY, sideX: sideX,
+                            sideY: sideY)
+                    {
+                        // Nothing behind a window's stop shows in the core: as
+                        // if no entry met it.
+                        front[t] = -1
+                        shared[t] = false
+                        continue
+                    }
                     if front[t] >= 0 { shared[t] = true }
                     front[t] = Int32(k)
                 }
@@ -182,12 +199,7 @@ struct ScreenTiles: Sendable {
                 }
                 let cellX = originX + Double(x) * sideX
                 let b = boxes[k]
-                // The core, as the query bounds it (two steps in), and the
-                // region with room (the widened box less twice the slack).
-                let inner = 2 * slack
-                if b.minX + inner <= cellX + stepX && cellX + sideX - stepX <= b.maxX - inner
-                    && b.minY + inner <= cellY + stepY && cellY + sideY - stepY <= b.maxY - inner
-                {
+                if Self.covers(b, x: cellX, y: cellY, sideX: sideX, sideY: sideY) {
                     // Every point of the core is the entry's, with room.
                     tiles[t] = Tile(slot: nodes[k].rawValue, minX: 0, minY: 0, maxX: .max, maxY: .max)
                 } else if shared[t] {
@@ -202,6 +214,16 @@ struct ScreenTiles: Sendable {
             }
         }
         self.tiles = tiles
+    }
+
+    /// Whether the widened box `b` holds, with room, the core of the tile
+    /// at (`x`, `y`): the core as the query bounds it (a step in), the
+    /// region with room (the widened box less twice the slack).
+    private static func covers(_ b: CGRect, x: Double, y: Double, sideX: Double, sideY: Double) -> Bool {
+        let inner = 2 * ScreenGrid.slack
+        let stepX = sideX / steps, stepY = sideY / steps
+        return b.minX + inner <= x + stepX && x + sideX - stepX <= b.maxX - inner && b.minY + inner <= y + stepY
+            && y + sideY - stepY <= b.maxY - inner
     }
 
     /// The answer at `p` (moderate), from its tile alone.

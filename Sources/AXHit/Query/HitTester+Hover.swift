@@ -17,6 +17,9 @@ extension HitTester {
     /// among `v` and its ancestors. The answer is that of the last report
     /// that has one.
     ///
+    /// `hit` asks the screen grid first, which holds the same answers
+    /// (`hoverEntries()`); this walk answers where it does not decide.
+    ///
     /// - Complexity: the nodes offered the hover (each view's children under
     ///   `p` come from its index), without recursion; no allocation once
     ///   `scratch` has grown.

@@ -8,7 +8,9 @@ extension HitTester {
     /// record per view wherever a point is not near an edge or over a
     /// subtree the grid does not flatten (below a view that turns or scales
     /// by more than 16×, or more than eight views deep from the first view
-    /// that turns).
+    /// that turns). Under TalkBack's rules, the hover's answers
+    /// (`hoverEntries()`: the grid answers where no clickable view in front
+    /// may take the hover from one behind, and files no view that turns).
     /// Returns whether it was built: with at least one element it answers
     /// for, and not when the boxes of a size class don't suit a uniform grid
     /// (too clustered, or too many too wide for their class's cells).
@@ -25,9 +27,7 @@ extension HitTester {
     @discardableResult
     public mutating func buildScreenGrid() -> Bool {
         dropScreenGrid()
-        // TalkBack's hover is not a region per node: no grid answers it.
-        guard exposedHidesSubtree else { return false }
-        guard let entries = screenEntries() else { return false }
+        guard let entries = exposedHidesSubtree ? screenEntries() : hoverEntries() else { return false }
         screenGrid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges)
         // Where the cells decline, the tiles alone may still serve.
         if screenGrid == nil { screenGrid = Self.tilesAlone(entries) }
@@ -50,8 +50,7 @@ extension HitTester {
     ///   none where the tiles would decide under half the screen).
     mutating func buildOwnScreenGrid() {
         dropScreenGrid()
-        guard exposedHidesSubtree else { return }
-        guard let entries = screenEntries() else { return }
+        guard let entries = exposedHidesSubtree ? screenEntries() : hoverEntries() else { return }
         let estimate =
             entries.boxes.count * ScreenGrid.estimatedBytesPerEntry
             + entries.edges.parents.count * ScreenGrid.bytesPerGroup
@@ -243,7 +242,7 @@ extension HitTester {
     public var hasScreenGrid: Bool { screenGrid?.hasCells ?? false }
 
     /// The screen grid's entries as the walk files them.
-    private struct ScreenEntries {
+    struct ScreenEntries {
         var boxes: [CGRect] = []
         var nodes: [NodeID] = []
         var edges = ScreenGrid.Edges()
@@ -292,8 +291,8 @@ extension HitTester {
         // Whatever the subtree answers lies inside the cut.
         guard reach.depth < ScreenGrid.maxDepth else { return opaque(cut) }
         let exposed = h.state.contains(.exposed)
-        // VoiceOver's search alone: TalkBack's hover gets no grid
-        // (`buildScreenGrid()`).
+        // VoiceOver's search alone: TalkBack's hover files its own
+        // entries (`hoverEntries()`).
         if exposed {
             // The region as the per-view search's exact test computes it
             // (and a view's own map as the search composes it).
@@ -390,7 +389,7 @@ extension HitTester {
     /// Whether the linear part of `t` has a scale within 2^±10 and an
     /// inverse whose rounding stays as small (|det| at least 2^-10 scale²,
     /// a condition of at most about 2^10).
-    private static func isWellConditioned(_ t: CGAffineTransform) -> Bool { isConditioned(t, within: 0x1p10) }
+    static func isWellConditioned(_ t: CGAffineTransform) -> Bool { isConditioned(t, within: 0x1p10) }
 
     /// Whether the linear part of `t` has a scale within `bound`^±1 and
     /// |det| at least scale² / `bound` (a condition of at most about `bound`).
@@ -401,12 +400,12 @@ extension HitTester {
     }
 
     /// The sum of the magnitudes of `r`'s edges.
-    private static func magnitude(_ r: CGRect) -> Double {
+    static func magnitude(_ r: CGRect) -> Double {
         abs(Double(r.minX)) + abs(Double(r.maxX)) + abs(Double(r.minY)) + abs(Double(r.maxY))
     }
 
     /// Whether every edge of `r` is finite (false for `CGRect.null`).
-    private static func isFinite(_ r: CGRect) -> Bool {
+    static func isFinite(_ r: CGRect) -> Bool {
         r.origin.x.isFinite && r.origin.y.isFinite && r.size.width.isFinite && r.size.height.isFinite
     }
 }

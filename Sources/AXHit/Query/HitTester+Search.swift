@@ -11,9 +11,9 @@ extension HitTester {
     ///   one cell's entries with a screen grid (`buildScreenGrid()`); no GEOS
     ///   call, no lock, and no allocation once `scratch` has grown.
     public func hit(_ p: CGPoint, policy: HitPolicy = .frame, scratch: inout HitScratch) -> NodeID? {
-        // TalkBack's hover: the same under both policies (Android regions are bounds).
-        if !exposedHidesSubtree { return hover(p, scratch: &scratch) }
-        if policy == .frame, let grid = screenGrid, Self.isModerate(p) {
+        // TalkBack's hover is the same under both policies (Android regions
+        // are bounds), and so is its grid.
+        if policy == .frame || !exposedHidesSubtree, let grid = screenGrid, Self.isModerate(p) {
             // The grid's answer, unless an update since it was built may
             // have changed it (`staleAreas`).
             switch grid.answer(p) {
@@ -22,6 +22,7 @@ extension HitTester {
             default: break
             }
         }
+        if !exposedHidesSubtree { return hover(p, scratch: &scratch) }
         return frontmost(p, policy: policy, scratch: &scratch)
     }
 

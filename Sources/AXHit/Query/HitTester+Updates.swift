@@ -502,7 +502,12 @@ extension HitTester {
         withTalkBack { talkBack in
             top = talkBack.reattach(alive ? change.node : nil, below: change.parent, in: tree, rules: AndroidRules())
         }
-        if !top.isNone && tree.contains(top) { deriveSubtree(top, structure: false) }
+        if !top.isNone && tree.contains(top) {
+            deriveSubtree(top, structure: false)
+            // The hover's answers name the nearest exposed node: they may
+            // change wherever the hover reaches that subtree.
+            markScreenChange(top)
+        }
         navigation.drop()
     }
 
@@ -533,11 +538,13 @@ extension HitTester {
     /// speaks for it) and its ancestors (whether one is focusable), so an
     /// update may change it anywhere up and down the tree. Makes TalkBack's
     /// view of the tree again and, where it now disagrees with the engine,
-    /// derives exposure again from the root.
+    /// derives exposure again from the root. Drops the screen grid.
     ///
     /// - Complexity: O(n) on Android; nothing for other rules.
     mutating func refreshTalkBack() {
         guard var android = rules as? AndroidRules else { return }
+        // Exposure, and which node is the window, may change anywhere.
+        dropScreenGrid()
         let talkBack = TalkBackTree(tree, rules: android)
         android.talkBack = talkBack
         rules = android
