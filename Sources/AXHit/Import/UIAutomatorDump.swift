@@ -62,8 +62,8 @@ import Foundation
 ///   *Slider, *RatingBar → adjustable (the controls that consume touches
 ///   themselves; Android's touch rule reads this trait); ProgressBar →
 ///   updatesFrequently; TabWidget, TabLayout → tabBar. `heading="true"` →
-///   header; `enabled="false"` → notEnabled; `selected` or `checked` true →
-///   selected.
+///   header; `enabled="false"` → notEnabled; `selected="true"` → selected
+///   (`checked` stays its own fact).
 /// - Ignored: `index` (document order is used), `focused`, `password`,
 ///   `NAF`, `rotation` (bounds are already in the rotated screen),
 ///   `display-id` and the other UiAutomator2 extras.
@@ -328,7 +328,8 @@ struct AndroidNodeFacts {
         if actions.contains(.check) { t.formUnion([.button, .toggleButton]) }
         if heading { t.insert(.header) }
         if !enabled { t.insert(.notEnabled) }
-        if selected || checked { t.insert(.selected) }
+        // Checked is its own fact (`checked`): TalkBack speaks the two apart.
+        if selected { t.insert(.selected) }
         node.traits = t
         node.visibleInSnapshot = visible
         node.checked = checkedFlag
