@@ -165,7 +165,7 @@ enum UIAutomatorDump {
                         classTraits: classTraits, bounds: bounds,
                         text: text(.text), contentDescription: text(.contentDesc), resourceID: text(.resourceID),
                         hint: text(.hint), actions: actions,
-                        checked: flag(.checked) == true, selected: flag(.selected) == true,
+                        selected: flag(.selected) == true,
                         enabled: flag(.enabled) ?? true, visible: visible, heading: flag(.heading) == true)
                     facts.className = className
                     facts.packageName = text(.package)
@@ -230,7 +230,6 @@ struct AndroidNodeFacts {
     var resourceID: String?
     var hint: String?
     var actions: NodeActions = []
-    var checked = false
     var selected = false
     var enabled = true
     var visible: Bool?

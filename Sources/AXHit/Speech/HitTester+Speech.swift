@@ -43,7 +43,7 @@ extension HitTester {
                 }
             }
             context = Self.outermostContext(
-                of: element, id: tree.id(of: element), chain: chain,
+                id: tree.id(of: element), chain: chain,
                 position: { a in numbered[a].map { ($0.index, counts[a] ?? 0) } })
         }
         let (description, hint) = VoiceOverSpeech.speak(
@@ -102,7 +102,7 @@ extension HitTester {
                 chain.isEmpty
                 ? nil
                 : Self.outermostContext(
-                    of: e, id: tree.id(of: e), chain: chain,
+                    id: tree.id(of: e), chain: chain,
                     position: { a in position[e]?[a].map { ($0, counts[a] ?? 0) } })
             let (description, hint) = VoiceOverSpeech.speak(VoiceOverSpeech.input(of: e, in: tree, context: context))
             return Speech(element: e, description: description, hint: hint)
@@ -113,7 +113,7 @@ extension HitTester {
     /// (`chain`, root first) that gives it one (tree-format.md: "the
     /// outermost container that gives one wins").
     private static func outermostContext(
-        of element: NodeID, id: String, chain: [(NodeID, VoiceOverContext.Provider)],
+        id: String, chain: [(NodeID, VoiceOverContext.Provider)],
         position: (NodeID) -> (index: Int, count: Int)?
     ) -> VoiceOverContext? {
         for (a, provider) in chain {

@@ -18,6 +18,22 @@ struct TalkBackSpeech {
     let tree: ElementTree
     let talkBack: TalkBackTree
     let seen: TalkBackTree.SeenChildren
+    /// Each class's role, worked out once per name (a screen repeats a few
+    /// dozen classes).
+    private let roles = RoleCache()
+
+    /// The roles of the class names met so far (one speaker, one thread).
+    private final class RoleCache {
+        var known: [String: (role: TalkBackRole, showsText: Bool)] = [:]
+
+        func facts(of className: String?) -> (role: TalkBackRole, showsText: Bool) {
+            let name = className ?? ""
+            if let f = known[name] { return f }
+            let f = (TalkBackRole(className: className), TalkBackRole.showsText(className: className))
+            known[name] = f
+            return f
+        }
+    }
 
     /// The speech of exposed node `n`.
     func speak(_ n: NodeID) -> (description: String, hint: String?) {
@@ -100,12 +116,12 @@ struct TalkBackSpeech {
     // MARK: Reading the dump
 
     /// The role of `n` by its class (`TalkBackRole`).
-    private func role(of n: NodeID) -> TalkBackRole { TalkBackRole(className: tree.className(of: n)) }
+    private func role(of n: NodeID) -> TalkBackRole { roles.facts(of: tree.className(of: n)).role }
 
     /// Whether `n` has a content description (see the type's comment).
     private func hasContentDescription(_ n: NodeID) -> Bool {
         guard let extras = tree.extrasOf(n), nonEmpty(extras.label) != nil else { return false }
-        return nonEmpty(extras.value) != nil || !TalkBackRole.showsText(className: tree.className(of: n))
+        return nonEmpty(extras.value) != nil || !roles.facts(of: tree.className(of: n)).showsText
     }
 
     /// The text of `n`: its value beside a content description, else its
