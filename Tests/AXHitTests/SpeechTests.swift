@@ -495,6 +495,34 @@ func transcript(_ source: String) throws -> (said: [String: Said], order: [Strin
         #expect(try transcript(Self.dump(described)).said["LinearLayout#1"] == Said("Card", "Double-tap to activate"))
     }
 
+    @Test func contentDescriptionTextAndPassword() throws {
+        // A button named by its content description: its children say nothing.
+        let described = """
+            <node class="android.widget.Button" content-desc="Home" clickable="true" bounds="[0,100][500,300]">
+              <node class="android.widget.TextView" text="Start" bounds="[0,100][500,200]"/>
+            </node>
+            """
+        #expect(try transcript(Self.dump(described)).said["Button#1"] == Said("Home, Button", "Double-tap to activate"))
+        // Named by its text (no content description): its children speak too.
+        let texted = described.replacingOccurrences(of: "content-desc=\"Home\"", with: "text=\"Home\"")
+        #expect(
+            try transcript(Self.dump(texted)).said["Button#1"] == Said("Home, Button, Start", "Double-tap to activate"))
+        // A password field: its content description, else "password", never its text.
+        #expect(
+            try Self.say("class=\"android.widget.EditText\" text=\"•••\" password=\"true\" clickable=\"true\"")
+                == Said("password, Edit box", "Double-tap to edit text"))
+        #expect(
+            try Self.say(
+                "class=\"android.widget.EditText\" text=\"•••\" content-desc=\"PIN\" password=\"true\" focusable=\"true\""
+            )
+                == Said("PIN, Edit box"))
+        // The facts survive export.
+        let tree = try ElementTree(contentsOf: Data(Self.dump(texted).utf8))
+        let back = try ElementTree(contentsOf: tree.axhitJSON())
+        let button = try #require(back.node(withID: "Button#1"))
+        #expect(back[button]?.labelIsText == true && back[button]?.isPassword == false)
+    }
+
     @Test func dedupJoinIgnoresCaseAndEmptyParts() {
         #expect(TalkBackSpeech.dedupJoin(["OK", "", "ok", "Button", "button", "Ok."]) == "OK, Button, Ok.")
     }

@@ -96,6 +96,7 @@ enum DroidBotState {
                 facts.className = className.isEmpty ? nil : className
                 facts.packageName = v["package"]?.text
                 facts.checkedFlag = v["checked"]?.bool
+                facts.password = flag("is_password", "password")
                 nodes.append(facts.node(id: id))
             }
             var children = [[Int]](repeating: [], count: nodes.count)

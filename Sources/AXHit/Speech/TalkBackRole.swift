@@ -74,18 +74,4 @@ enum TalkBackRole: Sendable, Hashable {
         case .checkedTextView, .none: return nil
         }
     }
-
-    /// Whether class `className` shows text of its own (a `TextView` and
-    /// its subclasses: buttons, edit boxes, check boxes, switches, chips),
-    /// so that a dump's text is its label when it has no content
-    /// description. An ImageButton shows none.
-    static func showsText(className: String?) -> Bool {
-        let role = TalkBackRole(className: className)
-        if role == .imageView { return false }
-        if role != .none {
-            return [.switch, .radioButton, .checkBox, .button, .editText, .checkedTextView].contains(role)
-        }
-        let name = AndroidClass(className).simpleName
-        return ["TextView", "Chip", "Chronometer", "TextClock"].contains { name.hasSuffix($0) }
-    }
 }

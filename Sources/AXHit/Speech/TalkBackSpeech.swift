@@ -6,14 +6,11 @@
 /// strings of `strings_compositor.xml`. The implementation is this
 /// project's own; each step names the behaviour it follows.
 ///
-/// Reading the dump's facts: the name is the label (the importers put the
-/// content description there, else the text); the node has a content
-/// description when it carries text beside the label (`value`), or a label
-/// and a class that shows no text of its own (a text view's label is its
-/// text). A dump has no state description (Android 11+ widgets set one,
-/// which TalkBack speaks in place of "checked" and the on/off words: a
-/// known difference), and the importers keep no `password` flag, so a
-/// password field without a content description speaks its text.
+/// Reading the dump's facts: the importers put the content description in
+/// the label, else the text (`labelIsText` says which); the text beside a
+/// content description is the value. A dump has no state description
+/// (Android 11 and later widgets set one, which TalkBack speaks in place of
+/// "checked" and the on/off words: a known difference).
 struct TalkBackSpeech {
     let tree: ElementTree
     let talkBack: TalkBackTree
@@ -24,14 +21,14 @@ struct TalkBackSpeech {
 
     /// The roles of the class names met so far (one speaker, one thread).
     private final class RoleCache {
-        var known: [String: (role: TalkBackRole, showsText: Bool)] = [:]
+        var known: [String: TalkBackRole] = [:]
 
-        func facts(of className: String?) -> (role: TalkBackRole, showsText: Bool) {
+        func role(of className: String?) -> TalkBackRole {
             let name = className ?? ""
-            if let f = known[name] { return f }
-            let f = (TalkBackRole(className: className), TalkBackRole.showsText(className: className))
-            known[name] = f
-            return f
+            if let role = known[name] { return role }
+            let role = TalkBackRole(className: className)
+            known[name] = role
+            return role
         }
     }
 
@@ -69,7 +66,7 @@ struct TalkBackSpeech {
                 parts.append("not checked")
             }
         }
-        let name = nonEmpty(tree.extrasOf(n)?.label)
+        let name = name(of: n)
         if role == .switch { parts.append(checked ? "on" : "off") }
         if role == .imageView && name == nil { parts.append("Unlabelled") }
         if let name { parts.append(name) }
@@ -116,20 +113,29 @@ struct TalkBackSpeech {
     // MARK: Reading the dump
 
     /// The role of `n` by its class (`TalkBackRole`).
-    private func role(of n: NodeID) -> TalkBackRole { roles.facts(of: tree.className(of: n)).role }
+    private func role(of n: NodeID) -> TalkBackRole { roles.role(of: tree.className(of: n)) }
 
-    /// Whether `n` has a content description (see the type's comment).
-    private func hasContentDescription(_ n: NodeID) -> Bool {
-        guard let extras = tree.extrasOf(n), nonEmpty(extras.label) != nil else { return false }
-        return nonEmpty(extras.value) != nil || !roles.facts(of: tree.className(of: n)).showsText
+    /// The content description of `n`, if it has one.
+    private func contentDescription(of n: NodeID) -> String? {
+        guard let extras = tree.extrasOf(n), !extras.labelIsText else { return nil }
+        return nonEmpty(extras.label)
     }
+
+    /// Whether `n` has a content description.
+    private func hasContentDescription(_ n: NodeID) -> Bool { contentDescription(of: n) != nil }
 
     /// The text of `n`: its value beside a content description, else its
     /// label when that is its text.
     private func text(of n: NodeID) -> String? {
-        let extras = tree.extrasOf(n)
-        if let value = nonEmpty(extras?.value) { return value }
-        return hasContentDescription(n) ? nil : nonEmpty(extras?.label)
+        guard let extras = tree.extrasOf(n) else { return nil }
+        return nonEmpty(extras.value) ?? (extras.labelIsText ? nonEmpty(extras.label) : nil)
+    }
+
+    /// The name: the content description, else the text; a password
+    /// field's text is never spoken ("password" in its place).
+    private func name(of n: NodeID) -> String? {
+        if tree.extrasOf(n)?.isPassword == true { return contentDescription(of: n) ?? "password" }
+        return contentDescription(of: n) ?? text(of: n)
     }
 
     /// `CompositorUtils.dedupJoin`: the non-empty parts joined with ", ",
