@@ -69,12 +69,16 @@ extension HitTester {
         // Each node's nearest proper ancestor that gives a context, so an
         // element's containers are a short chain away.
         var providerAbove = [NodeID](repeating: .none, count: tree.capacity)
+        var isProvider = [Bool](repeating: false, count: tree.capacity)
         var providers: [NodeID: VoiceOverContext.Provider] = [:]
         if !tree.root.isNone {
             tree.forEachInPreOrder(from: tree.root) { n in
                 let p = tree.backLinks[n.index].parent
-                if !p.isNone { providerAbove[n.index] = providers[p] != nil ? p : providerAbove[p.index] }
-                if let provider = VoiceOverContext.provider(n, in: tree) { providers[n] = provider }
+                if !p.isNone { providerAbove[n.index] = isProvider[p.index] ? p : providerAbove[p.index] }
+                if let provider = VoiceOverContext.provider(n, in: tree) {
+                    providers[n] = provider
+                    isProvider[n.index] = true
+                }
             }
         }
         // Number the elements of tab bars and segmented controls in order.

@@ -16,50 +16,56 @@ struct TalkBackSpeech {
     let talkBack: TalkBackTree
     let seen: TalkBackTree.SeenChildren
     /// Each class's role, worked out once per name (a screen repeats a few
-    /// dozen classes).
-    private let roles = RoleCache()
+    /// dozen classes), and the parts list reused from node to node.
+    private let scratch = Scratch()
 
-    /// The roles of the class names met so far (one speaker, one thread).
-    private final class RoleCache {
-        var known: [String: TalkBackRole] = [:]
+    /// What one speaker keeps between nodes (one speaker, one thread).
+    private final class Scratch {
+        var roles: [String: TalkBackRole] = [:]
+        var parts: [String] = []
 
         func role(of className: String?) -> TalkBackRole {
             let name = className ?? ""
-            if let role = known[name] { return role }
+            if let role = roles[name] { return role }
             let role = TalkBackRole(className: className)
-            known[name] = role
+            roles[name] = role
             return role
         }
     }
 
     /// The speech of exposed node `n`.
     func speak(_ n: NodeID) -> (description: String, hint: String?) {
-        var parts: [String] = []
+        var parts = scratch.parts
+        scratch.parts = []
+        parts.removeAll(keepingCapacity: true)
+        defer { scratch.parts = parts }
+        let traits = tree.traits(of: n)
+        let role = role(of: n)
         // 1. Selected.
-        if tree.traits(of: n).contains(.selected) { parts.append("selected") }
+        if traits.contains(.selected) { parts.append("selected") }
         // 2 and 3: the node's own check state, state, name and role.
-        ownParts(n, into: &parts)
+        ownParts(n, role: role, into: &parts)
         // 4. Without a content description, the non-focusable children say
         // theirs (TreeNodesDescription), depth first.
-        if !hasContentDescription(n) { childParts(of: n, into: &parts) }
+        if contentDescription(of: n) == nil && !seen.children(of: n).isEmpty { childParts(of: n, into: &parts) }
         // 5. The hint; an EditText's not when its text is the hint.
-        if let hint = nonEmpty(tree.extrasOf(n)?.hint), !(role(of: n) == .editText && text(of: n) == hint) {
+        if let hint = nonEmpty(tree.extrasOf(n)?.hint), !(role == .editText && text(of: n) == hint) {
             parts.append(hint)
         }
         // 6. Disabled.
-        let disabled = tree.traits(of: n).contains(.notEnabled)
+        let disabled = traits.contains(.notEnabled)
         if disabled { parts.append("disabled") }
-        return (Self.dedupJoin(parts), disabled ? nil : usageHint(n))
+        return (Self.dedupJoin(parts), disabled ? nil : usageHint(n, role: role))
     }
 
-    /// Parts 2 and 3 of `n`: "checked"/"not checked" for a checkable node
-    /// that is no switch (a CheckedTextView only "checked"), then its state
-    /// ("on"/"off" for a switch; "Unlabelled" for an ImageView with no
-    /// name), its name and its role.
-    private func ownParts(_ n: NodeID, into parts: inout [String]) {
-        let role = role(of: n)
+    /// Parts 2 and 3 of `n` (of class role `role`): "checked"/"not
+    /// checked" for a checkable node that is no switch (a CheckedTextView
+    /// only "checked"), then its state ("on"/"off" for a switch;
+    /// "Unlabelled" for an ImageView with no name), its name and its role.
+    private func ownParts(_ n: NodeID, role: TalkBackRole, into parts: inout [String]) {
         let checked = tree.checked(n) == true
-        if tree.actions(of: n).contains(.check) && role != .switch {
+        let actions = tree.actions(of: n)
+        if actions.contains(.check) && role != .switch {
             if checked {
                 parts.append("checked")
             } else if role != .checkedTextView {
@@ -70,7 +76,7 @@ struct TalkBackSpeech {
         if role == .switch { parts.append(checked ? "on" : "off") }
         if role == .imageView && name == nil { parts.append("Unlabelled") }
         if let name { parts.append(name) }
-        if let word = role.word(clickable: tree.actions(of: n).contains(.click)) { parts.append(word) }
+        if let word = role.word(clickable: actions.contains(.click)) { parts.append(word) }
     }
 
     /// Parts 2 and 3 of each visible, non-focusable child of `n` in the
@@ -81,7 +87,7 @@ struct TalkBackSpeech {
         while let c = stack.popLast() {
             let f = talkBack.facts[c.index]
             guard f.contains(.visible) && !f.contains(.focusable) else { continue }
-            ownParts(c, into: &parts)
+            ownParts(c, role: role(of: c), into: &parts)
             stack.append(contentsOf: seen.children(of: c).reversed())
         }
     }
@@ -91,38 +97,32 @@ struct TalkBackSpeech {
     /// (EditText), "... to toggle" (checkable), else "... to activate";
     /// then "Double-tap and hold to long press" by `longClick`, after a
     /// comma when both.
-    func usageHint(_ n: NodeID) -> String? {
+    func usageHint(_ n: NodeID, role: TalkBackRole) -> String? {
         let actions = tree.actions(of: n)
-        var hint: String?
-        if actions.contains(.click) {
-            let role = role(of: n)
-            hint =
-                role == .spinner
-                ? "Double-tap to change"
-                : role == .editText
-                    ? "Double-tap to edit text"
-                    : actions.contains(.check) ? "Double-tap to toggle" : "Double-tap to activate"
+        let long = actions.contains(.longClick)
+        guard actions.contains(.click) else { return long ? "Double-tap and hold to long press" : nil }
+        switch (role, actions.contains(.check), long) {
+        case (.spinner, _, false): return "Double-tap to change"
+        case (.spinner, _, true): return "Double-tap to change, Double-tap and hold to long press"
+        case (.editText, _, false): return "Double-tap to edit text"
+        case (.editText, _, true): return "Double-tap to edit text, Double-tap and hold to long press"
+        case (_, true, false): return "Double-tap to toggle"
+        case (_, true, true): return "Double-tap to toggle, Double-tap and hold to long press"
+        case (_, false, false): return "Double-tap to activate"
+        case (_, false, true): return "Double-tap to activate, Double-tap and hold to long press"
         }
-        if actions.contains(.longClick) {
-            let long = "Double-tap and hold to long press"
-            hint = hint.map { "\($0), \(long)" } ?? long
-        }
-        return hint
     }
 
     // MARK: Reading the dump
 
     /// The role of `n` by its class (`TalkBackRole`).
-    private func role(of n: NodeID) -> TalkBackRole { roles.role(of: tree.className(of: n)) }
+    private func role(of n: NodeID) -> TalkBackRole { scratch.role(of: tree.className(of: n)) }
 
     /// The content description of `n`, if it has one.
     private func contentDescription(of n: NodeID) -> String? {
         guard let extras = tree.extrasOf(n), !extras.labelIsText else { return nil }
         return nonEmpty(extras.label)
     }
-
-    /// Whether `n` has a content description.
-    private func hasContentDescription(_ n: NodeID) -> Bool { contentDescription(of: n) != nil }
 
     /// The text of `n`: its value beside a content description, else its
     /// label when that is its text.
@@ -139,12 +139,23 @@ struct TalkBackSpeech {
     }
 
     /// `CompositorUtils.dedupJoin`: the non-empty parts joined with ", ",
-    /// leaving out a part equal, ignoring case, to an earlier one.
+    /// leaving out a part equal, ignoring case, to an earlier one (as
+    /// Java's `equalsIgnoreCase`: same length in UTF-16, then letter by
+    /// letter).
     static func dedupJoin(_ parts: [String]) -> String {
-        var kept: [String] = []
-        var seenLower = Set<String>()
-        for p in parts where !p.isEmpty && seenLower.insert(p.lowercased()).inserted { kept.append(p) }
-        return kept.joined(separator: ", ")
+        var out = ""
+        // A part equal to any earlier one is equal to the earlier one kept.
+        for (i, p) in parts.enumerated() where !p.isEmpty {
+            if parts[..<i].contains(where: { equalIgnoringCase($0, p) }) { continue }
+            if !out.isEmpty { out += ", " }
+            out += p
+        }
+        return out
+    }
+
+    /// Whether `a` and `b` are equal ignoring case.
+    static func equalIgnoringCase(_ a: String, _ b: String) -> Bool {
+        a.utf16.count == b.utf16.count && (a == b || a.lowercased() == b.lowercased())
     }
 
     private func nonEmpty(_ s: String?) -> String? { s?.isEmpty == false ? s : nil }

@@ -23,6 +23,8 @@ enum VoiceOverContext: Sendable, Hashable {
 
     /// The context kind `n` gives the elements inside it, if any.
     static func provider(_ n: NodeID, in tree: ElementTree) -> Provider? {
+        // Most nodes have none of the rare properties a provider needs.
+        guard tree.sideSlots[n.index].extra >= 0 else { return nil }
         let extras = tree.extrasOf(n)
         if tree.traits(of: n).contains(.tabBar) { return .tabBar }
         if VoiceOverSpeech.snapshotType(of: n, in: tree) == "SegmentedControl" { return .segmentedControl }

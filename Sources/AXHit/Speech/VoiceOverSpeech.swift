@@ -37,6 +37,12 @@ struct VoiceOverSpeech {
     /// A switch: UIKit's private bit, public since iOS 17 as `toggleButton`.
     static let switchButton = AccessibilityTraits.toggleButton
 
+    /// The traits that add a word or a hint, or take one away.
+    static let spokenTraits: AccessibilityTraits = [
+        .selected, .notEnabled, .button, .keyboardKey, .header, .link, .adjustable, .image, .searchField,
+        textEntry, isEditing, secureTextField, backButton, tabBarItem, textArea, switchButton,
+    ]
+
     // MARK: Snapshots
 
     /// The element type of a node of an iOS snapshot (`Button`), as the
@@ -86,6 +92,10 @@ struct VoiceOverSpeech {
     static func speak(_ input: Input) -> (description: String, hint: String?) {
         let t = input.traits
         let label = nonEmpty(input.label), value = nonEmpty(input.value), authoredHint = nonEmpty(input.hint)
+        // Most elements: a label and no trait that speaks.
+        if value == nil && authoredHint == nil && input.context == nil && t.isDisjoint(with: spokenTraits) {
+            return (label ?? "", nil)
+        }
         var hint = authoredHint
         // A back button's label "Back" is not read twice (its trait says it).
         var text = t.contains(backButton) && label?.lowercased() == "back" ? "" : (label ?? "")
@@ -98,49 +108,51 @@ struct VoiceOverSpeech {
             text = hint ?? ""
             hint = nil
         }
-        if !words.isEmpty {
-            let joined = words.joined(separator: " ")
-            text = text.isEmpty ? joined : "\(withPeriod(text)) \(joined)"
-        }
+        if !words.isEmpty { text = text.isEmpty ? words : "\(withPeriod(text)) \(words)" }
         if let context = input.context { text = say(context, after: text) }
         hint = hints(t, hint: hint, hintOnly: authoredHint != nil && label == nil && value == nil)
         return (text, hint)
     }
 
-    /// The trait words, in AccessibilitySnapshot's order: Dimmed, Button
-    /// (not for a key, a switch, a tab or a back button, nor in a tab
-    /// context), Back Button, Switch Button (with `button`) and the switch's
-    /// state ("1" On, "0" Off, "2" Mixed, any other value itself, as since
-    /// iOS 17), Tab, Text Field or Secure Text Field (and Is editing),
-    /// Heading, Link, Adjustable, Image, Search Field.
-    static func traitWords(_ t: AccessibilityTraits, value: String?, context: VoiceOverContext?) -> [String] {
-        var words: [String] = []
-        if t.contains(.notEnabled) { words.append("Dimmed.") }
+    /// The trait words, in AccessibilitySnapshot's order, joined by
+    /// spaces (empty when there are none): Dimmed, Button (not for a key, a
+    /// switch, a tab or a back button, nor in a tab context), Back Button,
+    /// Switch Button (with `button`) and the switch's state ("1" On, "0"
+    /// Off, "2" Mixed, any other value itself, as since iOS 17), Tab, Text
+    /// Field or Secure Text Field (and Is editing), Heading, Link,
+    /// Adjustable, Image, Search Field.
+    static func traitWords(_ t: AccessibilityTraits, value: String?, context: VoiceOverContext?) -> String {
+        var words = ""
+        func add(_ word: String) {
+            if !words.isEmpty { words += " " }
+            words += word
+        }
+        if t.contains(.notEnabled) { add("Dimmed.") }
         let buttonHidden =
             !t.isDisjoint(with: [.keyboardKey, switchButton, tabBarItem, backButton])
             || context?.hidesButtonTrait == true
-        if t.contains(.button) && !buttonHidden { words.append("Button.") }
-        if t.contains(backButton) { words.append("Back Button.") }
+        if t.contains(.button) && !buttonHidden { add("Button.") }
+        if t.contains(backButton) { add("Back Button.") }
         if t.contains(switchButton) {
-            if t.contains(.button) { words.append("Switch Button.") }
+            if t.contains(.button) { add("Switch Button.") }
             switch value {
-            case "1": words.append("On.")
-            case "0": words.append("Off.")
-            case "2": words.append("Mixed.")
-            case let other?: words.append(other)
+            case "1": add("On.")
+            case "0": add("Off.")
+            case "2": add("Mixed.")
+            case let other?: add(other)
             case nil: break
             }
         }
-        if t.contains(tabBarItem) || context?.hidesButtonTrait == true { words.append("Tab.") }
+        if t.contains(tabBarItem) || context?.hidesButtonTrait == true { add("Tab.") }
         if t.contains(textEntry) {
-            words.append(t.contains(secureTextField) ? "Secure Text Field." : "Text Field.")
-            if t.contains(isEditing) { words.append("Is editing.") }
+            add(t.contains(secureTextField) ? "Secure Text Field." : "Text Field.")
+            if t.contains(isEditing) { add("Is editing.") }
         }
-        if t.contains(.header) { words.append("Heading.") }
-        if t.contains(.link) { words.append("Link.") }
-        if t.contains(.adjustable) { words.append("Adjustable.") }
-        if t.contains(.image) { words.append("Image.") }
-        if t.contains(.searchField) { words.append("Search Field.") }
+        if t.contains(.header) { add("Heading.") }
+        if t.contains(.link) { add("Link.") }
+        if t.contains(.adjustable) { add("Adjustable.") }
+        if t.contains(.image) { add("Image.") }
+        if t.contains(.searchField) { add("Search Field.") }
         return words
     }
 
