@@ -17,7 +17,7 @@ import Foundation
 ///   text or state and no focusable ancestor.
 /// - **Order**: TalkBack's linear order (`OrderedTraversalStrategy`,
 ///   `ReorderedChildrenIterator`, `NodeCachedBoundsCalculator`,
-///   `WindowTraversal`): see `order(of:exposed:)`.
+///   `WindowTraversal`): see `orderAndChildren(of:)`.
 ///
 /// Space: 2 bytes of facts and 4 of parent per slot. Cost: O(n) to build,
 /// in three passes over the dump's pre-order (down: hidden, visible,
@@ -464,7 +464,10 @@ struct TalkBackTree: Sendable {
     /// - Complexity: O(n) to collect, plus O(k²) at worst per list of k
     ///   children that some child's useful bounds reorder (each moves past
     ///   the siblings it passes).
-    func order(of tree: ElementTree) -> [NodeID] {
+    ///
+    /// Returns the order, and each node's children in the traversal's order
+    /// (`seenChildren(below:in:)` of the whole tree), made on the way.
+    func orderAndChildren(of tree: ElementTree) -> (order: [NodeID], children: SeenChildren) {
         let preOrder = Self.dumpPreOrder(tree)
         let boxes = Self.screenBoxes(tree, preOrder)
         let seen = seenChildren(preOrder: preOrder, boxes: boxes, in: tree)
@@ -476,13 +479,13 @@ struct TalkBackTree: Sendable {
                 stack.append(contentsOf: seen.children(of: n).reversed())
             }
         }
-        return out
+        return (out, seen)
     }
 
     /// The children of each important node in the tree TalkBack sees, in
     /// the order its traversal takes them: the dump's order, reordered by
     /// useful bounds (`reorder`). Per slot, back to back.
-    struct SeenChildren {
+    struct SeenChildren: Sendable {
         fileprivate var start: [Int32]
         fileprivate var list: [NodeID]
 

@@ -60,7 +60,8 @@ extension HitTester {
     public mutating func transcript() throws(TreeError) -> [Speech] {
         let order = try navigationOrder()
         if let talkBack = (rules as? AndroidRules)?.talkBack {
-            let speaker = TalkBackSpeech(tree: tree, talkBack: talkBack, seen: talkBack.seenChildren(in: tree))
+            let seen = navigation.talkBackChildren ?? talkBack.seenChildren(in: tree)
+            let speaker = TalkBackSpeech(tree: tree, talkBack: talkBack, seen: seen)
             return order.map { e in
                 let (description, hint) = speaker.speak(e)
                 return Speech(element: e, description: description, hint: hint)

@@ -47,7 +47,7 @@ struct TalkBackSpeech {
         ownParts(n, role: role, into: &parts)
         // 4. Without a content description, the non-focusable children say
         // theirs (TreeNodesDescription), depth first.
-        if contentDescription(of: n) == nil && !seen.children(of: n).isEmpty { childParts(of: n, into: &parts) }
+        if !seen.children(of: n).isEmpty && contentDescription(of: n) == nil { childParts(of: n, into: &parts) }
         // 5. The hint; an EditText's not when its text is the hint.
         if let hint = nonEmpty(tree.extrasOf(n)?.hint), !(role == .editText && text(of: n) == hint) {
             parts.append(hint)
@@ -134,8 +134,10 @@ struct TalkBackSpeech {
     /// The name: the content description, else the text; a password
     /// field's text is never spoken ("password" in its place).
     private func name(of n: NodeID) -> String? {
-        if tree.extrasOf(n)?.isPassword == true { return contentDescription(of: n) ?? "password" }
-        return contentDescription(of: n) ?? text(of: n)
+        guard let extras = tree.extrasOf(n) else { return nil }
+        let description = extras.labelIsText ? nil : nonEmpty(extras.label)
+        if extras.isPassword { return description ?? "password" }
+        return description ?? nonEmpty(extras.value) ?? (extras.labelIsText ? nonEmpty(extras.label) : nil)
     }
 
     /// `CompositorUtils.dedupJoin`: the non-empty parts joined with ", ",
