@@ -25,6 +25,8 @@ enum SpeakCommand {
                        reader does not focus, is an error)
 
         \(TreeOptions.help)
+
+        \(Limits.geometry)
         """
 
     static func run(_ argv: [String]) throws {
