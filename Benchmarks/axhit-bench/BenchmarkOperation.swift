@@ -68,6 +68,9 @@ struct BenchmarkOperation: Sendable {
         BenchmarkOperation(
             name: "explore", summary: "touch exploration of a 1,000-point path", run: NavigationBenchmarks.runExplore),
         BenchmarkOperation(
+            name: "speak", summary: "the whole transcript (speech along the order; corpus: each real screen)",
+            run: SpeechBenchmarks.run),
+        BenchmarkOperation(
             name: "map-touch", summary: "every view's touch region, exact (corpus: each real screen)",
             run: NavigationBenchmarks.runMapTouch),
     ]

@@ -17,6 +17,7 @@ let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
     ("order", "the exposed elements in navigation order (where a swipe goes next)", OrderCommand.run),
     ("explore", "what a finger dragged along a path meets, stretch by stretch", ExploreCommand.run),
     ("map", "where each element is focused (--focus) or each view takes a tap (--touch)", MapCommand.run),
+    ("speak", "what the screen reader says at each element, in navigation order", SpeakCommand.run),
     ("export", "write any input as axhit/1 JSON (ids, platform, snapshot facts)", ExportCommand.run),
 ]
 

@@ -317,7 +317,7 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
         guard let top = try scratch.run(["--help"]) else { return }
         let verbs = top.stdout.split(separator: "\n").drop { $0 != "verbs:" }.dropFirst()
             .compactMap { $0.split(separator: " ").first.map(String.init) }
-        #expect(verbs.count == 10, "\(verbs)")
+        #expect(verbs.count == 11, "\(verbs)")
         for verb in verbs {
             guard let run = try scratch.run([verb, "--help"]) else { return }
             #expect(run.status == 0 && run.stderr.isEmpty, "\(verb)")

@@ -109,7 +109,7 @@ private let everyKind = [
         #expect(hi.accessibilityLabel == "Greeting" && hi.accessibilityValue == "Hi")
         #expect(hi.accessibilityIdentifier == "app:id/hi")
         #expect(hi.actions == [.longClick, .check])
-        #expect(hi.accessibilityTraits == [.staticText, .button, .toggleButton, .notEnabled, .selected])
+        #expect(hi.accessibilityTraits == [.staticText, .button, .toggleButton, .notEnabled])
         #expect(hi.checked == true && hi.className == "android.widget.TextView" && hi.packageName == nil)
         #expect(t.platform == .android && t[t.root]!.isWindow)
     }

@@ -382,7 +382,9 @@ private let cases: [CorpusCase] = [
             """
         let t = try ElementTree(contentsOf: Data(xml.utf8))
         let toggle = t[try #require(t.node(withID: "Switch#1"))]!
-        #expect(toggle.accessibilityTraits == [.button, .toggleButton, .selected] && toggle.actions == .check)
+        // Checked is not selected: TalkBack speaks them apart.
+        #expect(toggle.accessibilityTraits == [.button, .toggleButton] && toggle.checked == true)
+        #expect(toggle.actions == .check)
         let back = t[try #require(t.node(withID: "ImageButton#2"))]!
         #expect(back.accessibilityTraits == [.button, .notEnabled] && back.accessibilityLabel == "Back")
         let seek = t[try #require(t.node(withID: "SeekBar#3"))]!

@@ -34,6 +34,8 @@ import Testing
             ("className", { $0.className = "android.widget.TextView" }),
             ("packageName", { $0.packageName = "com.example" }),
             ("accessibilityIndex", { $0.accessibilityIndex = 0 }),
+            ("labelIsText", { $0.labelIsText = true }),
+            ("isPassword", { $0.isPassword = true }),
         ]
         for (name, change) in changes {
             var node = Node.view("v", frame: .zero)

@@ -96,7 +96,7 @@ struct AXHitJSONReader {
         case accessibilityTraits, accessibilityFrame, accessibilityFrameInContainerSpace, accessibilityActivationPoint
         case accessibilityPath, accessibilityElementsHidden, accessibilityViewIsModal, shouldGroupAccessibilityChildren
         case accessibilityNavigationStyle, accessibilityContainerType, visibleInSnapshot, actions
-        case checked, importantForAccessibility, className, packageName, accessibilityIndex
+        case checked, importantForAccessibility, className, packageName, accessibilityIndex, labelIsText, isPassword
         case frame, bounds, transform, clipsToBounds, isHidden, alpha, isUserInteractionEnabled, isWindow
         case accessibilityElements
 
@@ -135,6 +135,8 @@ struct AXHitJSONReader {
             case .className: "className"
             case .packageName: "packageName"
             case .accessibilityIndex: "accessibilityIndex"
+            case .labelIsText: "labelIsText"
+            case .isPassword: "isPassword"
             case .frame: "frame"
             case .bounds: "bounds"
             case .transform: "transform"
@@ -557,6 +559,12 @@ struct AXHitJSONReader {
         case .className:
             f.values.extras.className = try readString(key: name)
             f.values.hasExtras = true
+        case .labelIsText:
+            f.values.extras.labelIsText = try readBool(key: name)
+            if f.values.extras.labelIsText { f.values.hasExtras = true }
+        case .isPassword:
+            f.values.extras.isPassword = try readBool(key: name)
+            if f.values.extras.isPassword { f.values.hasExtras = true }
         case .packageName:
             f.values.extras.packageName = try readString(key: name)
             f.values.hasExtras = true

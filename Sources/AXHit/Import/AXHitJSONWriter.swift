@@ -204,6 +204,8 @@ struct AXHitJSONWriter {
                     ? ", \"importantForAccessibility\": true" : ", \"importantForAccessibility\": false")
         }
         optionalString(", \"className\": ", e.className)
+        if e.labelIsText { put(", \"labelIsText\": true") }
+        if e.isPassword { put(", \"isPassword\": true") }
         optionalString(", \"packageName\": ", e.packageName)
         if let index = e.accessibilityIndex {
             put(", \"accessibilityIndex\": ")

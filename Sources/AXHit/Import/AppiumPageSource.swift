@@ -34,9 +34,12 @@ import Foundation
 ///   `label` is not empty; every other type (Application, Window, Other,
 ///   Table, CollectionView, ScrollView, the bars, Keyboard...) is a
 ///   container.
-/// - `accessibilityTraits`: the `traits` attribute when present (WebDriverAgent's
-///   names, comma- or space-separated, matched case-insensitively: "Button,
-///   Selected"; or an integer mask), otherwise from the type: Button, Tab →
+/// - `className`: the short type (`Button`), which speech reads
+///   (`VoiceOverSpeech`).
+/// - `accessibilityTraits`: the traits the type implies, plus the `traits`
+///   attribute when present (WebDriverAgent's names, comma- or
+///   space-separated, matched case-insensitively: "Button, Selected"; or an
+///   integer mask). From the type: Button, Tab →
 ///   button; Link → link; Image, Icon → image; StaticText → staticText;
 ///   SearchField → searchField; Key → keyboardKey; Slider, Stepper,
 ///   PickerWheel, PageIndicator, Incrementor → adjustable; Switch, Toggle,
@@ -235,11 +238,16 @@ struct IOSElementFacts {
         node.value = SourceValue.text(value)
         node.hint = SourceValue.text(hint)
         node.isAccessibilityElement = accessible ?? Self.isElementByDefault(type: type, label: label)
-        var t = SourceValue.text(traits).map(Self.parseTraits) ?? Self.traits(ofType: type)
+        // A newer source's own traits come on top of the type's: it cannot
+        // express all of them (tree-format.md, "What the screen reader says").
+        var t = Self.traits(ofType: type).union(SourceValue.text(traits).map(Self.parseTraits) ?? [])
         if enabled == false { t.insert(.notEnabled) }
         if selected == true { t.insert(.selected) }
         node.traits = t
         node.visibleInSnapshot = visible
+        // The type, for what only it says (speech: text entry, tabs, a
+        // segmented control's buttons, WebDriverAgent's filled-in values).
+        node.className = type
         return node
     }
 }

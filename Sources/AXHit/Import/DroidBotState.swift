@@ -91,11 +91,12 @@ enum DroidBotState {
                     classTraits: classes.facts(ofClass: className).1, bounds: bounds,
                     text: v["text"]?.text, contentDescription: v[either: "content_description", "content-desc"]?.text,
                     resourceID: v[either: "resource_id", "resource-id"]?.text, hint: nil, actions: actions,
-                    checked: flag("checked"), selected: flag("selected"), enabled: v["enabled"]?.bool ?? true,
+                    selected: flag("selected"), enabled: v["enabled"]?.bool ?? true,
                     visible: v["visible"]?.bool, heading: false)
                 facts.className = className.isEmpty ? nil : className
                 facts.packageName = v["package"]?.text
                 facts.checkedFlag = v["checked"]?.bool
+                facts.password = flag("is_password", "password")
                 nodes.append(facts.node(id: id))
             }
             var children = [[Int]](repeating: [], count: nodes.count)

@@ -17,6 +17,8 @@ struct ImportedNode {
     var actions: NodeActions = []
     var checked: Bool?
     var importantForAccessibility: Bool?
+    var labelIsText = false
+    var isPassword = false
     var className: String?
     var packageName: String?
     var accessibilityIndex: Int?
@@ -173,6 +175,8 @@ struct ImportedHierarchy {
             record.extras.actions = nodes[i].actions
             record.extras.checked = nodes[i].checked
             record.extras.importantForAccessibility = nodes[i].importantForAccessibility
+            record.extras.labelIsText = nodes[i].labelIsText
+            record.extras.isPassword = nodes[i].isPassword
             if nodes[i].className != nil { swap(&record.extras.className, &nodes[i].className) }
             if nodes[i].packageName != nil { swap(&record.extras.packageName, &nodes[i].packageName) }
             record.extras.accessibilityIndex = nodes[i].accessibilityIndex
@@ -182,7 +186,7 @@ struct ImportedHierarchy {
                 || record.extras.visibleInSnapshot != nil || !record.extras.actions.isEmpty
                 || record.extras.checked != nil || record.extras.importantForAccessibility != nil
                 || record.extras.className != nil || record.extras.packageName != nil
-                || record.extras.accessibilityIndex != nil
+                || record.extras.accessibilityIndex != nil || record.extras.labelIsText || record.extras.isPassword
             // Ids are unique (`Kind#n`) and the structure is a tree, so
             // this cannot fail; a failure would be a bug, reported as such.
             let id = try tree.add(&record, named: true, final: true, under: parent)

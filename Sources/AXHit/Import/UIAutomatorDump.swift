@@ -62,16 +62,18 @@ import Foundation
 ///   *Slider, *RatingBar → adjustable (the controls that consume touches
 ///   themselves; Android's touch rule reads this trait); ProgressBar →
 ///   updatesFrequently; TabWidget, TabLayout → tabBar. `heading="true"` →
-///   header; `enabled="false"` → notEnabled; `selected` or `checked` true →
-///   selected.
-/// - Ignored: `index` (document order is used), `focused`, `password`,
+///   header; `enabled="false"` → notEnabled; `selected="true"` → selected
+///   (`checked` stays its own fact).
+/// - `password` → `isPassword`; `labelIsText` when the label is the text
+///   (no content description): the facts TalkBack's speech reads.
+/// - Ignored: `index` (document order is used), `focused`,
 ///   `NAF`, `rotation` (bounds are already in the rotated screen),
 ///   `display-id` and the other UiAutomator2 extras.
 enum UIAutomatorDump {
     private enum Key: Int, CaseIterable {
         case `class`, text, contentDesc, resourceID, hint, clickable, longClickable, checkable, checked, selected
         case enabled, focusable, screenReaderFocusable, visibleToUser, displayed, heading, bounds, drawingOrder
-        case width, height, scrollable, package, a11yImportant, importantForAccessibility
+        case width, height, scrollable, package, a11yImportant, importantForAccessibility, password
 
         var name: String {
             switch self {
@@ -165,11 +167,12 @@ enum UIAutomatorDump {
                         classTraits: classTraits, bounds: bounds,
                         text: text(.text), contentDescription: text(.contentDesc), resourceID: text(.resourceID),
                         hint: text(.hint), actions: actions,
-                        checked: flag(.checked) == true, selected: flag(.selected) == true,
+                        selected: flag(.selected) == true,
                         enabled: flag(.enabled) ?? true, visible: visible, heading: flag(.heading) == true)
                     facts.className = className
                     facts.packageName = text(.package)
                     facts.checkedFlag = flag(.checked)
+                    facts.password = flag(.password) == true
                     facts.important = flag(.a11yImportant) ?? flag(.importantForAccessibility)
                     let zOrder = attribute(.drawingOrder).flatMap { a in scanner.withValue(a, SourceValue.number) }
                     let parent = open.last ?? -1
@@ -230,7 +233,6 @@ struct AndroidNodeFacts {
     var resourceID: String?
     var hint: String?
     var actions: NodeActions = []
-    var checked = false
     var selected = false
     var enabled = true
     var visible: Bool?
@@ -242,6 +244,8 @@ struct AndroidNodeFacts {
     var checkedFlag: Bool?
     /// The dump's `a11y-important`, when it gives one.
     var important: Bool?
+    /// The dump's `password` (DroidBot: `is_password`).
+    var password = false
 
     /// `[x1,y1][x2,y2]` → a rect with size >= 0 (an inverted corner pair
     /// gives size 0 at the first corner), or nil when it is not four
@@ -319,6 +323,8 @@ struct AndroidNodeFacts {
         let desc = SourceValue.text(contentDescription), text = SourceValue.text(text)
         node.label = desc ?? text
         node.value = desc == nil ? nil : text
+        node.labelIsText = desc == nil && text != nil
+        node.isPassword = password
         node.identifier = SourceValue.text(resourceID)
         node.hint = SourceValue.text(hint)
         node.actions = actions
@@ -328,7 +334,8 @@ struct AndroidNodeFacts {
         if actions.contains(.check) { t.formUnion([.button, .toggleButton]) }
         if heading { t.insert(.header) }
         if !enabled { t.insert(.notEnabled) }
-        if selected || checked { t.insert(.selected) }
+        // Checked is its own fact (`checked`): TalkBack speaks the two apart.
+        if selected { t.insert(.selected) }
         node.traits = t
         node.visibleInSnapshot = visible
         node.checked = checkedFlag

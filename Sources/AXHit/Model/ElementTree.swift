@@ -352,6 +352,8 @@ public struct ElementTree: Sendable {
             n.actions = e.actions
             n.checked = e.checked
             n.importantForAccessibility = e.importantForAccessibility
+            n.labelIsText = e.labelIsText
+            n.isPassword = e.isPassword
             n.className = e.className
             n.packageName = e.packageName
             n.accessibilityIndex = e.accessibilityIndex

@@ -92,6 +92,13 @@ public struct Node: Sendable, Hashable {
     /// says (`a11y-important`, `important-for-accessibility`); nil when it
     /// does not, and Android's automatic rule decides (`TalkBackTree`).
     public var importantForAccessibility: Bool?
+    /// Android: the label is the view's text, not a content description
+    /// (the dump gave text and no content description); TalkBack's speech
+    /// reads a node's children only when it has no content description.
+    public var labelIsText: Bool
+    /// Android: a password field (the dump's `password`), whose name
+    /// TalkBack speaks as its content description or "password".
+    public var isPassword: Bool
     /// Android: the view's class (`android.widget.TextView`), as the dump
     /// names it; TalkBack's rules read it (collections, range controls,
     /// scroll views, roles).
@@ -125,6 +132,8 @@ public struct Node: Sendable, Hashable {
         self.accessibilityNavigationStyle = .automatic
         self.accessibilityContainerType = .none
         self.actions = []
+        self.labelIsText = false
+        self.isPassword = false
     }
 
     /// A view with `frame` in its parent's bounds space, other properties at

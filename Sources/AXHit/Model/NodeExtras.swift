@@ -12,7 +12,7 @@ import Foundation
 /// share them and a write copies only the box it changes.
 struct NodeExtras: Sendable, Hashable {
     // No default values: each init sets every property once (see
-    // `NodeRecord`). Declared widest first: 36 bytes, a stride of 40.
+    // `NodeRecord`). Declared widest first: 40 bytes, a stride of 40.
     var alpha: CGFloat
     var traits: AccessibilityTraits
     private var texts: Box<Texts>?
@@ -23,6 +23,8 @@ struct NodeExtras: Sendable, Hashable {
     var actions: NodeActions
     var checked: Bool?
     var importantForAccessibility: Bool?
+    var labelIsText: Bool
+    var isPassword: Bool
 
     /// The strings: what VoiceOver reads and the ids an explicit order lists.
     struct Texts: Sendable, Hashable {
@@ -59,6 +61,8 @@ struct NodeExtras: Sendable, Hashable {
         actions = []
         checked = nil
         importantForAccessibility = nil
+        labelIsText = false
+        isPassword = false
     }
 
     /// The extras of `node`.
@@ -88,6 +92,8 @@ struct NodeExtras: Sendable, Hashable {
         actions = node.actions
         checked = node.checked
         importantForAccessibility = node.importantForAccessibility
+        labelIsText = node.labelIsText
+        isPassword = node.isPassword
     }
 
     /// Every property at its default, made once.
@@ -180,6 +186,7 @@ struct NodeExtras: Sendable, Hashable {
             && a.containerType == b.containerType && a.visibleInSnapshot == b.visibleInSnapshot
             && a.actions == b.actions && a.checked == b.checked
             && a.importantForAccessibility == b.importantForAccessibility
+            && a.labelIsText == b.labelIsText && a.isPassword == b.isPassword
             && (a.texts?.value ?? .defaults) == (b.texts?.value ?? .defaults)
             && (a.geometry?.value ?? .defaults) == (b.geometry?.value ?? .defaults)
     }
@@ -193,6 +200,8 @@ struct NodeExtras: Sendable, Hashable {
         hasher.combine(actions)
         hasher.combine(checked)
         hasher.combine(importantForAccessibility)
+        hasher.combine(labelIsText)
+        hasher.combine(isPassword)
         hasher.combine(texts?.value ?? .defaults)
         hasher.combine(geometry?.value ?? .defaults)
     }
@@ -211,7 +220,7 @@ struct NodeExtras: Sendable, Hashable {
         node.alpha == 1 && node.accessibilityTraits.isEmpty && !setsTexts(node) && !setsGeometry(node)
             && node.accessibilityNavigationStyle == .automatic && node.accessibilityContainerType == .none
             && node.visibleInSnapshot == nil && node.actions.isEmpty && node.checked == nil
-            && node.importantForAccessibility == nil
+            && node.importantForAccessibility == nil && !node.labelIsText && !node.isPassword
     }
 
     /// Whether `node` sets one of the values of `Texts`.

@@ -191,7 +191,9 @@ extension HitTester {
         }
         if navigation.documentOrder, let talkBack = (rules as? AndroidRules)?.talkBack {
             // TalkBack's own order of the same nodes (windows, reordering).
-            unit.items = talkBack.order(of: tree).filter { hot[$0.index].state.contains(.exposed) }
+            let (order, children) = talkBack.orderAndChildren(of: tree)
+            unit.items = order.filter { hot[$0.index].state.contains(.exposed) }
+            navigation.talkBackChildren = children
         }
         unit.needsCollect = false
         unit.needsSort = true

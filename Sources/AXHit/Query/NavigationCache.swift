@@ -64,6 +64,10 @@ struct NavigationCache: Sendable {
     var irregular = false
     /// Pre-order of exposed nodes, rebuilt whole after any change (Android).
     var documentOrder = false
+    /// (Android) TalkBack's children of each node in traversal order, made
+    /// with the order and dropped with it: what its speech of a node's
+    /// children reads (`HitTester.transcript()`).
+    var talkBackChildren: TalkBackTree.SeenChildren?
 
     /// Whether the order has been built (and is then kept current).
     var isBuilt: Bool { !units.isEmpty }

@@ -17,7 +17,7 @@ import Foundation
 ///   text or state and no focusable ancestor.
 /// - **Order**: TalkBack's linear order (`OrderedTraversalStrategy`,
 ///   `ReorderedChildrenIterator`, `NodeCachedBoundsCalculator`,
-///   `WindowTraversal`): see `order(of:exposed:)`.
+///   `WindowTraversal`): see `orderAndChildren(of:)`.
 ///
 /// Space: 2 bytes of facts and 4 of parent per slot. Cost: O(n) to build,
 /// in three passes over the dump's pre-order (down: hidden, visible,
@@ -464,23 +464,69 @@ struct TalkBackTree: Sendable {
     /// - Complexity: O(n) to collect, plus O(k²) at worst per list of k
     ///   children that some child's useful bounds reorder (each moves past
     ///   the siblings it passes).
-    func order(of tree: ElementTree) -> [NodeID] {
+    ///
+    /// Returns the order, and each node's children in the traversal's order
+    /// (`seenChildren(below:in:)` of the whole tree), made on the way.
+    func orderAndChildren(of tree: ElementTree) -> (order: [NodeID], children: SeenChildren) {
         let preOrder = Self.dumpPreOrder(tree)
         let boxes = Self.screenBoxes(tree, preOrder)
-        // The children of each node in the tree TalkBack sees, in the dump's
-        // order, back to back.
-        var childStart = [Int32](repeating: 0, count: tree.capacity + 1)
-        for n in preOrder where facts[n.index].contains(.important) {
-            let p = parents[n.index]
-            if !p.isNone { childStart[p.index + 1] += 1 }
+        let seen = seenChildren(preOrder: preOrder, boxes: boxes, in: tree)
+        var out: [NodeID] = []
+        for window in windowOrder(of: tree, preOrder: preOrder, boxes: boxes) {
+            var stack = topNodes(of: window, in: tree).reversed() as [NodeID]
+            while let n = stack.popLast() {
+                if facts[n.index].contains(.exposed) { out.append(n) }
+                stack.append(contentsOf: seen.children(of: n).reversed())
+            }
         }
-        for i in 0 ..< tree.capacity { childStart[i + 1] += childStart[i] }
-        var children = [NodeID](repeating: .none, count: Int(childStart[tree.capacity]))
-        var fill = childStart
+        return (out, seen)
+    }
+
+    /// The children of each important node in the tree TalkBack sees, in
+    /// the order its traversal takes them: the dump's order, reordered by
+    /// useful bounds (`reorder`). Per slot, back to back.
+    struct SeenChildren: Sendable {
+        fileprivate var start: [Int32]
+        fileprivate var list: [NodeID]
+
+        /// The children of `n` (none for a node outside the walk).
+        func children(of n: NodeID) -> ArraySlice<NodeID> {
+            guard n.index + 1 < start.count else { return [] }
+            return list[Int(start[n.index]) ..< Int(start[n.index + 1])]
+        }
+    }
+
+    /// The children of the important nodes of the subtree at `top` (the
+    /// whole tree when nil), in TalkBack's order (`SeenChildren`).
+    ///
+    /// - Complexity: O(subtree + capacity), plus what `reorder` moves.
+    func seenChildren(below top: NodeID? = nil, in tree: ElementTree) -> SeenChildren {
+        let top = top ?? tree.root
+        let preOrder = Self.dumpPreOrder(tree, from: top)
+        let p = top.isNone ? NodeID.none : tree.backLinks[top.index].parent
+        let boxes = Self.screenBoxes(tree, preOrder, parentMap: p.isNone ? .identity : tree.toScreen(of: p))
+        return seenChildren(preOrder: preOrder, boxes: boxes, in: tree)
+    }
+
+    /// `seenChildren(below:in:)` over a walk already made: `preOrder` (a
+    /// subtree's dump pre-order) and each node's box on the screen.
+    private func seenChildren(preOrder: [NodeID], boxes: [CGRect], in tree: ElementTree) -> SeenChildren {
+        // The children of each node, in the dump's order, back to back; a
+        // parent above the walk's top is left out.
+        var inWalk = [Bool](repeating: false, count: tree.capacity)
+        for n in preOrder { inWalk[n.index] = true }
+        var start = [Int32](repeating: 0, count: tree.capacity + 1)
         for n in preOrder where facts[n.index].contains(.important) {
             let p = parents[n.index]
-            if !p.isNone {
-                children[Int(fill[p.index])] = n
+            if !p.isNone && inWalk[p.index] { start[p.index + 1] += 1 }
+        }
+        for i in 0 ..< tree.capacity { start[i + 1] += start[i] }
+        var list = [NodeID](repeating: .none, count: Int(start[tree.capacity]))
+        var fill = start
+        for n in preOrder where facts[n.index].contains(.important) {
+            let p = parents[n.index]
+            if !p.isNone && inWalk[p.index] {
+                list[Int(fill[p.index])] = n
                 fill[p.index] += 1
             }
         }
@@ -492,26 +538,22 @@ struct TalkBackTree: Sendable {
                 useful[n.index] = own
             } else if f.contains(.visible) {
                 var around = CGRect.null
-                for k in Int(childStart[n.index]) ..< Int(childStart[n.index + 1]) {
-                    let u = useful[children[k].index]
+                for k in Int(start[n.index]) ..< Int(start[n.index + 1]) {
+                    let u = useful[list[k].index]
                     if !u.isNull { around = around.union(u) }
                 }
                 useful[n.index] = around.isNull ? own : Self.clip(own, to: around)
             }
         }
-        var out: [NodeID] = []
-        var list: [NodeID] = []
-        for window in windowOrder(of: tree, preOrder: preOrder, boxes: boxes) {
-            var stack = topNodes(of: window, in: tree).reversed() as [NodeID]
-            while let n = stack.popLast() {
-                if facts[n.index].contains(.exposed) { out.append(n) }
-                list.removeAll(keepingCapacity: true)
-                list.append(contentsOf: children[Int(childStart[n.index]) ..< Int(childStart[n.index + 1])])
-                Self.reorder(&list, useful: useful, own: boxes)
-                stack.append(contentsOf: list.reversed())
-            }
+        var children: [NodeID] = []
+        for n in preOrder where start[n.index + 1] - start[n.index] > 1 {
+            let range = Int(start[n.index]) ..< Int(start[n.index + 1])
+            children.removeAll(keepingCapacity: true)
+            children.append(contentsOf: list[range])
+            Self.reorder(&children, useful: useful, own: boxes)
+            list.replaceSubrange(range, with: children)
         }
-        return out
+        return SeenChildren(start: start, list: list)
     }
 
     /// The important nodes of window `w` that have no important ancestor in
