@@ -177,8 +177,7 @@ enum AuditCommand {
         return out
     }
 
-    static func write(_ findings: [AuditFinding], tree: ElementTree, json: Bool, several: Bool, to out: OutputBuffer)
-    {
+    static func write(_ findings: [AuditFinding], tree: ElementTree, json: Bool, several: Bool, to out: OutputBuffer) {
         for f in findings {
             if json {
                 out.writeLine(AuditJSONWriter.line(f, in: tree))

@@ -183,8 +183,10 @@ import FoundationXML
     /// row's descendant, so that is no finding. The same button as the
     /// row's sibling in front covers that part of it.
     @Test func aRowAndItsButtonAreNoFinding() throws {
-        let row = #"<node class="android.widget.LinearLayout" content-desc="Wi-Fi" clickable="true" focusable="true" bounds="[0,300][1080,468]">"#
-        let button = #"<node class="android.widget.ImageButton" content-desc="Wi-Fi settings" clickable="true" focusable="true" bounds="[900,321][1026,447]"/>"#
+        let row =
+            #"<node class="android.widget.LinearLayout" content-desc="Wi-Fi" clickable="true" focusable="true" bounds="[0,300][1080,468]">"#
+        let button =
+            #"<node class="android.widget.ImageButton" content-desc="Wi-Fi settings" clickable="true" focusable="true" bounds="[900,321][1026,447]"/>"#
         let nested = try Self.android(row + button + "</node>")
         let tester = HitTester(nested)
         #expect(tester.hit(CGPoint(x: 963, y: 384)).map(nested.id(of:)) == "ImageButton#2")
@@ -221,9 +223,10 @@ import FoundationXML
         #expect(forty.filter { $0.rule == .smallTouchTarget }.isEmpty)
         let fifty = try Auditor.findings(ScreenAnalysis(tree), options: AuditOptions(minimumTarget: 50))
         // 50 in the middle, round(32 × 50 / 48) = 33 at an edge: the corner's 40 passes.
-        #expect(Set(fifty.filter { $0.rule == .smallTouchTarget }.map { tree.id(of: $0.element) }) == [
-            "ImageButton#1", "ImageButton#2", "ImageButton#4",
-        ])
+        #expect(
+            Set(fifty.filter { $0.rule == .smallTouchTarget }.map { tree.id(of: $0.element) }) == [
+                "ImageButton#1", "ImageButton#2", "ImageButton#4",
+            ])
     }
 
     /// A 30 dp icon (79 px: 30.1, rounded 30) inside a clickable row 56 dp
@@ -323,7 +326,9 @@ import FoundationXML
     /// identifier nor label is named by its id. A baseline holding it marks
     /// the finding as baseline.
     @Test func fingerprintsSurviveSmallChangesAndBaselinesMarkThem() throws {
-        func finding(_ label: String?, x: CGFloat, id: String = "tiny", baseline: AuditBaseline = .init()) throws
+        func finding(
+            _ label: String?, x: CGFloat, id: String = "tiny", baseline: AuditBaseline = .init()
+        ) throws
             -> AuditFinding
         {
             var n = Self.element(id, CGRect(x: x, y: 100, width: 20, height: 20), traits: .button)
@@ -364,7 +369,11 @@ import FoundationXML
         let findings = try Auditor.findings(
             ScreenAnalysis(tree), options: AuditOptions(baseline: accepted), screen: "screens/a b.json")
         let text = AuditSARIFWriter.document(
-            [.init(file: "screens/a b.json", tree: tree, findings: findings, lines: [try #require(tree.node(withID: "tiny")): 7])],
+            [
+                .init(
+                    file: "screens/a b.json", tree: tree, findings: findings,
+                    lines: [try #require(tree.node(withID: "tiny")): 7])
+            ],
             version: "1.2.3")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(doc["$schema"] as? String == "https://json.schemastore.org/sarif-2.1.0.json")
@@ -382,9 +391,10 @@ import FoundationXML
             let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
             #expect(["error", "warning", "note"].contains(level ?? ""))
         }
-        #expect(rules.first { $0["id"] as? String == "visibility-disagrees" }.flatMap {
-            ($0["defaultConfiguration"] as? [String: Any])?["level"] as? String
-        } == "note")
+        #expect(
+            rules.first { $0["id"] as? String == "visibility-disagrees" }.flatMap {
+                ($0["defaultConfiguration"] as? [String: Any])?["level"] as? String
+            } == "note")
         let results = try #require(runs[0]["results"] as? [[String: Any]])
         #expect(results.count == 2)
         let byRule = Dictionary(results.map { ($0["ruleId"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
@@ -402,21 +412,24 @@ import FoundationXML
         #expect(small["baselineState"] as? String == "new")
         let gone = try #require(byRule["off-screen"])
         #expect(gone["level"] as? String == "error" && gone["baselineState"] as? String == "unchanged")
-        let goneRegion = ((gone["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
-            "region"] as? [String: Any]
+        let goneRegion =
+            ((gone["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                "region"] as? [String: Any]
         #expect(goneRegion?["startLine"] as? Int == 1)  // no line known: 1
     }
 
     /// The line of an element in its file: a JSON node's `"id"`, an XML
     /// page source's n-th element below the wrapper.
     @Test func elementsAreFoundOnTheirLines() throws {
-        let json = "{\"format\": \"axhit/1\",\n \"root\": {\"id\": \"w\", \"frame\": [0, 0, 10, 10], \"children\": [\n  {\"id\": \"e\", \"kind\": \"element\"}]}}"
+        let json =
+            "{\"format\": \"axhit/1\",\n \"root\": {\"id\": \"w\", \"frame\": [0, 0, 10, 10], \"children\": [\n  {\"id\": \"e\", \"kind\": \"element\"}]}}"
         let jtree = try ElementTree(contentsOf: Data(json.utf8))
         let jlines = ElementLines.lines(in: Data(json.utf8), of: jtree)
         let w = try #require(jtree.node(withID: "w")), e = try #require(jtree.node(withID: "e"))
         #expect(jlines[w] == 2)
         #expect(jlines[e] == 3)
-        let xml = Self.dump("\n<node class=\"android.widget.Button\" text=\"OK\" clickable=\"true\" bounds=\"[1,1][50,50]\"/>")
+        let xml = Self.dump(
+            "\n<node class=\"android.widget.Button\" text=\"OK\" clickable=\"true\" bounds=\"[1,1][50,50]\"/>")
         let xtree = try ElementTree(contentsOf: xml)
         let xlines = ElementLines.lines(in: xml, of: xtree)
         #expect(xlines[try #require(xtree.node(withID: "FrameLayout#0"))] == 1)
@@ -492,7 +505,8 @@ import FoundationXML
         #expect(small.map(\.rule) == [.smallTouchTarget] && small.first?.id.hasPrefix("TextView#") == true)
         // Duplicate clickable bounds: GOT IT's frame (same bounds) made clickable.
         let frameTag = try #require(gmail.range(of: #"bounds="[0,1647][1080,1794]">"#))
-        let open = try #require(gmail.range(of: "<node", options: .backwards, range: gmail.startIndex ..< frameTag.lowerBound))
+        let open = try #require(
+            gmail.range(of: "<node", options: .backwards, range: gmail.startIndex ..< frameTag.lowerBound))
         var duplicated = gmail
         let tag = String(gmail[open.lowerBound ..< frameTag.upperBound])
         duplicated.replaceSubrange(
@@ -540,13 +554,16 @@ import FoundationXML
             let expected = try JSONDecoder().decode(RealScreenTests.Expectation.self, from: data)
             for e in expected.activations {
                 let rulesFound = Set(findings.filter { tree.id(of: $0.element) == e.element }.map(\.rule))
-                if rulesFound.contains(.activationObstructed) { #expect(e.status == "obstructed", "\(name) \(e.element)") }
+                if rulesFound.contains(.activationObstructed) {
+                    #expect(e.status == "obstructed", "\(name) \(e.element)")
+                }
                 if rulesFound.contains(.activationLost) { #expect(e.status == "lost", "\(name) \(e.element)") }
                 // A control wholly in view, with no scroll container, is judged.
                 guard let id = tree.node(withID: e.element), rules.isControl(id, in: tree), !context.scrolls[id.index],
                     context.space.accessibilityFrame(of: id) == context.judgedPart(of: id)
                 else { continue }
-                #expect(rulesFound.contains(.activationObstructed) == (e.status == "obstructed"), "\(name) \(e.element)")
+                #expect(
+                    rulesFound.contains(.activationObstructed) == (e.status == "obstructed"), "\(name) \(e.element)")
                 #expect(rulesFound.contains(.activationLost) == (e.status == "lost"), "\(name) \(e.element)")
                 checkedStatuses += 1
             }

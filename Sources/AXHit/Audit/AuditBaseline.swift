@@ -24,7 +24,9 @@ public struct AuditBaseline: Sendable, Hashable {
 
     /// Reads a baseline file's bytes.
     ///
-    /// - Parameter file: the file's name, for errors.
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - file: the file's name, for errors.
     /// - Throws: `TreeError` (`.validation`) naming the file when it is not
     ///   JSON, or not a baseline (no `format` of `axhit-baseline/1`, or
     ///   `fingerprints` not an array of strings).
@@ -35,7 +37,8 @@ public struct AuditBaseline: Sendable, Hashable {
         }
         guard let dict = object as? [String: Any], dict["format"] as? String == Self.format else {
             throw TreeError(
-                .validation, "is not a baseline: it needs \"format\": \"\(Self.format)\" (axhit audit --write-baseline)",
+                .validation,
+                "is not a baseline: it needs \"format\": \"\(Self.format)\" (axhit audit --write-baseline)",
                 file: file)
         }
         guard let list = dict["fingerprints"] as? [Any] else {

@@ -11,7 +11,9 @@ public enum AuditJSONWriter {
         s += ",\"screen\":" + (f.screen.map(quoted) ?? "null")
         s += ",\"fingerprint\":\(quoted(f.fingerprint)),\"baseline\":\(f.baseline)"
         if let wkt = f.wkt { s += ",\"wkt\":\(quoted(wkt))" }
-        s += ",\"points\":[" + f.points.map { "[\(number(Double($0.x))),\(number(Double($0.y)))]" }.joined(separator: ",")
+        s +=
+            ",\"points\":["
+            + f.points.map { "[\(number(Double($0.x))),\(number(Double($0.y)))]" }.joined(separator: ",")
         s += "]"
         if let r = f.related { s += ",\"related\":\(quoted(tree.id(of: r)))" }
         return s + "}"

@@ -64,13 +64,16 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
     public var explanation: String {
         switch self {
         case .offScreen:
-            return "An exposed element lies wholly outside the screen and no scroll container holds it: a screen-reader user reaches it by swiping and sees nothing there."
+            return
+                "An exposed element lies wholly outside the screen and no scroll container holds it: a screen-reader user reaches it by swiping and sees nothing there."
         case .zeroSize:
             return "An exposed element's frame has no area: VoiceOver cannot draw its cursor or find it by touch."
         case .unreachable:
-            return "Touch exploration never finds the element: elements that are not its descendants cover all of it, so a finger always lands on them."
+            return
+                "Touch exploration never finds the element: elements that are not its descendants cover all of it, so a finger always lands on them."
         case .covered:
-            return "Over a part of the element at least 2 points (dp) wide, touch exploration finds another element that is neither its ancestor nor its descendant."
+            return
+                "Over a part of the element at least 2 points (dp) wide, touch exploration finds another element that is neither its ancestor nor its descendant."
         case .activationObstructed:
             return "A double-tap on the control is delivered to another view or node than the control."
         case .activationLost:
@@ -78,9 +81,11 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
         case .activationOutsideShape:
             return "The element's activation point (declared, or the centre of its frame) lies outside its own shape."
         case .smallTouchTarget:
-            return "The control's touch target is smaller than the profile's minimum: Apple's 44 x 44 pt, Android's 48 x 48 dp as ATF's TouchTargetSizeCheck measures it, or WCAG 2.2's 24 x 24 as axe-core measures it."
+            return
+                "The control's touch target is smaller than the profile's minimum: Apple's 44 x 44 pt, Android's 48 x 48 dp as ATF's TouchTargetSizeCheck measures it, or WCAG 2.2's 24 x 24 as axe-core measures it."
         case .duplicateBounds:
-            return "Two or more visible nodes TalkBack sees share a click or long-click action and have exactly equal bounds, as ATF's DuplicateClickableBoundsCheck finds: a user cannot tell them apart."
+            return
+                "Two or more visible nodes TalkBack sees share a click or long-click action and have exactly equal bounds, as ATF's DuplicateClickableBoundsCheck finds: a user cannot tell them apart."
         case .visibilityDisagrees:
             return "The snapshot's visible flag says one thing and the geometry another."
         case .notVisible:
@@ -94,19 +99,22 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
         case .offScreen:
             return "Bring the element on screen, or hide it from accessibility while it is away."
         case .zeroSize:
-            return "Give the element the frame of what it describes (accessibilityFrame or accessibilityFrameInContainerSpace)."
+            return
+                "Give the element the frame of what it describes (accessibilityFrame or accessibilityFrameInContainerSpace)."
         case .unreachable:
             return "Move or shrink the elements in front, or merge the elements."
         case .covered:
             return "Make the elements' frames disjoint, or nest the one inside the other."
         case .activationObstructed:
-            return "Move what takes the tap, or point the activation somewhere the control receives it (iOS: accessibilityActivationPoint; Android: make the node clickable)."
+            return
+                "Move what takes the tap, or point the activation somewhere the control receives it (iOS: accessibilityActivationPoint; Android: make the node clickable)."
         case .activationLost:
             return "Put the activation point where a view takes the tap, or let the views take touches."
         case .activationOutsideShape:
             return "Set accessibilityActivationPoint inside the element's shape."
         case .smallTouchTarget:
-            return "Make the control larger, or its tap area larger (padding, minimum width and height, a touch delegate), or space it from its neighbours."
+            return
+                "Make the control larger, or its tap area larger (padding, minimum width and height, a touch delegate), or space it from its neighbours."
         case .duplicateBounds:
             return "Keep one clickable node for the area, or give each its own bounds."
         case .visibilityDisagrees:

@@ -40,7 +40,9 @@ public enum AuditSARIFWriter {
 
     /// The document, JSON with a newline at the end.
     ///
-    /// - Parameter version: the tool's version, for `tool.driver.version`.
+    /// - Parameters:
+    ///   - screens: the screens audited, in input order.
+    ///   - version: the tool's version, for `tool.driver.version`.
     public static func document(_ screens: [Screen], version: String) -> String {
         let q = AuditJSONWriter.quoted
         let rules = AuditRule.allCases

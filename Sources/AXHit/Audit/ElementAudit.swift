@@ -113,7 +113,8 @@ struct ElementAudit {
             let declares =
                 tree.actions(of: e).contains(.click)
                 ? "it is disabled" : "it declares no click action (only a long click, or none)"
-            why = "TalkBack cannot send it the click action, since \(declares), so a double-tap is a tap at the centre of its bounds \(at)"
+            why =
+                "TalkBack cannot send it the click action, since \(declares), so a double-tap is a tap at the centre of its bounds \(at)"
             fix =
                 "Make it an enabled, clickable view (setOnClickListener) so that TalkBack sends the click action"
                 + (a.suggested.map { ", or move what takes the tap; a tap at \(Auditor.text($0)) reaches it" } ?? "")
@@ -147,7 +148,9 @@ struct ElementAudit {
             case .hittableElement: nothing = "no element is there to take it"
             case .consumingNode: nothing = "no node consumes it"
             }
-            return [AuditFinding(.activationLost, e, "\(why), where \(nothing). \(fix)", region: region, points: points)]
+            return [
+                AuditFinding(.activationLost, e, "\(why), where \(nothing). \(fix)", region: region, points: points)
+            ]
         }
     }
 

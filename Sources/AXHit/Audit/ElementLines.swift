@@ -86,7 +86,8 @@ public enum ElementLines {
                 }
                 if c != UInt8(ascii: "/") {
                     var j = i + 1
-                    while j < bytes.count, bytes[j] > 0x20, bytes[j] != UInt8(ascii: ">"), bytes[j] != UInt8(ascii: "/") {
+                    while j < bytes.count, bytes[j] > 0x20, bytes[j] != UInt8(ascii: ">"), bytes[j] != UInt8(ascii: "/")
+                    {
                         j += 1
                     }
                     starts.append(line)

@@ -44,9 +44,10 @@ struct TouchTargetAudit {
             let slack =
                 partly || box.isNull
                 ? 0
-                : 2 * max(
-                    ScreenAnalysis.circleTolerance,
-                    Double(max(box.width, box.height)) * PolygonSet.inscribedCircleRelativeTolerance)
+                : 2
+                    * max(
+                        ScreenAnalysis.circleTolerance,
+                        Double(max(box.width, box.height)) * PolygonSet.inscribedCircleRelativeTolerance)
             guard (width + slack) / context.scale < minimum else { continue }
             let measured =
                 a.deliverable.isEmpty
