@@ -127,6 +127,7 @@ struct AuditContext: Sendable {
     var densityNote: String {
         guard isAndroid else { return "" }
         let inferred = scaleInferred ? ", inferred from the screen's width; --density sets it" : ""
-        return " (at \(Auditor.text(scale)) px per dp\(inferred))"
+        // %g: the density as written (2.625), not rounded to two decimals.
+        return " (at \(String(format: "%g", scale)) px per dp\(inferred))"
     }
 }

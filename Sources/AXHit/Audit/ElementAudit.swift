@@ -196,56 +196,86 @@ struct ElementAudit {
     /// into the cells between the edges of the nodes that meet it, and the
     /// hover asked once per cell; a cell answered by the element or a
     /// descendant is its own, one answered by an ancestor or by nothing is
-    /// no one's fault, and any other answer covers it. Exact where views do
-    /// not turn (every dump).
+    /// no one's fault, and any other answer covers it. Only the cells
+    /// inside a *stranger*'s box (a node neither the element's ancestor nor
+    /// its descendant) are asked: elsewhere the hover reaches the element
+    /// and only its own subtree can report, so the cell is its own; and
+    /// cells held by the same set of boxes are asked once, since the
+    /// hover's answer depends on nothing else. Exact where views do not
+    /// turn (every dump).
     func coverageByHover(_ k: Int, part: CGRect) throws(GeometryError) -> [AuditFinding] {
         let a = context.analysis.elements[k]
         let e = a.element
         let box = a.frameRegion.bounds.intersection(part)
         guard !box.isNull, box.width > 0, box.height > 0 else { return [] }
         var xs: Set<CGFloat> = [box.minX, box.maxX], ys: Set<CGFloat> = [box.minY, box.maxY]
-        var strangers = false
+        var strangers: [CGRect] = []
         context.nodeIndex.forEach(intersecting: box) { j in
             let (n, b) = context.nodeBoxes[Int(j)]
             guard Region.boxesOverlap(b, box) else { return true }
-            if n != e && !tree.isDescendant(n, of: e) && !tree.isDescendant(e, of: n) { strangers = true }
+            if n != e && !tree.isDescendant(n, of: e) && !tree.isDescendant(e, of: n) { strangers.append(b) }
             for x in [b.minX, b.maxX] where x > box.minX && x < box.maxX { xs.insert(x) }
             for y in [b.minY, b.maxY] where y > box.minY && y < box.maxY { ys.insert(y) }
             return true
         }
-        // Only a node outside the element's own line can take its place.
-        guard strangers else { return [] }
+        guard !strangers.isEmpty else { return [] }
         let sx = xs.sorted(), sy = ys.sorted()
         guard (sx.count - 1) * (sy.count - 1) <= Auditor.coverageCellBudget else { return [] }
+        let strangerIndex = PackedRTree(rects: strangers.count) { strangers[$0] }
         var scratch = HitScratch()
+        var answers: [[Int32]: NodeID?] = [:]
         var own = 0
-        var taken: [NodeID: [[[CGPoint]]]] = [:]
+        var faces: [[[CGPoint]]] = []
         var takers: [NodeID] = []
         var area: [NodeID: Double] = [:]
         for j in 0 ..< sy.count - 1 {
             for i in 0 ..< sx.count - 1 {
                 let p = CGPoint(x: (sx[i] + sx[i + 1]) / 2, y: (sy[j] + sy[j + 1]) / 2)
-                guard let answer = context.analysis.tester.hit(p, scratch: &scratch) else { continue }
+                var nearStranger = false
+                strangerIndex.forEach(intersecting: CGRect(x: p.x, y: p.y, width: 0, height: 0)) { s in
+                    nearStranger = strangers[Int(s)].containsClosedOpen(p)
+                    return !nearStranger
+                }
+                guard nearStranger else {
+                    own += 1
+                    continue
+                }
+                // The hover's answer depends only on which boxes hold the
+                // point: cells held by the same boxes share one query.
+                var holders: [Int32] = []
+                context.nodeIndex.forEach(intersecting: CGRect(x: p.x, y: p.y, width: 0, height: 0)) { n in
+                    if context.nodeBoxes[Int(n)].box.containsClosedOpen(p) { holders.append(n) }
+                    return true
+                }
+                let answer: NodeID?
+                if let known = answers[holders] {
+                    answer = known
+                } else {
+                    answer = context.analysis.tester.hit(p, scratch: &scratch)
+                    answers[holders] = .some(answer)
+                }
+                guard let answer else { continue }
                 if answer == e || tree.isDescendant(answer, of: e) {
                     own += 1
                     continue
                 }
                 if tree.isDescendant(e, of: answer) { continue }
-                let ring = [
-                    CGPoint(x: sx[i], y: sy[j]), CGPoint(x: sx[i + 1], y: sy[j]), CGPoint(x: sx[i + 1], y: sy[j + 1]),
-                    CGPoint(x: sx[i], y: sy[j + 1]), CGPoint(x: sx[i], y: sy[j]),
-                ]
-                if taken[answer] == nil { takers.append(answer) }
-                taken[answer, default: []].append([ring])
+                faces.append([
+                    [
+                        CGPoint(x: sx[i], y: sy[j]), CGPoint(x: sx[i + 1], y: sy[j]),
+                        CGPoint(x: sx[i + 1], y: sy[j + 1]), CGPoint(x: sx[i], y: sy[j + 1]),
+                        CGPoint(x: sx[i], y: sy[j]),
+                    ]
+                ])
+                if area[answer] == nil { takers.append(answer) }
                 area[answer, default: 0] += Double((sx[i + 1] - sx[i]) * (sy[j + 1] - sy[j]))
             }
         }
         guard !takers.isEmpty else { return [] }
-        if own == 0 {
-            return [unreachable(e, by: takers, region: .rect(of: box))]
-        }
-        let parts = takers.map { ($0, Region.polygons(PolygonSet.dissolving(faces: taken[$0] ?? []))) }
-        return try covered(e, parts: parts)
+        if own == 0 { return [unreachable(e, by: takers, region: .rect(of: box))] }
+        // The cells are disjoint: dissolving them is their union, no GEOS.
+        let union = Region.polygons(PolygonSet.dissolving(faces: faces))
+        return covered(e, union: union, by: takers.sorted { area[$0, default: 0] > area[$1, default: 0] })
     }
 
     func unreachable(_ e: NodeID, by covers: [NodeID], region: Region) -> AuditFinding {
@@ -261,20 +291,22 @@ struct ElementAudit {
     }
 
     /// `covered` when the parts of the element that others answer are, put
-    /// together, at least `Auditor.minimumCoveredWidth` wide.
+    /// together, at least `Auditor.minimumCoveredWidth` wide (iOS: `parts`,
+    /// each another element's share).
     func covered(_ e: NodeID, parts: [(element: NodeID, region: Region)]) throws(GeometryError) -> [AuditFinding] {
         guard !parts.isEmpty else { return [] }
-        let tolerance = ScreenAnalysis.circleTolerance
-        let minimum = Auditor.minimumCoveredWidth * context.scale
-        func width(_ r: Region) -> Double { 2 * (r.largestInscribedCircle(tolerance: tolerance)?.radius ?? 0) }
-        // One part wide enough settles it; else thin parts may add up.
-        var wide = parts.contains { width($0.region) >= minimum - 1e-9 }
         let union = try Region.union(parts.map(\.region), builder)
-        if !wide { wide = width(union) >= minimum - 1e-9 }
-        guard wide else { return [] }
-        let sorted = parts.sorted { $0.region.area > $1.region.area }
-        let names = sorted.prefix(3).map { context.name($0.element) }.joined(separator: ", ")
-        let more = sorted.count > 3 ? " and \(sorted.count - 3) more" : ""
+        let sorted = parts.sorted { $0.region.area > $1.region.area }.map(\.element)
+        return covered(e, union: union, by: sorted)
+    }
+
+    /// `covered` for the part `union` of the element that `takers` (largest
+    /// share first) answer, when it is at least `Auditor.minimumCoveredWidth` wide.
+    func covered(_ e: NodeID, union: Region, by takers: [NodeID]) -> [AuditFinding] {
+        let width = 2 * (union.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance)?.radius ?? 0)
+        guard width >= Auditor.minimumCoveredWidth * context.scale - 1e-9 else { return [] }
+        let names = takers.prefix(3).map(context.name).joined(separator: ", ")
+        let more = takers.count > 3 ? " and \(takers.count - 3) more" : ""
         let fix =
             context.isAndroid
             ? "Make their bounds disjoint, or nest the one in the other"
@@ -282,8 +314,8 @@ struct ElementAudit {
         return [
             AuditFinding(
                 .covered, e,
-                "over a part of it \(context.size(width(union))) wide (\(Auditor.text(union.area / (context.scale * context.scale))) \(context.unit)² in all), touch exploration finds \(names)\(more) instead, which \(sorted.count == 1 ? "is" : "are") neither its ancestor nor its descendant. \(fix)",
-                region: union, related: sorted.first?.element)
+                "over a part of it \(context.size(width)) wide (\(Auditor.text(union.area / (context.scale * context.scale))) \(context.unit)² in all), touch exploration finds \(names)\(more) instead, which \(takers.count == 1 ? "is" : "are") neither its ancestor nor its descendant. \(fix)",
+                region: union, related: takers.first)
         ]
     }
 }

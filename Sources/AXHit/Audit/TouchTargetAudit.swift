@@ -164,8 +164,9 @@ struct TouchTargetAudit {
 
     /// axe-core's `target-size` and `target-offset` (WCAG 2.2, 2.5.8): a
     /// control passes when both sides of its touch region's bounding box
-    /// (or, where other controls overlap it, of the largest rectangle of
-    /// that box they do not overlap) are at least 24 − 0.05; or when, from
+    /// (or, where controls in front overlap it, of the largest rectangle of
+    /// that box they do not overlap; one wholly under them is not judged)
+    /// are at least 24 − 0.05; or when, from
     /// the centre of that bounding box, every other control's touch region
     /// is at least 12 away and every other undersized control's centre at
     /// least 24 away, each distance rounded to 0.1 with 0.05 tolerance (a
@@ -202,15 +203,18 @@ struct TouchTargetAudit {
             return out
         }
         let tolerance = 0.05
-        // Size: the box, or the largest part of it no other control overlaps.
+        // Size: the box, or the largest part of it that no control in front
+        // (later in pre-order) overlaps. One wholly under others is not
+        // judged (axe-core leaves an obscured target for review).
         for k in targets.indices {
             let box = targets[k].box
-            let overlapping = neighbours(k, near: box).map { targets[$0].box.intersection(box) }
+            let overlapping = neighbours(k, near: box).filter { $0 > k }.map { targets[$0].box.intersection(box) }
                 .filter { !$0.isNull && $0.width > 0 && $0.height > 0 }
             let size = overlapping.isEmpty ? box.size : Self.largestFreeRectangle(in: box, avoiding: overlapping).size
             targets[k].size = size
             targets[k].undersized =
                 Double(size.width) < minimum - tolerance || Double(size.height) < minimum - tolerance
+            if size.width <= 0 || size.height <= 0 { targets[k].judged = false }
         }
         func rounded(_ d: Double) -> Double { (d * 10).rounded() / 10 }
         var out: [AuditFinding] = []
