@@ -249,6 +249,39 @@ import FoundationXML
         #expect(try severity(#"class="android.webkit.WebView""#) == .info)
     }
 
+    /// ATF leaves alone a small node that a scrolling ancestor reaches no
+    /// further than on some side (the list may scroll it into a bigger
+    /// place): a 40 dp icon (105 px) whose bottom is its list's bottom is
+    /// not judged; 1 px higher, inside the list, it is.
+    @Test func aSmallNodeAtItsScrollingListsEdgeIsNotJudged() throws {
+        func judged(iconBottom: Int) throws -> Bool {
+            let tree = try Self.android(
+                #"<node class="android.widget.FrameLayout" scrollable="true" bounds="[0,300][1080,1000]"><node class="android.widget.ImageButton" content-desc="Icon" clickable="true" bounds="[500,\#(iconBottom - 105)][605,\#(iconBottom)]"/><node class="android.widget.TextView" text="x" bounds="[0,300][10,310]"/></node>"#
+            )
+            return try Auditor.findings(ScreenAnalysis(tree)).contains {
+                $0.rule == .smallTouchTarget && tree.id(of: $0.element) == "ImageButton#2"
+            }
+        }
+        #expect(try !judged(iconBottom: 1000))
+        #expect(try judged(iconBottom: 999))
+    }
+
+    /// iOS snapshots: an on-screen text the dump calls not visible is
+    /// reported as info (the geometry is kept); one it calls visible, on
+    /// the screen, is not.
+    @Test func aVisibleFlagTheGeometryContradictsIsInfo() throws {
+        let xml = """
+            <AppiumAUT><XCUIElementTypeApplication type="XCUIElementTypeApplication" x="0" y="0" width="390" height="844">\
+            <XCUIElementTypeStaticText type="XCUIElementTypeStaticText" label="Shown" visible="false" x="10" y="100" width="100" height="20"/>\
+            <XCUIElementTypeStaticText type="XCUIElementTypeStaticText" label="Plain" visible="true" x="10" y="200" width="100" height="20"/>\
+            </XCUIElementTypeApplication></AppiumAUT>
+            """
+        let tree = try ElementTree(contentsOf: Data(xml.utf8))
+        let findings = try Auditor.findings(ScreenAnalysis(tree))
+        #expect(findings.map(\.rule) == [.visibilityDisagrees])
+        #expect(findings.first.map { tree.id(of: $0.element) } == "StaticText#1" && findings.first?.severity == .info)
+    }
+
     /// Two clickable buttons with exactly equal bounds: one finding, on the
     /// first in the dump's order, naming the second; a text with the same
     /// bounds that does not click is no member. One pixel apart, none.

@@ -140,6 +140,9 @@ struct ElementAudit {
                     points: points, related: a.receiver)
             ]
         case .lost:
+            // A node that declares click is activated by the click action,
+            // with no point involved: never lost (tree-format.md, "Audits").
+            if context.isAndroid && tree.actions(of: e).contains(.click) { return [] }
             let nothing: String
             switch rules.touchModel {
             case .viewHitTest:
@@ -273,9 +276,33 @@ struct ElementAudit {
         }
         guard !takers.isEmpty else { return [] }
         if own == 0 { return [unreachable(e, by: takers, region: .rect(of: box))] }
-        // The cells are disjoint: dissolving them is their union, no GEOS.
-        let union = Region.polygons(PolygonSet.dissolving(faces: faces))
+        // The cells are disjoint: dissolving them is their union, no GEOS;
+        // the cells' corners along straight edges go (the circle search
+        // costs per vertex).
+        let union = Region.polygons(Self.withoutStraightCorners(PolygonSet.dissolving(faces: faces)))
         return covered(e, union: union, by: takers.sorted { area[$0, default: 0] > area[$1, default: 0] })
+    }
+
+    /// `set` without the vertices where a ring goes straight on along an
+    /// axis (the same region, fewer vertices).
+    static func withoutStraightCorners(_ set: PolygonSet) -> PolygonSet {
+        func straight(_ a: CGPoint, _ b: CGPoint, _ c: CGPoint) -> Bool {
+            (a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y)
+        }
+        let polygons = set.polygons.map { polygon in
+            polygon.map { closed -> [CGPoint] in
+                var ring = Array(closed.dropLast())
+                guard ring.count > 4 else { return closed }
+                var kept: [CGPoint] = []
+                for k in ring.indices {
+                    let prev = ring[(k + ring.count - 1) % ring.count], next = ring[(k + 1) % ring.count]
+                    if !straight(prev, ring[k], next) { kept.append(ring[k]) }
+                }
+                ring = kept
+                return ring.count >= 3 ? ring + [ring[0]] : closed
+            }
+        }
+        return PolygonSet(polygons: polygons)
     }
 
     func unreachable(_ e: NodeID, by covers: [NodeID], region: Region) -> AuditFinding {
