@@ -19,8 +19,8 @@ public enum AuditJSONWriter {
         return s + "}"
     }
 
-    /// `s` as a JSON string: quotes, backslashes and control characters
-    /// escaped.
+    /// `s` as a JSON string: quotes, backslashes, control characters,
+    /// U+FEFF, U+2028 and U+2029 escaped.
     static func quoted(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
@@ -31,7 +31,9 @@ public enum AuditJSONWriter {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
+                // U+FEFF too (some readers, Foundation's on Linux among them,
+                // drop it from strings), and the line separators U+2028, U+2029.
+                if u.value < 0x20 || u.value == 0xFEFF || u.value == 0x2028 || u.value == 0x2029 {
                     let h = String(u.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
                 } else {
