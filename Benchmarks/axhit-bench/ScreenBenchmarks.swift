@@ -21,6 +21,7 @@ enum ScreenBenchmarks {
     }
 
     static func runAudit(_ c: BenchContext) throws {
+        if c.workload.name == "corpus" { return try runAuditCorpus(c) }
         guard fits(c, "audit") else { return }
         let name = c.name("audit")
         let engine = try c.engine()
@@ -32,6 +33,35 @@ enum ScreenBenchmarks {
         }
         c.log.log("  \(findings) findings")
         c.results.add(name, "axhit", elements: c.elements, metric: "time", unit: "ms", samples: times)
+    }
+
+    /// Repetitions of each real screen's audit in `audit/corpus`.
+    static let corpusAuditRuns = 11
+
+    /// `audit/corpus`: each real screen alone, as `axhit audit` runs it
+    /// (`Auditor.findings(ScreenAnalysis(tester))`, the engine built), one
+    /// sample per screen: the median of `corpusAuditRuns` runs; at the
+    /// run's first size only (the screens have their own sizes). The goal:
+    /// every sample under 20 ms.
+    static func runAuditCorpus(_ c: BenchContext) throws {
+        guard c.sizeName == Report.count(c.settings.sizes.min() ?? 0) else { return }
+        let name = c.name("audit")
+        let screens = try CorpusWorkload.load(c.settings.corpus)
+        var samples: [Double] = []
+        var slowest = (0.0, 0)
+        for screen in screens {
+            let tester = HitTester(screen.tree)
+            let runs = max(1, c.settings.quick ? 3 : corpusAuditRuns)
+            let times = try (0 ..< runs).map { _ in
+                try Stopwatch.time { try Auditor.findings(ScreenAnalysis(tester)) }.1 / 1e6
+            }.sorted()
+            let median = times[times.count / 2]
+            samples.append(median)
+            if median > slowest.0 { slowest = (median, screen.tree.count) }
+        }
+        c.log.log("  \(screens.count) screens; slowest \(Report.format(slowest.0)) ms (\(slowest.1) nodes)")
+        c.results.add(
+            name, "axhit", elements: screens.map(\.tree.count).max() ?? 0, metric: "time", unit: "ms", samples: samples)
     }
 
     /// Whole-screen analysis is O(n log n), but with GEOS work per element

@@ -22,10 +22,11 @@ enum Limits {
           region's size, in at most \(count(PolygonSet.maximumInscribedCircleCells)) cells
         """
 
-    /// What `audit` measures of overlaps.
-    static let overlaps = """
-          an element's overlaps are measured exactly for rects and through GEOS
-          for at most \(Auditor.maximumOverlapsMeasured) other shapes; they are reported as one finding
+    /// What `audit` measures of coverage.
+    static let coverage = """
+          on Android, touch exploration is asked about at most \(count(Auditor.coverageCellBudget)) cells of one element
+          (the cells between the edges of the nodes that meet it); an element cut finer is not
+          judged for covered or unreachable
         """
 
     /// `render`'s largest picture.

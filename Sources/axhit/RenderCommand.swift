@@ -10,7 +10,8 @@ enum RenderCommand {
         Draw the screen as an SVG picture: every view's bounds (faint), every exposed
         element's shape and frame coloured by its worst audit finding, activation
         points by status (ok, obstructed, lost; ringed when outside the shape),
-        suggested points, the views that take obstructed taps, overlaps, and a legend.
+        suggested points, the views that take obstructed taps, covered parts, duplicate
+        bounds and small touch targets, and a legend.
         `-o -` writes the picture to standard output; the input is never overwritten.
 
         \(TreeOptions.help)

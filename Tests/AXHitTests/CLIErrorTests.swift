@@ -326,7 +326,7 @@ struct CLIBadTree: Sendable, CustomTestStringConvertible {
             #expect(run.stdout.contains("more than 4,194,304 points is refused"), "\(verb)")
         }
         let budgets = [
-            ("activate", "in at most 16,384 cells"), ("audit", "for at most 64 other shapes"),
+            ("activate", "in at most 16,384 cells"), ("audit", "at most 65,536 cells of one element"),
             ("render", "more than 1e12 units across"), ("hit", "at most 1,024 bytes"),
             ("shape", "(default 0.05, at least 1e-6)"),
         ]

@@ -62,7 +62,7 @@ public struct PolygonSet: Sendable, Hashable {
     /// distinct points or zero area (a polygon whose exterior collapses goes
     /// whole), and orients exteriors positive and holes negative. Does not
     /// check validity otherwise.
-    init(polygons: [[[CGPoint]]]) {
+    package init(polygons: [[[CGPoint]]]) {
         var vertices: [CGPoint] = []
         var ringStarts = [0]
         var polygonStarts = [0]

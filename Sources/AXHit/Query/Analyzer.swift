@@ -73,7 +73,13 @@ struct Analyzer {
 
         var suggested: CGPoint?
         var radius = 0.0
-        if let circle = deliverable.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance) {
+        // The search costs per vertex: corners where a ring goes straight
+        // on (cells' corners left by unions) are dropped first.
+        let searched: Region =
+            if case let .polygons(set) = deliverable { .polygons(ElementAudit.withoutStraightCorners(set)) } else {
+                deliverable
+            }
+        if let circle = searched.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance) {
             radius = circle.radius
             if delivers(b, circle.center, deliverable) {
                 suggested = circle.center

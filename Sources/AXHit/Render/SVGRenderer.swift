@@ -106,9 +106,10 @@ private struct Renderer {
         }
         out += "</g>\n"
 
-        // Regions behind findings: overlaps, stray paths, off-screen parts.
+        // Regions behind findings: covered parts, duplicate bounds, small
+        // touch targets (on Android, nodes that may not be exposed).
         out += "<g fill-opacity=\"0.35\" stroke=\"none\">\n"
-        for f in findings where [.overlappingElements, .pathOutsideFrame, .partlyOffScreen].contains(f.rule) {
+        for f in findings where [.covered, .duplicateBounds, .smallTouchTarget].contains(f.rule) {
             if let g = f.geometry {
                 path(g, attributes: "fill=\"\(f.severity == .error ? Self.errorColour : Self.warningColour)\"")
             }

@@ -32,6 +32,10 @@ struct AndroidClass: Sendable {
     /// `ScrollView`, `HorizontalScrollView`, `NestedScrollView`.
     var isScrollView: Bool { endsWith("ScrollView") }
 
+    /// `ListView` or `GridView` (and their subclasses): ATF's size check
+    /// does not let such an ancestor excuse a small item.
+    var isListOrGrid: Bool { endsWith("ListView", "GridView") }
+
     var isSpinner: Bool { endsWith("Spinner") }
 
     var isWebView: Bool { endsWith("WebView") }

@@ -22,8 +22,8 @@ import Foundation
 ///   declares `click`; otherwise its activation point is delivered by
 ///   touch, and reaches it when the receiver is the node, a descendant or
 ///   an ancestor.
-/// - Audits: touch targets of 48 × 48 dp on clickable nodes; an empty frame
-///   is a node off the screen.
+/// - Audits: controls are the nodes that declare `click` or `longClick`;
+///   sizes are in dp.
 struct AndroidRules: PlatformRules {
     var screenReader: String { "TalkBack" }
     var platform: Platform { .android }
@@ -96,7 +96,6 @@ struct AndroidRules: PlatformRules {
         tree.isDescendant(receiver, of: e) || tree.isDescendant(e, of: receiver)
     }
 
-    var minimumTouchTarget: Double { 48 }
     var coordinateUnit: String { "px" }
     var sizeUnit: String { "dp" }
 
@@ -116,11 +115,12 @@ struct AndroidRules: PlatformRules {
         return (best, true)
     }
 
-    func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool {
-        !tree.actions(of: e).isDisjoint(with: NodeActions.tap) && !tree.traits(of: e).contains(.notEnabled)
+    /// A node that declares `click` or `longClick`.
+    func isControl(_ e: NodeID, in tree: ElementTree) -> Bool {
+        !tree.actions(of: e).isDisjoint(with: NodeActions.tap)
     }
 
-    var emptyFrameMeansOffScreen: Bool { true }
+    func isScrollContainer(_ n: NodeID, in tree: ElementTree) -> Bool { Self.isScrollContainer(n, in: tree) }
     var viewsCoverWhatIsBehind: Bool { false }
     var checksVisibilityFlag: Bool { false }
 }

@@ -37,12 +37,39 @@ struct IOSSnapshotRules: PlatformRules {
     func activatesWithoutTap(_ e: NodeID, in tree: ElementTree) -> Bool { false }
     func tapReaches(_ receiver: NodeID, element e: NodeID, in tree: ElementTree) -> Bool { receiver == e }
 
-    var minimumTouchTarget: Double { uikit.minimumTouchTarget }
     func unitScale(of tree: ElementTree) -> (scale: Double, inferred: Bool) { (1, false) }
     var coordinateUnit: String { "pt" }
     var sizeUnit: String { uikit.sizeUnit }
-    func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool { uikit.isInteractive(e, in: tree) }
-    var emptyFrameMeansOffScreen: Bool { false }
+
+    /// The snapshot types that are controls (tree-format.md, "Audits").
+    static let controlTypes: Set<Substring> = [
+        "Button", "Link", "Cell", "Switch", "Toggle", "Slider", "TextField", "SecureTextField", "SearchField",
+        "TextView", "Key", "Tab", "PickerWheel", "PageIndicator", "MenuItem",
+    ]
+    /// The snapshot types that scroll (tree-format.md, "Audits").
+    static let scrollTypes: Set<Substring> = ["Table", "CollectionView", "ScrollView", "WebView", "TextView"]
+
+    /// A control's trait, or a control's type.
+    func isControl(_ e: NodeID, in tree: ElementTree) -> Bool {
+        uikit.isControl(e, in: tree) || Self.controlTypes.contains(Self.type(of: e, in: tree))
+    }
+
+    func isScrollContainer(_ n: NodeID, in tree: ElementTree) -> Bool {
+        Self.scrollTypes.contains(Self.type(of: n, in: tree)) || tree.actions(of: n).contains(.scroll)
+    }
+
+    /// The node's snapshot type (`Button`): its class name where a tree
+    /// gives one, else what the importer's id `<Type>#<n>` says
+    /// (tree-format.md, "Node ids of imported trees"); empty for an id of
+    /// another form.
+    static func type(of n: NodeID, in tree: ElementTree) -> Substring {
+        if let c = tree.className(of: n) { return Substring(c) }
+        let id = tree.id(of: n)
+        guard let hash = id.lastIndex(of: "#"), hash != id.startIndex else { return "" }
+        let digits = id[id.index(after: hash)...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return "" }
+        return id[..<hash]
+    }
     var viewsCoverWhatIsBehind: Bool { false }
     var checksVisibilityFlag: Bool { true }
 }

@@ -70,8 +70,6 @@ protocol PlatformRules: Sendable {
 
     // MARK: Audits
 
-    /// The smallest touch target, in the platform's own unit.
-    var minimumTouchTarget: Double { get }
     /// The platform's unit of size: `pt` or `dp`.
     var sizeUnit: String { get }
     /// The unit of the tree's coordinates: `pt` (iOS) or `px` (Android).
@@ -80,11 +78,13 @@ protocol PlatformRules: Sendable {
     /// points; Android: the density), and whether it was inferred rather
     /// than known.
     func unitScale(of tree: ElementTree) -> (scale: Double, inferred: Bool)
-    /// Whether `e` is something a user taps, so its touch target is judged.
-    func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool
-    /// Whether an exposed element with an empty frame is off the screen (a
-    /// dump clips bounds to it) rather than a frame that was never set.
-    var emptyFrameMeansOffScreen: Bool { get }
+    /// Whether exposed element `e` is a **control**, something a user
+    /// activates (tree-format.md, "Audits"): activation and size rules
+    /// judge only controls.
+    func isControl(_ e: NodeID, in tree: ElementTree) -> Bool
+    /// Whether `n` is a **scroll container** (tree-format.md, "Audits"):
+    /// what lies outside its frame a scroll brings into view.
+    func isScrollContainer(_ n: NodeID, in tree: ElementTree) -> Bool
     /// Whether drawn views hide what lies behind them (`ScreenAnalysis`'s
     /// opacity rule of thumb for a view tree); a snapshot says nothing of
     /// what a node draws, so there only clipping and the screen decide what

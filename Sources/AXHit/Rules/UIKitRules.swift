@@ -10,8 +10,8 @@ import Foundation
 /// - Touch: UIKit's `hitTest(_:with:)`; element nodes never receive one.
 /// - Activation: the tap reaches the element's view or a descendant (an
 ///   element node's container or a descendant).
-/// - Audits: touch targets of 44 × 44 pt, on elements with an interactive
-///   trait that are enabled.
+/// - Audits: controls by their traits, scroll containers by the `scroll`
+///   action.
 struct UIKitRules: PlatformRules {
     var screenReader: String { "VoiceOver" }
     var platform: Platform { .ios }
@@ -37,22 +37,22 @@ struct UIKitRules: PlatformRules {
         tree.isDescendant(receiver, of: tree.isView(e) ? e : tree.container(of: e))
     }
 
-    var minimumTouchTarget: Double { 44 }
     func unitScale(of tree: ElementTree) -> (scale: Double, inferred: Bool) { (1, false) }
     var coordinateUnit: String { "pt" }
     var sizeUnit: String { "pt" }
 
-    /// Traits that make an element something a user taps.
-    static let interactiveTraits: AccessibilityTraits = [
+    /// Traits that make an element a control (tree-format.md, "Audits").
+    static let controlTraits: AccessibilityTraits = [
         .button, .link, .keyboardKey, .searchField, .adjustable, .toggleButton,
     ]
 
-    func isInteractive(_ e: NodeID, in tree: ElementTree) -> Bool {
-        let traits = tree.traits(of: e)
-        return !traits.isDisjoint(with: Self.interactiveTraits) && !traits.contains(.notEnabled)
+    /// An element with a control's trait.
+    func isControl(_ e: NodeID, in tree: ElementTree) -> Bool {
+        !tree.traits(of: e).isDisjoint(with: Self.controlTraits)
     }
 
-    var emptyFrameMeansOffScreen: Bool { false }
+    /// A view whose `actions` hold `scroll`.
+    func isScrollContainer(_ n: NodeID, in tree: ElementTree) -> Bool { tree.actions(of: n).contains(.scroll) }
     var viewsCoverWhatIsBehind: Bool { true }
     var checksVisibilityFlag: Bool { false }
 }
