@@ -56,12 +56,21 @@ enum AuditCommand {
     static let findingsStatus: Int32 = 3
 
     static func run(_ argv: [String]) throws {
+        // The exit comes after `audit` has returned and released what it
+        // read: the findings' regions are not left live at exit, where the
+        // leak checker cannot follow a pointer inside an enum's payload.
+        let status = try audit(argv)
+        if status != 0 { exit(status) }
+    }
+
+    /// Audits the inputs `argv` names and writes the findings; the exit status.
+    private static func audit(_ argv: [String]) throws -> Int32 {
         let (args, treeOptions) = try TreeOptions.parse(
             argv, options: ["profile", "min-target", "baseline", "write-baseline", "fail-on"],
             flags: ["json", "sarif", "help"])
         if args.flag("help") {
             Output.line(help)
-            return
+            return 0
         }
         guard !args.positionals.isEmpty else { throw UsageError("missing TREE") }
         if args.flag("json") && args.flag("sarif") { throw UsageError("--json and --sarif cannot both be given") }
@@ -134,10 +143,11 @@ enum AuditCommand {
         if let path = writeBaseline {
             try Output.write(AuditBaseline(accepting: all).data, to: path, input: files.first ?? "-")
         }
-        if invalid { exit(1) }
+        if invalid { return 1 }
         if writeBaseline == nil, let failOn, all.contains(where: { !$0.baseline && $0.severity <= failOn }) {
-            exit(findingsStatus)
+            return findingsStatus
         }
+        return 0
     }
 
     /// The files to audit: each TREE that is a file (or `-`), and every
