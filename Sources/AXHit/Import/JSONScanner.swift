@@ -370,7 +370,7 @@ struct JSONScanner {
             } else if (0xDC00 ... 0xDFFF).contains(unit) {
                 throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (a low surrogate without a high one)")
             }
-            appendUTF8(scalar)
+            UTF8Sequence.append(scalar, to: &scratch)
         default:
             // At the backslash: the byte after it may be a raw newline,
             // which must not count as a line already passed.
@@ -396,59 +396,23 @@ struct JSONScanner {
         return v
     }
 
-    private mutating func appendUTF8(_ s: UInt32) {
-        switch s {
-        case 0 ..< 0x80:
-            scratch.append(UInt8(s))
-        case 0x80 ..< 0x800:
-            scratch.append(UInt8(0xC0 | s >> 6))
-            scratch.append(UInt8(0x80 | s & 0x3F))
-        case 0x800 ..< 0x10000:
-            scratch.append(UInt8(0xE0 | s >> 12))
-            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | s & 0x3F))
-        default:
-            scratch.append(UInt8(0xF0 | s >> 18))
-            scratch.append(UInt8(0x80 | s >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | s >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | s & 0x3F))
-        }
-    }
-
-    /// Checks one multi-byte UTF-8 sequence at `position` (Unicode table 3-7:
-    /// no overlong forms, no surrogates, nothing above U+10FFFF) and steps
-    /// over it.
+    /// Checks one multi-byte UTF-8 sequence at `position` (`UTF8Sequence`)
+    /// and steps over it.
     private mutating func skipUTF8Sequence() throws(TreeError) {
-        let lead = bytes[position]
-        let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // the second byte's range
-        switch lead {
-        case 0xC2 ... 0xDF: length = 2
-        case 0xE0:
-            length = 3
-            low = 0xA0
-        case 0xE1 ... 0xEC, 0xEE ... 0xEF: length = 3
-        case 0xED:
-            length = 3
-            high = 0x9F
-        case 0xF0:
-            length = 4
-            low = 0x90
-        case 0xF1 ... 0xF3: length = 4
-        case 0xF4:
-            length = 4
-            high = 0x8F
-        default: throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(lead)))")
+        do {
+            position += try UTF8Sequence.length(in: bytes, at: position)
+        } catch {
+            let lead = bytes[position]
+            switch error {
+            case .badLead: throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(lead)))")
+            case .truncated: throw fail("invalid UTF-8 in a string (truncated sequence)")
+            case .badSecond:
+                throw fail(
+                    "invalid UTF-8 in a string (bytes \(Self.hexByte(lead)) \(Self.hexByte(bytes[position + 1])))")
+            case .badContinuation(let k):
+                throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(bytes[position + k])))")
+            }
         }
-        guard position + length <= bytes.count else { throw fail("invalid UTF-8 in a string (truncated sequence)") }
-        let second = bytes[position + 1]
-        guard second >= low && second <= high else {
-            throw fail("invalid UTF-8 in a string (bytes \(Self.hexByte(lead)) \(Self.hexByte(second)))")
-        }
-        for k in 2 ..< max(2, length) where bytes[position + k] & 0xC0 != 0x80 {
-            throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(bytes[position + k])))")
-        }
-        position += length
     }
 
     /// Calls `body` with the UTF-8 bytes of the last key or string (escapes

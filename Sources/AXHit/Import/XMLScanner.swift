@@ -553,7 +553,7 @@ struct XMLScanner {
             case Self.amp:
                 // Checked while scanning: it cannot fail here.
                 guard let (scalar, end) = try? reference(at: p) else { return out }
-                Self.appendUTF8(scalar, to: &out)
+                UTF8Sequence.append(scalar, to: &out)
                 p = end
             case 0x0D:
                 out.append(0x20)
@@ -569,59 +569,18 @@ struct XMLScanner {
         return out
     }
 
-    /// Appends code point `s` (a valid one: checked while scanning) as UTF-8.
-    private static func appendUTF8(_ s: UInt32, to out: inout [UInt8]) {
-        switch s {
-        case 0 ..< 0x80:
-            out.append(UInt8(s))
-        case 0x80 ..< 0x800:
-            out.append(UInt8(0xC0 | (s >> 6)))
-            out.append(UInt8(0x80 | (s & 0x3F)))
-        case 0x800 ..< 0x10000:
-            out.append(UInt8(0xE0 | (s >> 12)))
-            out.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (s & 0x3F)))
-        default:
-            out.append(UInt8(0xF0 | (s >> 18)))
-            out.append(UInt8(0x80 | ((s >> 12) & 0x3F)))
-            out.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (s & 0x3F)))
-        }
-    }
-
     /// Steps over the multi-byte UTF-8 sequence at `position`, checking it
     /// (Unicode table 3-7: no overlong forms, no surrogates, nothing above
     /// U+10FFFF).
     private mutating func skipUTF8Sequence() throws(TreeError) {
-        let n = bytes.count
-        let c = bytes[position]
         let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
-        switch c {
-        case 0xC2 ... 0xDF: length = 2
-        case 0xE0:
-            length = 3
-            low = 0xA0
-        case 0xE1 ... 0xEC, 0xEE ... 0xEF: length = 3
-        case 0xED:
-            length = 3
-            high = 0x9F
-        case 0xF0:
-            length = 4
-            low = 0x90
-        case 0xF1 ... 0xF3: length = 4
-        case 0xF4:
-            length = 4
-            high = 0x8F
-        default: throw TreeError(.input, "not UTF-8 (byte \(position))", file: file, line: line(at: position))
-        }
-        guard position + length <= n, bytes[position + 1] >= low, bytes[position + 1] <= high,
-            (2 ..< length).allSatisfy({ bytes[position + $0] & 0xC0 == 0x80 })
-        else {
+        do {
+            length = try UTF8Sequence.length(in: bytes, at: position)
+        } catch {
             throw TreeError(.input, "not UTF-8 (byte \(position))", file: file, line: line(at: position))
         }
         // U+FFFE and U+FFFF are not XML characters.
-        if c == 0xEF && bytes[position + 1] == 0xBF && bytes[position + 2] >= 0xBE {
+        if bytes[position] == 0xEF && bytes[position + 1] == 0xBF && bytes[position + 2] >= 0xBE {
             throw error("invalid character", at: position)
         }
         position += length
