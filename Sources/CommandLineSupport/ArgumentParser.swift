@@ -9,7 +9,8 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The arguments of one verb: options (`--name value`, `--name=value`),
-/// flags (`--name`) and positionals, checked against what the verb declares.
+/// flags (`--name`) and positionals, checked against what the verb declares;
+/// a verb may give an option a short name too (`-o FILE`).
 ///
 /// Small on purpose: SwiftPM cannot fetch swift-argument-parser here, and the
 /// tools need only this.
@@ -24,14 +25,20 @@ public struct Arguments {
     /// - Parameters:
     ///   - options: names (without `--`) that take a value.
     ///   - flags: names that take none.
+    ///   - shortNames: single-dash spellings and the names they stand for
+    ///     (`["-o": "output"]`); a short name takes its value as the next
+    ///     argument.
     /// - Throws: `UsageError` for an unknown name, a missing value or a
     ///   repeated option. A lone `-` is a positional (standard input).
-    public init(_ arguments: [String], options: Set<String>, flags: Set<String>) throws(UsageError) {
+    public init(
+        _ arguments: [String], options: Set<String>, flags: Set<String>, shortNames: [String: String] = [:]
+    ) throws(UsageError) {
         var i = 0
         var onlyPositionals = false
         while i < arguments.count {
-            let arg = arguments[i]
+            var arg = arguments[i]
             i += 1
+            if !onlyPositionals, let long = shortNames[arg] { arg = "--" + long }
             if onlyPositionals || !arg.hasPrefix("--") || arg == "-" {
                 if !onlyPositionals && arg.hasPrefix("-") && arg != "-" && arg.count > 1 && !Self.looksNumeric(arg) {
                     throw UsageError("unknown option '\(arg)'")

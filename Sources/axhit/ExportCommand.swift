@@ -20,9 +20,8 @@ enum ExportCommand {
         """
 
     static func run(_ argv: [String]) throws {
-        var argv = argv
-        if let i = argv.firstIndex(of: "-o") { argv[i] = "--output" }
-        let (args, treeOptions) = try TreeOptions.parse(argv, options: ["output"], flags: ["help"])
+        let (args, treeOptions) = try TreeOptions.parse(
+            argv, options: ["output"], flags: ["help"], shortNames: ["-o": "output"])
         if args.flag("help") {
             Output.line(help)
             return

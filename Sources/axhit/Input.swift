@@ -32,11 +32,12 @@ struct TreeOptions {
     /// plus the tree options.
     /// - Throws: `UsageError` as `Arguments` and `init(_:)`.
     static func parse(
-        _ argv: [String], options: Set<String>, flags: Set<String>
+        _ argv: [String], options: Set<String>, flags: Set<String>, shortNames: [String: String] = [:]
     ) throws(UsageError)
         -> (Arguments, TreeOptions)
     {
-        let args = try Arguments(argv, options: options.union(names), flags: flags.union(Self.flags))
+        let args = try Arguments(
+            argv, options: options.union(names), flags: flags.union(Self.flags), shortNames: shortNames)
         return (args, try TreeOptions(args))
     }
 

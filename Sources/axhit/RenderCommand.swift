@@ -21,10 +21,8 @@ enum RenderCommand {
         """
 
     static func run(_ argv: [String]) throws {
-        // `-o` is the documented spelling; the parser takes long options only.
-        var argv = argv
-        if let i = argv.firstIndex(of: "-o") { argv[i] = "--output" }
-        let (args, treeOptions) = try TreeOptions.parse(argv, options: ["output"], flags: ["help"])
+        let (args, treeOptions) = try TreeOptions.parse(
+            argv, options: ["output"], flags: ["help"], shortNames: ["-o": "output"])
         if args.flag("help") {
             Output.line(help)
             return
