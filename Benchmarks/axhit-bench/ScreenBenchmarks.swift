@@ -3,7 +3,7 @@ import Foundation
 
 /// `activate/<workload>` and `audit/<workload>`: a whole screen at once, with
 /// the calls the CLI makes (`axhit activate`: `ScreenAnalysis(tester,
-/// visibility: false)`; `axhit audit`: `Auditor.findings(ScreenAnalysis(tester))`),
+/// visibility: false)`; `axhit audit`: `Auditor.findings(tester)`),
 /// on the engine already built (its build is `build/<workload>`).
 enum ScreenBenchmarks {
     static func runActivate(_ c: BenchContext) throws {
@@ -27,7 +27,7 @@ enum ScreenBenchmarks {
         let engine = try c.engine()
         var findings = 0
         let times = try c.repeated(name, c.settings.loadRepetitions(c.elements)) { _ in
-            let (found, ns) = try Stopwatch.time { try Auditor.findings(ScreenAnalysis(engine)) }
+            let (found, ns) = try Stopwatch.time { try Auditor.findings(engine) }
             findings = found.count
             return ns / 1e6
         }
@@ -39,7 +39,7 @@ enum ScreenBenchmarks {
     static let corpusAuditRuns = 11
 
     /// `audit/corpus`: each real screen alone, as `axhit audit` runs it
-    /// (`Auditor.findings(ScreenAnalysis(tester))`, the engine built), one
+    /// (`Auditor.findings(tester)`, the engine built), one
     /// sample per screen: the median of `corpusAuditRuns` runs; at the
     /// run's first size only (the screens have their own sizes). The goal:
     /// every sample under 20 ms.
@@ -53,7 +53,7 @@ enum ScreenBenchmarks {
             let tester = HitTester(screen.tree)
             let runs = max(1, c.settings.quick ? 3 : corpusAuditRuns)
             let times = try (0 ..< runs).map { _ in
-                try Stopwatch.time { try Auditor.findings(ScreenAnalysis(tester)) }.1 / 1e6
+                try Stopwatch.time { try Auditor.findings(tester) }.1 / 1e6
             }.sorted()
             let median = times[times.count / 2]
             samples.append(median)

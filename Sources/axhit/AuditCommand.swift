@@ -115,7 +115,7 @@ enum AuditCommand {
                 let tree = try ElementTree(contentsOf: data, file: name, options: treeOptions.importOptions)
                 let findings: [AuditFinding]
                 do {
-                    findings = try Auditor.findings(ScreenAnalysis(HitTester(tree)), options: options, screen: name)
+                    findings = try Auditor.findings(HitTester(tree), options: options, screen: name)
                 } catch {
                     throw error.located(file: name)
                 }

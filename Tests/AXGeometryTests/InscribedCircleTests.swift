@@ -23,6 +23,52 @@ import Testing
         #expect(abs(c.center.y - 5) <= 0.01)
     }
 
+    @Test func aRectangleRingIsAnsweredInClosedForm() throws {
+        // A 1000 × 40 strip with extra vertices along its edges (as a union
+        // of cells leaves them): its centre and half its short side, exactly,
+        // where the search would stop anywhere on the midline.
+        let strip = PolygonSet(simpleRing: [
+            pt(0, 0), pt(250, 0), pt(1000, 0), pt(1000, 40), pt(600, 40), pt(0, 40), pt(0, 20),
+        ])
+        #expect(strip.isBoundsRectangle)
+        let c = try circle(strip)
+        #expect(c.center == pt(500, 20) && c.radius == 20)
+        // Three of the corners make a triangle, not the rectangle; an L has a
+        // vertex off the bounds' edges; two rectangles are two rings.
+        #expect(!PolygonSet(simpleRing: [pt(0, 0), pt(10, 0), pt(10, 10)]).isBoundsRectangle)
+        #expect(
+            !PolygonSet(simpleRing: [pt(0, 0), pt(20, 0), pt(20, 10), pt(10, 10), pt(10, 20), pt(0, 20)])
+                .isBoundsRectangle)
+        let two = PolygonSet(polygons: [
+            [[pt(0, 0), pt(10, 0), pt(10, 10), pt(0, 10)]], [[pt(20, 0), pt(30, 0), pt(30, 10), pt(20, 10)]],
+        ])
+        #expect(!two.isBoundsRectangle)
+    }
+
+    @Test func holdsCircleAnswersTheLargestCircleQuestion() throws {
+        // The L of lShapeTouchesTwoWallsAndTheInnerCorner: largest radius
+        // 10(2 − √2) ≈ 5.858.
+        let l = PolygonSet(simpleRing: [pt(0, 0), pt(20, 0), pt(20, 10), pt(10, 10), pt(10, 20), pt(0, 20)])
+        #expect(l.holdsCircle(radius: 5.8))
+        #expect(!l.holdsCircle(radius: 5.9))
+        #expect(l.holdsCircle(radius: 5))
+        #expect(!l.holdsCircle(radius: 11))
+        // A hairline 390 × 1 holds a circle of 0.5 and nothing wider.
+        let hairline = PolygonSet(simpleRing: [pt(0, 0), pt(390, 0), pt(390, 1), pt(200, 1), pt(0, 1)])
+        #expect(hairline.holdsCircle(radius: 0.5) && !hairline.holdsCircle(radius: 0.51))
+        // A comb of 2-wide teeth on a 1-tall spine (not a rectangle): a
+        // tooth's circle has radius 1, found by the search.
+        // (Radius 1 at best: in a tooth, or where a tooth meets the spine,
+        // a centre 1 above the spine's floor is 1 from the inner corners.)
+        var comb = [pt(0, 0), pt(100, 0), pt(100, 1)]
+        for x in stride(from: 96.0, through: 0, by: -4) { comb += [pt(x + 2, 1), pt(x + 2, 11), pt(x, 11), pt(x, 1)] }
+        comb.append(pt(0, 1))
+        let teeth = PolygonSet(simpleRing: comb)
+        #expect(!teeth.isBoundsRectangle)
+        #expect(teeth.holdsCircle(radius: 0.99) && !teeth.holdsCircle(radius: 1.02))
+        #expect(!PolygonSet.empty.holdsCircle(radius: 1))
+    }
+
     @Test func regularPolygonItsApothem() throws {
         let n = 256
         let set = PolygonSet(simpleRing: Shapes.regularPolygon(center: pt(7, -3), radius: 50, sides: n))

@@ -579,6 +579,16 @@ import FoundationXML
                 }
                 #expect(a.visibleFraction >= 0 && a.visibleFraction <= 1)
             }
+            // The audit's own analysis searches circles only where a finding
+            // cites one; what it finds is what the whole analysis gives.
+            for options in [AuditOptions(), AuditOptions(profile: .wcag22)] {
+                func said(_ f: [AuditFinding]) -> [String] {
+                    f.map { "\($0.rule) \(tree.id(of: $0.element)) \($0.message)" }
+                }
+                #expect(
+                    said(try Auditor.findings(analysis.tester, options: options))
+                        == said(try Auditor.findings(analysis, options: options)), "\(name) \(options.profile)")
+            }
             let context = AuditContext(analysis, options: AuditOptions())
             for f in findings where f.rule == .offScreen { #expect(!context.scrolls[f.element.index], "\(name)") }
             // The activation findings say what the independent statuses say.

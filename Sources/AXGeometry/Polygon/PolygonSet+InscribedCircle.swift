@@ -43,12 +43,37 @@ extension PolygonSet {
     ///   at most `maximumInscribedCircleCells` cells, each O(log V + nearby
     ///   edges) on typical data. No GEOS.
     public func largestInscribedCircle(tolerance: Double = 0.01) -> (center: CGPoint, radius: Double)? {
+        inscribedCircle(tolerance: tolerance, goal: nil)
+    }
+
+    /// Whether a circle of `radius` fits inside the set: the search of
+    /// `largestInscribedCircle(tolerance:)`, stopped by the first circle that
+    /// large or by the first cell that cannot hold one. So it says yes only
+    /// for a circle it found, and no whenever the largest falls short of
+    /// `radius` by more than the tolerance; in between, as the full search.
+    ///
+    /// - Complexity: at most that of `largestInscribedCircle(tolerance:)`,
+    ///   and far less where the answer is plain (a wide region, a hairline).
+    public func holdsCircle(radius: Double, tolerance: Double = 0.01) -> Bool {
+        guard radius > 0 else { return !isEmpty }
+        return (inscribedCircle(tolerance: tolerance, goal: radius)?.radius ?? 0) >= radius
+    }
+
+    /// `largestInscribedCircle(tolerance:)`, or with a `goal` the search of
+    /// `holdsCircle(radius:tolerance:)`.
+    private func inscribedCircle(tolerance: Double, goal: Double?) -> (center: CGPoint, radius: Double)? {
         if isEmpty { return nil }
         let bounds = self.bounds
+        // A rectangle (often what a union of cells dissolves to) has its
+        // answer in closed form; the search would crawl its whole midline,
+        // a plateau of equal distances, cell by cell down to the tolerance.
+        if isBoundsRectangle {
+            return (CGPoint(x: bounds.midX, y: bounds.midY), Double(min(bounds.width, bounds.height)) / 2)
+        }
         let magnitude = Double(max(abs(bounds.minX), abs(bounds.maxX), abs(bounds.minY), abs(bounds.maxY)))
         let tolerance = tolerance > 0 && tolerance.isFinite ? tolerance : 0.01
         guard magnitude > 0x1p100 || magnitude < 0x1p-100 else {
-            return inscribedCircleSearch(tolerance: tolerance)
+            return inscribedCircleSearch(tolerance: tolerance, goal: goal)
         }
         // The chain index keeps boxes as `Float` (beyond 2^127 infinite, so
         // nothing would be pruned) and squared distances overflow past
@@ -58,12 +83,31 @@ extension PolygonSet {
             CGPoint(x: Self.scaled(p.x, by: by), y: Self.scaled(p.y, by: by))
         }
         let scaled = PolygonSet(polygons: polygons.map { $0.map { $0.map { scale($0, -k) } } })
-        guard let circle = scaled.inscribedCircleSearch(tolerance: Self.scaled(tolerance, by: -k)) else { return nil }
+        guard
+            let circle = scaled.inscribedCircleSearch(
+                tolerance: Self.scaled(tolerance, by: -k), goal: goal.map { Self.scaled($0, by: -k) })
+        else { return nil }
         return (scale(circle.center, k), Self.scaled(circle.radius, by: k))
     }
 
-    /// `largestInscribedCircle(tolerance:)` for coordinates within 2^±100.
-    private func inscribedCircleSearch(tolerance: Double) -> (center: CGPoint, radius: Double)? {
+    /// Whether the set is exactly its bounds: one ring, every vertex on the
+    /// bounds' edges and all four corners among them. (A simple ring whose
+    /// vertices lie on a convex curve visits them in order around it, so it
+    /// is their hull: here, the bounds.) O(vertices).
+    var isBoundsRectangle: Bool {
+        guard ringCount == 1 else { return false }
+        let b = bounds
+        var corners = 0
+        for p in ring(0).dropLast() {
+            let onX = p.x == b.minX || p.x == b.maxX, onY = p.y == b.minY || p.y == b.maxY
+            guard onX || onY else { return false }
+            if onX && onY { corners += 1 }
+        }
+        return corners == 4
+    }
+
+    /// `inscribedCircle(tolerance:goal:)` for coordinates within 2^±100.
+    private func inscribedCircleSearch(tolerance: Double, goal: Double?) -> (center: CGPoint, radius: Double)? {
         let chains = EdgeChains(vertices: vertices, ringStarts: ringStarts)
         let box = bounds
         let size = Double(max(box.width, box.height))
@@ -126,11 +170,13 @@ extension PolygonSet {
             }
         }
 
+        // With a goal: done once a circle reaches it, or once no cell can.
+        let reached = goal ?? .infinity, hopeless = goal ?? -.infinity
         var queue = MaxHeap<Cell> { $0.potential < $1.potential }
         queue.push(root)
-        while let top = queue.pop(), evaluated < Self.maximumInscribedCircleCells {
+        while best.distance < reached, let top = queue.pop(), evaluated < Self.maximumInscribedCircleCells {
             // Cells come out by potential, so none left can do better.
-            if top.potential - best.distance <= tolerance { break }
+            if top.potential - best.distance <= tolerance || top.potential < hopeless { break }
             let half = top.half / 2
             let bound = abs(top.distance) + half * 2.0.squareRoot() * 1.0001 + tolerance
             for (dx, dy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {

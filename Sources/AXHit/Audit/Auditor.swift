@@ -28,6 +28,23 @@ public enum Auditor {
     /// nodes cut into is not judged by those two rules.
     public static let coverageCellBudget = 1 << 16
 
+    /// Every finding on `tester`'s screen: `findings(_:options:screen:)`
+    /// over an analysis that searches the largest inscribed circle (most of
+    /// an analysis's cost) only where a finding can cite it: activations
+    /// that fail, and the controls Apple's size rule measures.
+    ///
+    /// - Throws: `TreeError` as `ScreenAnalysis.init(_:visibility:)` and
+    ///   `findings(_:options:screen:)`.
+    public static func findings(
+        _ tester: HitTester, options: AuditOptions = AuditOptions(), screen: String? = nil
+    ) throws(TreeError) -> [AuditFinding] {
+        let rules = tester.rules, tree = tester.tree
+        let measured = options.profile == .platform && rules.platform != .android
+        let analysis = try ScreenAnalysis(
+            tester, visibility: true, circles: .failing(also: { measured && rules.isControl($0, in: tree) }))
+        return try findings(analysis, options: options, screen: screen)
+    }
+
     /// Every finding, ordered by element (pre-order), then by rule, each
     /// with its fingerprint, whether `options.baseline` holds it, and
     /// `screen`.

@@ -277,32 +277,10 @@ struct ElementAudit {
         guard !takers.isEmpty else { return [] }
         if own == 0 { return [unreachable(e, by: takers, region: .rect(of: box))] }
         // The cells are disjoint: dissolving them is their union, no GEOS;
-        // the cells' corners along straight edges go (the circle search
-        // costs per vertex).
-        let union = Region.polygons(Self.withoutStraightCorners(PolygonSet.dissolving(faces: faces)))
+        // the cells' corners along straight edges go (the finding's region
+        // reads as its outline).
+        let union = Region.polygons(Region.withoutStraightCorners(PolygonSet.dissolving(faces: faces)))
         return covered(e, union: union, by: takers.sorted { area[$0, default: 0] > area[$1, default: 0] })
-    }
-
-    /// `set` without the vertices where a ring goes straight on along an
-    /// axis (the same region, fewer vertices).
-    static func withoutStraightCorners(_ set: PolygonSet) -> PolygonSet {
-        func straight(_ a: CGPoint, _ b: CGPoint, _ c: CGPoint) -> Bool {
-            (a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y)
-        }
-        let polygons = set.polygons.map { polygon in
-            polygon.map { closed -> [CGPoint] in
-                var ring = Array(closed.dropLast())
-                guard ring.count > 4 else { return closed }
-                var kept: [CGPoint] = []
-                for k in ring.indices {
-                    let prev = ring[(k + ring.count - 1) % ring.count], next = ring[(k + 1) % ring.count]
-                    if !straight(prev, ring[k], next) { kept.append(ring[k]) }
-                }
-                ring = kept
-                return ring.count >= 3 ? ring + [ring[0]] : closed
-            }
-        }
-        return PolygonSet(polygons: polygons)
     }
 
     func unreachable(_ e: NodeID, by covers: [NodeID], region: Region) -> AuditFinding {
@@ -330,8 +308,12 @@ struct ElementAudit {
     /// `covered` for the part `union` of the element that `takers` (largest
     /// share first) answer, when it is at least `Auditor.minimumCoveredWidth` wide.
     func covered(_ e: NodeID, union: Region, by takers: [NodeID]) -> [AuditFinding] {
-        let width = 2 * (union.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance)?.radius ?? 0)
-        guard width >= Auditor.minimumCoveredWidth * context.scale - 1e-9 else { return [] }
+        // Most covered parts are plainly wide or plainly hairlines: ask
+        // first, and measure (for the message) only what is reported.
+        let needed = Auditor.minimumCoveredWidth * context.scale - 1e-9
+        guard union.holdsCircle(radius: needed / 2, tolerance: ScreenAnalysis.circleTolerance) else { return [] }
+        let width = max(
+            needed, 2 * (union.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance)?.radius ?? 0))
         let names = takers.prefix(3).map(context.name).joined(separator: ", ")
         let more = takers.count > 3 ? " and \(takers.count - 3) more" : ""
         let fix =

@@ -73,13 +73,7 @@ struct Analyzer {
 
         var suggested: CGPoint?
         var radius = 0.0
-        // The search costs per vertex: corners where a ring goes straight
-        // on (cells' corners left by unions) are dropped first.
-        let searched: Region =
-            if case let .polygons(set) = deliverable { .polygons(ElementAudit.withoutStraightCorners(set)) } else {
-                deliverable
-            }
-        if let circle = searched.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance) {
+        if wantsCircle(b), let circle = deliverable.largestInscribedCircle(tolerance: ScreenAnalysis.circleTolerance) {
             radius = circle.radius
             if delivers(b, circle.center, deliverable) {
                 suggested = circle.center
@@ -113,6 +107,14 @@ struct Analyzer {
             element: e, view: b.view, activationPoint: b.activationPoint, receiver: b.receiver, status: b.status,
             outside: b.outside, suggested: suggested, touchTargetRadius: radius, visibleFraction: visibleFraction,
             shape: b.shape, region: b.region, frameRegion: b.frameRegion, deliverable: deliverable, visible: visible)
+    }
+
+    /// Whether the analysis's `CircleScope` asks for `b`'s circle.
+    func wantsCircle(_ b: ElementBasics) -> Bool {
+        switch context.circles {
+        case .every: true
+        case .failing(let also): b.status != .ok || b.outside || also(b.element)
+        }
     }
 
     /// The part of the element's shape region where a tap activates it, by

@@ -148,11 +148,42 @@ enum Region: Sendable {
 
     /// The largest inscribed circle: the centre and half the short side for
     /// a rect, else `PolygonSet.largestInscribedCircle` (a search with a
-    /// tolerance relative to the region's size and a cell budget); nil when
-    /// empty.
+    /// tolerance relative to the region's size and a cell budget) on the
+    /// polygons without their straight corners; nil when empty.
     func largestInscribedCircle(tolerance: Double) -> (center: CGPoint, radius: Double)? {
         if isEmpty { return nil }
         if let r = asRect { return (CGPoint(x: r.midX, y: r.midY), Double(min(r.width, r.height)) / 2) }
-        return polygonSet.largestInscribedCircle(tolerance: tolerance)
+        return Self.withoutStraightCorners(polygonSet).largestInscribedCircle(tolerance: tolerance)
+    }
+
+    /// Whether a circle of `radius` fits inside (`PolygonSet.holdsCircle`;
+    /// for a rect, whether its short side is `2 × radius` or more).
+    func holdsCircle(radius: Double, tolerance: Double) -> Bool {
+        if isEmpty { return false }
+        if let r = asRect { return Double(min(r.width, r.height)) / 2 >= radius }
+        return Self.withoutStraightCorners(polygonSet).holdsCircle(radius: radius, tolerance: tolerance)
+    }
+
+    /// `set` without the vertices where a ring goes straight on along an
+    /// axis: the same region with fewer vertices, since the circle search
+    /// costs per vertex and unions of cells leave a corner at every cell.
+    static func withoutStraightCorners(_ set: PolygonSet) -> PolygonSet {
+        func straight(_ a: CGPoint, _ b: CGPoint, _ c: CGPoint) -> Bool {
+            (a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y)
+        }
+        let polygons = set.polygons.map { polygon in
+            polygon.map { closed -> [CGPoint] in
+                var ring = Array(closed.dropLast())
+                guard ring.count > 4 else { return closed }
+                var kept: [CGPoint] = []
+                for k in ring.indices {
+                    let prev = ring[(k + ring.count - 1) % ring.count], next = ring[(k + 1) % ring.count]
+                    if !straight(prev, ring[k], next) { kept.append(ring[k]) }
+                }
+                ring = kept
+                return ring.count >= 3 ? ring + [ring[0]] : closed
+            }
+        }
+        return PolygonSet(polygons: polygons)
     }
 }

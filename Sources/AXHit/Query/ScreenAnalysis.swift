@@ -73,6 +73,23 @@ public struct ScreenAnalysis: Sendable {
     ///   numbers overflow through its transforms), `.geometry` when GEOS
     ///   fails or a path goes over a fill budget.
     public init(_ tester: HitTester, visibility: Bool = true) throws(TreeError) {
+        try self.init(tester, visibility: visibility, circles: .every)
+    }
+
+    /// Which elements get the largest-inscribed-circle search
+    /// (`ElementAnalysis.suggested`, `touchTargetRadius`), most of an
+    /// analysis's cost.
+    enum CircleScope: Sendable {
+        /// Every element (`axhit activate` prints each one's suggestion).
+        case every
+        /// The elements whose activation fails (status not ok, or the point
+        /// outside the shape), whose fix cites a suggestion, and those
+        /// `also` asks for; the others get no suggestion and radius 0.
+        case failing(also: @Sendable (NodeID) -> Bool)
+    }
+
+    /// `init(_:visibility:)`, searching circles for `circles` only.
+    init(_ tester: HitTester, visibility: Bool, circles: CircleScope) throws(TreeError) {
         self.tester = tester
         let space = ScreenSpace(tester.tree)
         self.space = space
@@ -91,7 +108,7 @@ public struct ScreenAnalysis: Sendable {
         @Sendable func failure(_ error: GeometryError, _ e: NodeID) -> TreeError {
             TreeError(.geometry, "\(error)", node: tree.id(of: e))
         }
-        let context = AnalysisContext(tester: tester, space: space, order: order)
+        let context = AnalysisContext(tester: tester, space: space, order: order, circles: circles)
         // Phase 1: each element's regions and activation.
         let basics = try Self.parallel(exposed, context: context, failure) { analyzer, e throws(GeometryError) in
             try analyzer.basics(e)
@@ -174,6 +191,7 @@ struct AnalysisContext: Sendable {
     let tester: HitTester
     let space: ScreenSpace
     let order: PaintOrder
+    var circles: ScreenAnalysis.CircleScope = .every
     var tree: ElementTree { tester.tree }
     var rules: any PlatformRules { tester.rules }
 }
