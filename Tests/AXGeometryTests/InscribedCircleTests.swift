@@ -45,6 +45,23 @@ import Testing
         #expect(!two.isBoundsRectangle)
     }
 
+    @Test func aSetOfPiecesIsAnsweredByItsBestPiece() throws {
+        // An L in bounds 20 × 20 (largest radius 10(2 − √2) ≈ 5.858), a
+        // 12 × 12 square (6) and a strip 11 × 100 (5.5). The L's bounds are
+        // widest, but the square holds the largest circle, exactly.
+        let l = [pt(0, 0), pt(20, 0), pt(20, 10), pt(10, 10), pt(10, 20), pt(0, 20)]
+        let square = [pt(100, 0), pt(112, 0), pt(112, 12), pt(100, 12)]
+        let strip = [pt(200, 0), pt(211, 0), pt(211, 100), pt(200, 100)]
+        let set = PolygonSet(polygons: [[l], [strip], [square]])
+        let c = try circle(set)
+        #expect(c.center == pt(106, 6) && c.radius == 6)
+        #expect(set.holdsCircle(radius: 6) && !set.holdsCircle(radius: 6.05))
+        // Without the square, the L's circle wins over the strip's 5.5.
+        let c2 = try circle(PolygonSet(polygons: [[strip], [l]]))
+        let r = 10 * (2 - 2.0.squareRoot())
+        #expect(c2.radius <= r + 1e-9 && r - c2.radius <= 0.01)
+    }
+
     @Test func holdsCircleAnswersTheLargestCircleQuestion() throws {
         // The L of lShapeTouchesTwoWallsAndTheInnerCorner: largest radius
         // 10(2 − √2) ≈ 5.858.

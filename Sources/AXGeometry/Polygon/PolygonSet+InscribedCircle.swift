@@ -10,10 +10,10 @@ extension PolygonSet {
 
     /// The most cells `largestInscribedCircle(tolerance:)` evaluates:
     /// 16,384, each a point-in-set test and a nearest-edge query through the
-    /// chain index (milliseconds in all). A rectangle, a disc or a star
-    /// converges in a few hundred; a set of thousands of thin pieces, each
-    /// about as wide as the widest, may not, and then gets the best circle
-    /// found so far.
+    /// chain index (milliseconds in all), shared by the pieces of a set. A
+    /// disc or a star converges in a few hundred, a rectangle needs none; a
+    /// set of thousands of thin pieces, each about as wide as the widest and
+    /// none a rectangle, may not, and then gets the best circle found so far.
     public static let maximumInscribedCircleCells = 1 << 14
 
     /// The largest circle inside the set, to within a tolerance: its centre
@@ -21,7 +21,10 @@ extension PolygonSet {
     /// Nil for the empty set (or one too thin for any interior point to be
     /// found).
     ///
-    /// The search (polylabel's: square cells, best-first by the largest
+    /// Each polygon of the set is answered alone, widest first (see
+    /// `inscribedCircle(tolerance:goal:)`); a rectangle in closed form (its
+    /// centre, half its short side). Any other polygon is searched
+    /// (polylabel's: square cells, best-first by the largest
     /// radius a cell could hold, `d + h√2` for a centre distance `d` and half
     /// side `h`) starts from one cell over the bounds and from the middles
     /// of the widest spans on 32 scan lines (and of the spans across them
@@ -39,9 +42,9 @@ extension PolygonSet {
     ///
     /// - Parameter tolerance: in the set's units; not positive, infinite or
     ///   NaN means 0.01.
-    /// - Complexity: O(V) to index the V vertices and seed the search, then
-    ///   at most `maximumInscribedCircleCells` cells, each O(log V + nearby
-    ///   edges) on typical data. No GEOS.
+    /// - Complexity: O(V log V) to split the set, index the V vertices and
+    ///   seed the searches, then at most `maximumInscribedCircleCells` cells
+    ///   in all, each O(log V + nearby edges) on typical data. No GEOS.
     public func largestInscribedCircle(tolerance: Double = 0.01) -> (center: CGPoint, radius: Double)? {
         inscribedCircle(tolerance: tolerance, goal: nil)
     }
@@ -61,8 +64,37 @@ extension PolygonSet {
 
     /// `largestInscribedCircle(tolerance:)`, or with a `goal` the search of
     /// `holdsCircle(radius:tolerance:)`.
+    ///
+    /// The largest circle lies in one polygon (they share no edge), so a
+    /// set of several is searched piece by piece, widest bounds first, with
+    /// one cell budget: a piece whose bounds are no wider than the best
+    /// circle so far cannot beat it, nor can any after it.
     private func inscribedCircle(tolerance: Double, goal: Double?) -> (center: CGPoint, radius: Double)? {
         if isEmpty { return nil }
+        // The whole set's relative floor holds for every piece.
+        let tolerance = max(
+            tolerance > 0 && tolerance.isFinite ? tolerance : 0.01,
+            Double(max(bounds.width, bounds.height)) * Self.inscribedCircleRelativeTolerance)
+        var cells = Self.maximumInscribedCircleCells
+        guard polygonCount > 1 else { return pieceCircle(tolerance: tolerance, goal: goal, cells: &cells) }
+        func halfShortSide(_ set: PolygonSet) -> Double { Double(min(set.bounds.width, set.bounds.height)) / 2 }
+        let pieces = polygons.map { PolygonSet(polygons: [$0]) }.sorted { halfShortSide($0) > halfShortSide($1) }
+        var best: (center: CGPoint, radius: Double)?
+        for piece in pieces {
+            if let best, halfShortSide(piece) <= best.radius || best.radius >= goal ?? .infinity { break }
+            if let c = piece.pieceCircle(tolerance: tolerance, goal: goal, cells: &cells),
+                c.radius > best?.radius ?? 0
+            {
+                best = c
+            }
+        }
+        return best
+    }
+
+    /// The circle of one polygon (or of a set searched whole): in closed
+    /// form for a rectangle, else the search, on a copy scaled by a power of
+    /// two where the coordinates are extreme.
+    private func pieceCircle(tolerance: Double, goal: Double?, cells: inout Int) -> (center: CGPoint, radius: Double)? {
         let bounds = self.bounds
         // A rectangle (often what a union of cells dissolves to) has its
         // answer in closed form; the search would crawl its whole midline,
@@ -71,9 +103,8 @@ extension PolygonSet {
             return (CGPoint(x: bounds.midX, y: bounds.midY), Double(min(bounds.width, bounds.height)) / 2)
         }
         let magnitude = Double(max(abs(bounds.minX), abs(bounds.maxX), abs(bounds.minY), abs(bounds.maxY)))
-        let tolerance = tolerance > 0 && tolerance.isFinite ? tolerance : 0.01
         guard magnitude > 0x1p100 || magnitude < 0x1p-100 else {
-            return inscribedCircleSearch(tolerance: tolerance, goal: goal)
+            return inscribedCircleSearch(tolerance: tolerance, goal: goal, cells: &cells)
         }
         // The chain index keeps boxes as `Float` (beyond 2^127 infinite, so
         // nothing would be pruned) and squared distances overflow past
@@ -85,7 +116,7 @@ extension PolygonSet {
         let scaled = PolygonSet(polygons: polygons.map { $0.map { $0.map { scale($0, -k) } } })
         guard
             let circle = scaled.inscribedCircleSearch(
-                tolerance: Self.scaled(tolerance, by: -k), goal: goal.map { Self.scaled($0, by: -k) })
+                tolerance: Self.scaled(tolerance, by: -k), goal: goal.map { Self.scaled($0, by: -k) }, cells: &cells)
         else { return nil }
         return (scale(circle.center, k), Self.scaled(circle.radius, by: k))
     }
@@ -106,8 +137,11 @@ extension PolygonSet {
         return corners == 4
     }
 
-    /// `inscribedCircle(tolerance:goal:)` for coordinates within 2^±100.
-    private func inscribedCircleSearch(tolerance: Double, goal: Double?) -> (center: CGPoint, radius: Double)? {
+    /// The search of `inscribedCircle(tolerance:goal:)`, for coordinates
+    /// within 2^±100, taking its cells from `cells`.
+    private func inscribedCircleSearch(
+        tolerance: Double, goal: Double?, cells: inout Int
+    ) -> (center: CGPoint, radius: Double)? {
         let chains = EdgeChains(vertices: vertices, ringStarts: ringStarts)
         let box = bounds
         let size = Double(max(box.width, box.height))
@@ -174,7 +208,8 @@ extension PolygonSet {
         let reached = goal ?? .infinity, hopeless = goal ?? -.infinity
         var queue = MaxHeap<Cell> { $0.potential < $1.potential }
         queue.push(root)
-        while best.distance < reached, let top = queue.pop(), evaluated < Self.maximumInscribedCircleCells {
+        defer { cells -= evaluated }
+        while best.distance < reached, let top = queue.pop(), evaluated < cells {
             // Cells come out by potential, so none left can do better.
             if top.potential - best.distance <= tolerance || top.potential < hopeless { break }
             let half = top.half / 2
