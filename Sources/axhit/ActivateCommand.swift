@@ -23,12 +23,16 @@ enum ActivateCommand {
         outside     the point lies outside the element's shape (cut by its ancestors)
         suggested   the point of the shape a tap reaches that is farthest from the edges
                     of the reachable part (null when no tap reaches the element)
+        note        only on an element whose path goes over a budget (too many points,
+                    or too complex to fill): why "suggested" is null; its other
+                    fields are answered as usual, "outside" by the path's winding
         --element ID   only that element (nothing is printed when it is not exposed;
                        an id no node has is an error)
 
         \(TreeOptions.help)
 
         \(Limits.geometry)
+        \(Limits.elementPaths)
         \(Limits.inscribedCircle)
         """
 
@@ -61,12 +65,18 @@ enum ActivateCommand {
         out.flush()
     }
 
+    /// Why an element whose path was not filled has no suggested point.
+    static func note(_ over: PathOverBudget) -> String {
+        "no suggested point, since its accessibilityPath is not filled: \(over)"
+    }
+
     static func line(_ a: ElementAnalysis, _ tree: ElementTree) -> String {
         let receiver = a.receiver.map { JSONText.string(tree.id(of: $0)) } ?? "null"
         let suggested = a.suggested.map { JSONText.point($0.x, $0.y) } ?? "null"
         return "{\"element\":\(JSONText.string(tree.id(of: a.element)))"
             + ",\"activationPoint\":\(JSONText.point(a.activationPoint.x, a.activationPoint.y))"
             + ",\"receiver\":\(receiver),\"status\":\"\(a.status.rawValue)\",\"outside\":\(a.outside)"
-            + ",\"suggested\":\(suggested)}"
+            + ",\"suggested\":\(suggested)"
+            + (a.pathOverBudget.map { ",\"note\":\(JSONText.string(note($0)))" } ?? "") + "}"
     }
 }

@@ -45,6 +45,7 @@ enum AuditCommand {
         \(TreeOptions.help)
 
         \(Limits.geometry)
+        \(Limits.elementPaths)
         \(Limits.inscribedCircle)
         \(Limits.coverage)
         """

@@ -15,6 +15,16 @@ enum Limits {
           flattens to up to 64 an element, together (at least \(count(ElementTree.maximumPathPoints(nodes: 0, pathPointsEarned: 0))))
         """
 
+    /// The budgets of one element's path in whole-screen analysis
+    /// (activate, audit, render): over one, that element alone is judged
+    /// without its filled shape.
+    static let elementPaths = """
+          an element whose path flattens on the screen to more than \(count(ScreenAnalysis.maximumElementPathPoints)) points, goes over
+          a fill budget, or would carry the screen's paths past the tree's budget, is judged by its
+          frame, activation and path's winding alone (no suggested point, size or visible share;
+          audit: a path-over-budget info finding); every other element is answered as usual
+        """
+
     /// The largest-inscribed-circle search behind suggested points and
     /// touch-target sizes (activate, audit).
     static let inscribedCircle = """

@@ -17,6 +17,7 @@ enum RenderCommand {
         \(TreeOptions.help)
 
         \(Limits.geometry)
+        \(Limits.elementPaths)
         \(Limits.picture)
         """
 

@@ -15,11 +15,10 @@ enum ShapeCommand {
         \(Limits.geometry)
         """
 
-    /// The smallest `--tolerance` taken, in points: a millionth of a point
-    /// is far below anything a screen shows, and a finer one mostly asks a
-    /// curve for more points than the flattening budget allows, an error
-    /// that would blame the path for what is a mistyped number.
-    static let minimumTolerance = 1e-6
+    /// The smallest `--tolerance` taken, in points: the library's floor
+    /// for a fill (`BezierPath.minimumFillTolerance`), refused here as a
+    /// usage error.
+    static let minimumTolerance = Double(BezierPath.minimumFillTolerance)
 
     static func run(_ argv: [String]) throws {
         let args = try Arguments(argv, options: ["d", "tolerance"], flags: ["even-odd", "help"])

@@ -717,7 +717,7 @@ import FoundationXML
         let space = ScreenSpace(tester.tree)
         let exposed = tester.tree.preOrder.filter { space.isExposed($0) }
         #expect(exposed.count == 25)
-        try ScreenAnalysis.checkFillBudget(exposed, space)
+        #expect(ScreenAnalysis.pathsOverBudget(exposed, space).isEmpty)
         #expect(tester.hit(CGPoint(x: 100, y: 100), policy: .shape).map(tester.tree.id(of:)) == "e24")
     }
 
@@ -725,7 +725,8 @@ import FoundationXML
     /// k of them fit while k times one's points is within 2,097,152 (their
     /// elements earn far less), so with k + 1 the engine fills the first k
     /// and not the last (frontmost, yet hit nowhere by shape), and the
-    /// analysis refuses the screen before any fill, naming the last.
+    /// analysis, before any fill, leaves the last unfilled, naming the
+    /// tree's budget, rather than refusing the screen.
     @Test func hugeArcsAddUpToOneBudgetPerTree() throws {
         let circle = try BezierPath(svgPathData: "M -1e7 100 A 1e7 1e7 0 1 1 1e7 100 A 1e7 1e7 0 1 1 -1e7 100 Z")
         let per = circle.flattenedPointCount(tolerance: HitTester.pathTolerance)
@@ -734,15 +735,17 @@ import FoundationXML
         #expect(64 * (k + 2) + (k + 1) * ElementTree.pathPointsEarned(by: circle) < 2_097_152)
         let within = try Self.screen(of: k, circle)
         let space = ScreenSpace(within.tree)
-        try ScreenAnalysis.checkFillBudget(within.tree.preOrder.filter { space.isExposed($0) }, space)
+        #expect(ScreenAnalysis.pathsOverBudget(within.tree.preOrder.filter { space.isExposed($0) }, space).isEmpty)
         let centre = CGPoint(x: 100, y: 100)
         #expect(within.hit(centre, policy: .shape).map(within.tree.id(of:)) == "e\(k - 1)")
         let over = try Self.screen(of: k + 1, circle)
         #expect(over.hit(centre, policy: .shape).map(over.tree.id(of:)) == "e\(k - 1)")
         #expect(over.hit(centre, policy: .frame).map(over.tree.id(of:)) == "e\(k)")
-        let error = try #require(throws: TreeError.self) { try ScreenAnalysis(over) }
-        #expect(error.kind == .geometry && error.node == "e\(k)" && error.key == "accessibilityPath")
-        #expect(error.message.contains("2097152 points together"))
+        let overSpace = ScreenSpace(over.tree)
+        let unfilled = ScreenAnalysis.pathsOverBudget(over.tree.preOrder.filter { overSpace.isExposed($0) }, overSpace)
+        let last = try #require(over.tree.node(withID: "e\(k)"))
+        #expect(unfilled == [last.index: .screenPoints(budget: 2_097_152)])
+        #expect(PathOverBudget.screenPoints(budget: 2_097_152).description.contains("2097152 points together"))
     }
 
     /// A 400 × 400 window of `count` elements `e0`, `e1`, ... (back to

@@ -21,6 +21,10 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `.fillCandidatePairs`, counted only until it passed the limit) and
     /// `limit` the budget it exceeds. Nothing was allocated for the output.
     case overBudget(Budget, count: Int, limit: Int)
+    /// A fill asked for a flattening tolerance below
+    /// `BezierPath.minimumFillTolerance` (or one that is NaN): `tolerance`
+    /// is what was asked.
+    case toleranceBelowMinimum(tolerance: Double)
 
     /// The stated limits that bound the geometry layer's work on any input,
     /// each named after the public constant that holds it.
@@ -71,6 +75,9 @@ public enum GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
                 what = "path too complex to fill: its edges pass close to each other in more than \(limit) places"
             }
             return what + " (\(budget.constantName))"
+        case let .toleranceBelowMinimum(tolerance):
+            return "flattening tolerance \(tolerance) is below the floor of \(BezierPath.minimumFillTolerance) "
+                + "(BezierPath.minimumFillTolerance)"
         }
     }
 }

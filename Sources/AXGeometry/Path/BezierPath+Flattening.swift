@@ -5,6 +5,14 @@ extension BezierPath {
     /// a flattened polygon is farther than 0.05 points from the true curve.
     public static let defaultFlatteningTolerance: CGFloat = 0.05
 
+    /// The smallest tolerance a fill takes (`PolygonSet.filling(path:tolerance:)`
+    /// and its batch and builder forms), in the path's units (points for a
+    /// screen path): 1e-6. A millionth of a point is far below anything a
+    /// screen shows; a finer one mostly asks a curve for more points than
+    /// the fill budgets allow, an error that would blame the path for what
+    /// is a mistyped number, so it is refused as the tolerance it is.
+    public static let minimumFillTolerance: CGFloat = 1e-6
+
     /// The most segments one curve is split into. A curve that would need
     /// more (coordinates around 1e9 or larger at the default tolerance, or
     /// non-finite ones) gets this many, so hostile input cannot make

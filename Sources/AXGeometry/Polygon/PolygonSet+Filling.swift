@@ -92,8 +92,11 @@ extension PolygonSet {
     /// before it is flattened.
     ///
     /// - Complexity: O(elements), then as `filling(rings:rule:)`.
-    /// - Throws: `GeometryError.overBudget(.fillEdges, ...)` for a path that
-    ///   flattens to too many points, else as `filling(rings:rule:)`.
+    /// - Throws: `GeometryError.toleranceBelowMinimum` for a tolerance below
+    ///   `BezierPath.minimumFillTolerance` (0, negatives and NaN included),
+    ///   before anything is counted; `GeometryError.overBudget(.fillEdges, ...)`
+    ///   for a path that flattens to too many points, else as
+    ///   `filling(rings:rule:)`.
     public static func filling(
         path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance
     )
@@ -103,10 +106,16 @@ extension PolygonSet {
         return try RegionBuilder.mapped("fill") { try filling(rings: rings, rule: path.fillRule) }
     }
 
-    /// `path.flattened(tolerance:)`, refused before flattening when its
-    /// point count (each point one edge of a closed ring) is over
+    /// `path.flattened(tolerance:)`, refused before flattening when the
+    /// tolerance is below `BezierPath.minimumFillTolerance` or its point
+    /// count (each point one edge of a closed ring) is over
     /// `maximumFillEdges`.
     static func flattenedForFilling(_ path: BezierPath, tolerance: CGFloat) throws(GeometryError) -> [[CGPoint]] {
+        // Checked first: a tolerance of 1e-300 would otherwise be refused
+        // as a path too complex, blaming the path for the number.
+        guard tolerance >= BezierPath.minimumFillTolerance else {
+            throw .toleranceBelowMinimum(tolerance: Double(tolerance))
+        }
         let count = path.flattenedPointCount(tolerance: tolerance)
         guard count <= maximumFillEdges else { throw .overBudget(.fillEdges, count: count, limit: maximumFillEdges) }
         return path.flattened(tolerance: tolerance)

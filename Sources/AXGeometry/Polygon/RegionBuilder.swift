@@ -31,10 +31,11 @@ public final class RegionBuilder {
     }
 
     /// The region `path` fills (as `PolygonSet.filling(path:tolerance:)`,
-    /// with its budgets), in this builder's context.
+    /// with its budgets and its tolerance floor), in this builder's context.
     ///
-    /// - Throws: `GeometryError.overBudget` for a path over a fill budget,
-    ///   else as `filling(rings:rule:)`.
+    /// - Throws: `GeometryError.toleranceBelowMinimum` for a tolerance below
+    ///   `BezierPath.minimumFillTolerance`, `GeometryError.overBudget` for a
+    ///   path over a fill budget, else as `filling(rings:rule:)`.
     public func filling(
         path: BezierPath, tolerance: CGFloat = BezierPath.defaultFlatteningTolerance
     )

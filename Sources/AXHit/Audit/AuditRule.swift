@@ -31,6 +31,10 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
     case visibilityDisagrees = "visibility-disagrees"
     /// View trees: less than half of an exposed element is drawn.
     case notVisible = "not-visible"
+    /// Beyond the spec's table, so `info`: an element whose
+    /// `accessibilityPath` goes over a budget (`PathOverBudget`), judged
+    /// without its filled path.
+    case pathOverBudget = "path-over-budget"
 
     /// The rule's severity; `small-touch-target` may lower a finding to
     /// `info` (`AuditFinding.severity`).
@@ -39,7 +43,7 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
         case .offScreen, .zeroSize, .unreachable, .activationObstructed, .activationLost, .duplicateBounds:
             return .error
         case .covered, .activationOutsideShape, .smallTouchTarget, .notVisible: return .warning
-        case .visibilityDisagrees: return .info
+        case .visibilityDisagrees, .pathOverBudget: return .info
         }
     }
 
@@ -57,6 +61,7 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
         case .duplicateBounds: return "Clickable nodes with the same bounds"
         case .visibilityDisagrees: return "The dump's visible flag contradicts the geometry"
         case .notVisible: return "Element mostly not drawn"
+        case .pathOverBudget: return "Element path too complex to judge exactly"
         }
     }
 
@@ -90,6 +95,9 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
             return "The snapshot's visible flag says one thing and the geometry another."
         case .notVisible:
             return "Less than half of an exposed element is drawn: clipped, or under opaque views in front."
+        case .pathOverBudget:
+            return
+                "The element's accessibilityPath goes over a budget that bounds the work one element may cost (its points on the screen, or what filling it takes), so it is judged by what needs no fill: its frame, its activation and its path's winding test. Its touch-target size and how much of it is drawn are not judged."
         }
     }
 
@@ -121,6 +129,9 @@ public enum AuditRule: String, Sendable, Hashable, CaseIterable {
             return "Nothing to change in the app; trust the geometry, or pass --trust-visible to trust the flag."
         case .notVisible:
             return "Show what the element describes, or hide the element from accessibility."
+        case .pathOverBudget:
+            return
+                "Simplify the path: VoiceOver draws and tests it too. An outline of the control with a few dozen points, without edges that cross each other, is what a path is for."
         }
     }
 }

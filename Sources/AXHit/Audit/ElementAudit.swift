@@ -63,13 +63,27 @@ struct ElementAudit {
         }
 
         var out: [AuditFinding] = []
+        if let over = a.pathOverBudget {
+            // Once, whatever else is or is not judged without the fill.
+            out.append(
+                AuditFinding(
+                    .pathOverBudget, e,
+                    "its accessibilityPath is not judged exactly: \(over). It is judged by its \(context.frameWord), its activation and its path's winding test; its touch-target size and how much of it is drawn are not judged. Simplify the path"
+                ))
+        }
         if context.controls[k] && judged(a.activationPoint) { out += activation(a) }
-        if rules.viewsCoverWhatIsBehind && judged(a.activationPoint) && !a.shape.contains(a.activationPoint) {
+        // Without the fill, the path's own winding test says where it is.
+        let inShape =
+            a.pathOverBudget == nil
+            ? a.shape.contains(a.activationPoint)
+            : context.analysis.tester.shapeRegionContains(e, a.activationPoint, cutByAncestors: false)
+        if rules.viewsCoverWhatIsBehind && judged(a.activationPoint) && !inShape {
             out.append(
                 AuditFinding(
                     .activationOutsideShape, e,
                     "its activation point \(Auditor.text(a.activationPoint)) lies outside its own shape (its accessibilityPath, or its bounds): VoiceOver's double-tap lands off the element. Set accessibilityActivationPoint inside it\(a.suggested.map { ", e.g. \(Auditor.text($0))" } ?? "")",
-                    region: a.shape, points: [a.activationPoint] + (a.suggested.map { [$0] } ?? [])))
+                    region: a.pathOverBudget == nil ? a.shape : nil,
+                    points: [a.activationPoint] + (a.suggested.map { [$0] } ?? [])))
         }
         out += try coverage(k, part: part)
 
@@ -106,6 +120,9 @@ struct ElementAudit {
         let at = Auditor.text(a.activationPoint)
         let points = [a.activationPoint] + (a.suggested.map { [$0] } ?? [])
         let region = a.deliverable.isEmpty ? nil : a.deliverable
+        // No suggestion because the path was not filled says nothing of
+        // where a tap would reach it.
+        let unknown = a.pathOverBudget != nil
         let why: String
         let fix: String
         switch (rules.touchModel, context.isAndroid) {
@@ -122,12 +139,16 @@ struct ElementAudit {
             why = "XCUITest taps it at its activation point \(at)"
             fix =
                 a.suggested.map { "Set accessibilityActivationPoint to a point it owns, such as \(Auditor.text($0))" }
-                ?? "Move the elements in front of it, or the element: no point of it takes a tap"
+                ?? (unknown
+                    ? "Set accessibilityActivationPoint to a point it owns (its path is too complex to find one)"
+                    : "Move the elements in front of it, or the element: no point of it takes a tap")
         default:
             why = "VoiceOver's double-tap is delivered at its activation point \(at)"
             fix =
                 a.suggested.map { "Set accessibilityActivationPoint to \(Auditor.text($0)), where a tap reaches it" }
-                ?? "Move the views in front of it, or the element: no point of it reaches it"
+                ?? (unknown
+                    ? "Set accessibilityActivationPoint to a point where a tap reaches it (its path is too complex to find one)"
+                    : "Move the views in front of it, or the element: no point of it reaches it")
         }
         switch a.status {
         case .ok:

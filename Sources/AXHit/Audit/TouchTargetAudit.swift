@@ -33,7 +33,9 @@ struct TouchTargetAudit {
     func apple() -> [AuditFinding] {
         let minimum = context.options.minimumTarget ?? 44
         var out: [AuditFinding] = []
-        for (k, a) in context.analysis.elements.enumerated() where context.controls[k] {
+        // A control whose path was not filled has no known touch region:
+        // not judged (its `path-over-budget` finding says so).
+        for (k, a) in context.analysis.elements.enumerated() where context.controls[k] && a.pathOverBudget == nil {
             guard !context.judgedPart(of: a.element).isNull else { continue }
             let frame = context.space.accessibilityFrame(of: a.element)
             let partly = context.isPartlyScrolledAway(a.element)

@@ -19,6 +19,8 @@ struct ElementBasics: Sendable {
     let region: Region
     /// The frame-policy region cut the same way.
     let frameRegion: Region
+    /// Why the path was not filled (then `shape` and `region` are empty), or nil.
+    let pathOverBudget: PathOverBudget?
 }
 
 /// One worker's view of a `ScreenAnalysis` in progress: the shared inputs and
@@ -48,7 +50,17 @@ struct Analyzer {
             status = rules.activationStatus(of: e, receiver: receiver, in: tree)
         }
         let outside = !tester.shapeRegionContains(e, activation)
-        let shape = try shapeRegion(e)
+        var overBudget = context.unfilled[e.index]
+        var shape = Region.empty
+        if overBudget == nil {
+            do { shape = try shapeRegion(e) } catch {
+                // Over a fill budget: this element goes without its fill
+                // (no other element's answer reads it); any other failure
+                // is the screen's.
+                guard case .overBudget = error else { throw error }
+                overBudget = .fill(error)
+            }
+        }
         var region = shape
         var frameRegion = Region.rect(of: space.frames[e.index])
         for v in chain {
@@ -58,7 +70,8 @@ struct Analyzer {
         }
         return ElementBasics(
             element: e, view: view, chain: chain, activationPoint: activation, receiver: receiver,
-            status: status, outside: outside, shape: shape, region: region, frameRegion: frameRegion)
+            status: status, outside: outside, shape: shape, region: region, frameRegion: frameRegion,
+            pathOverBudget: overBudget)
     }
 
     /// Everything `ElementAnalysis` holds for the element of `b`: where a tap
@@ -86,7 +99,8 @@ struct Analyzer {
 
         var visibleFraction = Double.nan
         var visible: Region?
-        if let occluders {
+        // Without its fill, what of the shape is seen is not known.
+        if let occluders, b.pathOverBudget == nil {
             var base = b.shape
             for v in b.chain where tree.has(.clipsToBounds, v) {
                 base = try base.intersecting(Region.quad(tree.bounds(of: v), space.toScreen[v.index]), builder)
@@ -106,7 +120,8 @@ struct Analyzer {
         return ElementAnalysis(
             element: e, view: b.view, activationPoint: b.activationPoint, receiver: b.receiver, status: b.status,
             outside: b.outside, suggested: suggested, touchTargetRadius: radius, visibleFraction: visibleFraction,
-            shape: b.shape, region: b.region, frameRegion: b.frameRegion, deliverable: deliverable, visible: visible)
+            shape: b.shape, region: b.region, frameRegion: b.frameRegion, deliverable: deliverable, visible: visible,
+            pathOverBudget: b.pathOverBudget)
     }
 
     /// Whether the analysis's `CircleScope` asks for `b`'s circle.

@@ -29,8 +29,15 @@ public struct ElementAnalysis: Sendable {
     /// The share (0...1) of the element's shape that is visible: not clipped
     /// by `clipsToBounds` ancestors or the screen, not under an opaque view
     /// in front (see `ScreenAnalysis` for the opacity rule). NaN when the
-    /// analysis skipped visibility.
+    /// analysis skipped visibility, or when the path was not filled.
     public let visibleFraction: Double
+    /// Why the element's `accessibilityPath` was not filled (it goes over a
+    /// budget), or nil. When set, `suggested` is nil, `touchTargetRadius`
+    /// 0, `visibleFraction` NaN and `shapeRegion` and `deliverableRegion`
+    /// empty, since each needs the filled path; `activationPoint`,
+    /// `receiver`, `status` and `outside` (the path's winding test) are
+    /// answered as for any element.
+    public let pathOverBudget: PathOverBudget?
 
     /// The shape-policy region before any cut.
     let shape: Region
@@ -43,6 +50,28 @@ public struct ElementAnalysis: Sendable {
     let deliverable: Region
     /// What of the shape is visible.
     let visible: Region?
+
+    init(
+        element: NodeID, view: NodeID, activationPoint: CGPoint, receiver: NodeID?, status: ActivationStatus,
+        outside: Bool, suggested: CGPoint?, touchTargetRadius: Double, visibleFraction: Double, shape: Region,
+        region: Region, frameRegion: Region, deliverable: Region, visible: Region?, pathOverBudget: PathOverBudget?
+    ) {
+        self.element = element
+        self.view = view
+        self.activationPoint = activationPoint
+        self.receiver = receiver
+        self.status = status
+        self.outside = outside
+        self.suggested = suggested
+        self.touchTargetRadius = touchTargetRadius
+        self.visibleFraction = visibleFraction
+        self.pathOverBudget = pathOverBudget
+        self.shape = shape
+        self.region = region
+        self.frameRegion = frameRegion
+        self.deliverable = deliverable
+        self.visible = visible
+    }
 
     /// The element's region under the `shape` policy, cut by its ancestors'
     /// bounds. O(1) for a polygonal region; builds a polygon for a rect.

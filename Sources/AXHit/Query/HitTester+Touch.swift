@@ -164,14 +164,18 @@ extension HitTester {
     /// Whether the screen point `p` lies in the region of node `e` under the
     /// `shape` policy, cut by the bounds of every proper ancestor view
     /// (whatever the node's exposure): the test `hit(_:policy:)` applies.
+    /// With `cutByAncestors` false, the region uncut: the shape alone (its
+    /// path's winding test, or its quadrilateral).
     ///
     /// - Complexity: O(depth).
-    func shapeRegionContains(_ e: NodeID, _ p: CGPoint) -> Bool {
+    func shapeRegionContains(_ e: NodeID, _ p: CGPoint, cutByAncestors: Bool = true) -> Bool {
         var q = p
         var toScreen = CGAffineTransform.identity
         for v in tree.ancestorViews(of: e) {
             let toParent = tree.boundsToParent(v)
-            guard let local = Self.inverseApply(toParent, q), tree.bounds(of: v).containsClosedOpen(local) else {
+            guard let local = Self.inverseApply(toParent, q),
+                !cutByAncestors || tree.bounds(of: v).containsClosedOpen(local)
+            else {
                 return false
             }
             q = local

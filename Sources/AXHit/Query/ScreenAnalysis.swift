@@ -42,6 +42,16 @@ import Foundation
 /// (when the tree gives its bounds), minus the covers, over the shape's area
 /// (0 for a shape of no area).
 ///
+/// **Budgets per element.** An element whose path goes over a budget
+/// (`PathOverBudget`: `maximumElementPathPoints`, the tree's
+/// `pathPointBudget` for the screen's paths together, or a fill budget of
+/// the geometry layer) is not filled: it is analysed by what needs no fill
+/// (its frame region, its activation and receiver, `outside` by its path's
+/// winding test) and says why in `ElementAnalysis.pathOverBudget`, with no
+/// suggested point, no touch-target size and no visible share. Every other
+/// element's analysis is what it would be without it: no other element's
+/// answer reads an element's filled path.
+///
 /// A value: safe to share between threads.
 public struct ScreenAnalysis: Sendable {
     /// The engine the analysis queried.
@@ -58,6 +68,20 @@ public struct ScreenAnalysis: Sendable {
     /// The tolerance of the largest-inscribed-circle search, in points.
     public static let circleTolerance = 0.01
 
+    /// The most points one element's `accessibilityPath` may flatten to on
+    /// the screen (at `HitTester.pathTolerance`) for the analysis to fill it:
+    /// 131,072. This bounds what one element costs the analysis of a
+    /// screen: its path is filled through GEOS, then cut by its ancestors'
+    /// bounds, cut again by what takes its taps, and searched for its
+    /// largest inscribed circle, so it is held to half of what a fill alone
+    /// may take (`PolygonSet.maximumFillEdges`, 1.6 s for `axhit shape` at
+    /// that size), keeping one element near a second. Real paths (rounded
+    /// rects, icons, glyphs) flatten to tens to thousands of points; a
+    /// polygon of 100,000 line points is still filled. A path over it is
+    /// answered by its frame and its winding test instead
+    /// (`PathOverBudget.elementPoints`).
+    public static let maximumElementPathPoints = 1 << 17
+
     /// Analyses every exposed element of `tester`'s tree on all cores (one
     /// GEOS context per worker).
     ///
@@ -71,7 +95,8 @@ public struct ScreenAnalysis: Sendable {
     /// - Throws: `TreeError` naming the element: `.validation` when its frame
     ///   or activation point on the screen is not finite (the input's
     ///   numbers overflow through its transforms), `.geometry` when GEOS
-    ///   fails or a path goes over a fill budget.
+    ///   fails. A path over a budget is not an error: that element is
+    ///   analysed without its fill (`ElementAnalysis.pathOverBudget`).
     public init(_ tester: HitTester, visibility: Bool = true) throws(TreeError) {
         try self.init(tester, visibility: visibility, circles: .every)
     }
@@ -104,11 +129,11 @@ public struct ScreenAnalysis: Sendable {
         // Every number an answer prints must exist: a frame or transform
         // that overflows on the way to the screen is the input's fault.
         for e in exposed { try space.checkFinite(e) }
-        try Self.checkFillBudget(exposed, space)
+        let unfilled = Self.pathsOverBudget(exposed, space)
         @Sendable func failure(_ error: GeometryError, _ e: NodeID) -> TreeError {
             TreeError(.geometry, "\(error)", node: tree.id(of: e))
         }
-        let context = AnalysisContext(tester: tester, space: space, order: order, circles: circles)
+        let context = AnalysisContext(tester: tester, space: space, order: order, unfilled: unfilled, circles: circles)
         // Phase 1: each element's regions and activation.
         let basics = try Self.parallel(exposed, context: context, failure) { analyzer, e throws(GeometryError) in
             try analyzer.basics(e)
@@ -160,22 +185,28 @@ public struct ScreenAnalysis: Sendable {
     /// The tree analysed.
     public var tree: ElementTree { tester.tree }
 
-    /// Refuses a screen whose exposed elements' paths flatten on the screen
-    /// to more than the tree's `pathPointBudget` points together,
-    /// naming the element whose path crosses the budget. O(path segments),
-    /// before any fill.
-    static func checkFillBudget(_ exposed: [NodeID], _ space: ScreenSpace) throws(TreeError) {
+    /// The exposed elements (`exposed`, in pre-order) whose paths the
+    /// analysis does not fill, by slot, before any fill: a path that
+    /// flattens on the screen to more than `maximumElementPathPoints`, or
+    /// that would carry the paths filled before it past the tree's
+    /// `pathPointBudget` together (only the filled ones count, so one huge
+    /// path leaves the others their share). O(path segments).
+    static func pathsOverBudget(_ exposed: [NodeID], _ space: ScreenSpace) -> [Int: PathOverBudget] {
         let budget = space.tree.pathPointBudget
         var total = 0
+        var out: [Int: PathOverBudget] = [:]
         for e in exposed where space.tree.has(.hasPath, e) {
             guard let path = space.screenPath(of: e) else { continue }
-            total += path.flattenedPointCount(tolerance: HitTester.pathTolerance)
-            if total > budget {
-                throw TreeError(
-                    .geometry, ValueRules.pathBudgetProblem(budget), node: space.tree.id(of: e),
-                    key: "accessibilityPath")
+            let count = path.flattenedPointCount(tolerance: HitTester.pathTolerance)
+            if count > maximumElementPathPoints {
+                out[e.index] = .elementPoints(count: count)
+            } else if count > budget - total {
+                out[e.index] = .screenPoints(budget: budget)
+            } else {
+                total += count
             }
         }
+        return out
     }
 
     /// The analysis of `id`, or nil when it is not an exposed element (or
@@ -191,6 +222,10 @@ struct AnalysisContext: Sendable {
     let tester: HitTester
     let space: ScreenSpace
     let order: PaintOrder
+    /// The elements whose paths are not filled, by slot
+    /// (`ScreenAnalysis.pathsOverBudget`; a fill over budget adds its own).
+    let unfilled: [Int: PathOverBudget]
+    /// Which elements get the largest-inscribed-circle search.
     var circles: ScreenAnalysis.CircleScope = .every
     var tree: ElementTree { tester.tree }
     var rules: any PlatformRules { tester.rules }

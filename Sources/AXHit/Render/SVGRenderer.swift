@@ -96,7 +96,11 @@ private struct Renderer {
         out += "<g fill-opacity=\"0.16\" stroke-width=\"\(n(unit))\">\n"
         for a in analysis.elements {
             let c = colour(a.element)
-            path(a.shape, attributes: "fill=\"\(c)\" stroke=\"\(c)\"")
+            if a.pathOverBudget != nil {
+                unfilledPath(of: a.element, attributes: "fill=\"\(c)\" stroke=\"\(c)\"")
+            } else {
+                path(a.shape, attributes: "fill=\"\(c)\" stroke=\"\(c)\"")
+            }
         }
         out +=
             "</g>\n<g fill=\"none\" stroke-dasharray=\"\(n(4 * unit)) \(n(2 * unit))\" stroke-width=\"\(n(0.8 * unit))\">\n"
@@ -339,6 +343,20 @@ private struct Renderer {
         case let .polygons(set):
             polygons(set.polygons, attributes: attributes)
         }
+    }
+
+    /// An element whose path was not filled (`pathOverBudget`), drawn by
+    /// what is known: the path itself, as SVG fills it by its rule. Not
+    /// drawn when its control points reach past `maximumExtent`, where the
+    /// picture's numbers stop being exact (its frame is drawn regardless).
+    mutating func unfilledPath(of e: NodeID, attributes: String) {
+        guard let p = analysis.space.screenPath(of: e) else { return }
+        let box = p.controlPointBounds
+        guard !box.isNull,
+            [box.minX, box.maxX, box.minY, box.maxY].allSatisfy({ Double(abs($0)) < SVGRenderer.maximumExtent })
+        else { return }
+        let rule = p.fillRule == .evenOdd ? "evenodd" : "nonzero"
+        out += "<path d=\"\(p.svgPathData)\" fill-rule=\"\(rule)\" \(attributes)/>\n"
     }
 
     func n(_ v: CGFloat) -> String { n(Double(v)) }
