@@ -244,9 +244,22 @@ struct ElementAudit {
         }
         guard !strangers.isEmpty else { return [] }
         let sx = xs.sorted(), sy = ys.sorted()
-        guard (sx.count - 1) * (sy.count - 1) <= Auditor.coverageCellBudget else { return [] }
-        let strangerIndex = PackedRTree(rects: strangers.count) { strangers[$0] }
+        let columns = sx.count - 1
+        guard columns * (sy.count - 1) <= Auditor.coverageCellBudget else { return [] }
+        // The cells inside some stranger's box: every box edge is a cell
+        // edge, so each box covers whole cells, found by binary search.
+        var inStranger = [Bool](repeating: false, count: columns * (sy.count - 1))
+        for b in strangers {
+            let i0 = Self.firstIndex(in: sx, notBelow: max(b.minX, box.minX))
+            let i1 = Self.firstIndex(in: sx, notBelow: min(b.maxX, box.maxX))
+            let j0 = Self.firstIndex(in: sy, notBelow: max(b.minY, box.minY))
+            let j1 = Self.firstIndex(in: sy, notBelow: min(b.maxY, box.maxY))
+            for j in j0 ..< max(j0, j1) {
+                for i in i0 ..< max(i0, i1) { inStranger[j * columns + i] = true }
+            }
+        }
         var scratch = HitScratch()
+        var holders: [Int32] = []
         var answers: [[Int32]: NodeID?] = [:]
         var own = 0
         var faces: [[[CGPoint]]] = []
@@ -254,19 +267,14 @@ struct ElementAudit {
         var area: [NodeID: Double] = [:]
         for j in 0 ..< sy.count - 1 {
             for i in 0 ..< sx.count - 1 {
-                let p = CGPoint(x: (sx[i] + sx[i + 1]) / 2, y: (sy[j] + sy[j + 1]) / 2)
-                var nearStranger = false
-                strangerIndex.forEach(intersecting: CGRect(x: p.x, y: p.y, width: 0, height: 0)) { s in
-                    nearStranger = strangers[Int(s)].containsClosedOpen(p)
-                    return !nearStranger
-                }
-                guard nearStranger else {
+                guard inStranger[j * columns + i] else {
                     own += 1
                     continue
                 }
+                let p = CGPoint(x: (sx[i] + sx[i + 1]) / 2, y: (sy[j] + sy[j + 1]) / 2)
                 // The hover's answer depends only on which boxes hold the
                 // point: cells held by the same boxes share one query.
-                var holders: [Int32] = []
+                holders.removeAll(keepingCapacity: true)
                 context.nodeIndex.forEach(intersecting: CGRect(x: p.x, y: p.y, width: 0, height: 0)) { n in
                     if context.nodeBoxes[Int(n)].box.containsClosedOpen(p) { holders.append(n) }
                     return true
@@ -302,6 +310,17 @@ struct ElementAudit {
         // reads as its outline).
         let union = Region.polygons(Region.withoutStraightCorners(PolygonSet.dissolving(faces: faces)))
         return covered(e, union: union, by: takers.sorted { area[$0, default: 0] > area[$1, default: 0] })
+    }
+
+    /// The first index of sorted `values` holding `x` or more
+    /// (`values.count` when none does). O(log n).
+    static func firstIndex(in values: [CGFloat], notBelow x: CGFloat) -> Int {
+        var lo = 0, hi = values.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if values[mid] < x { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     func unreachable(_ e: NodeID, by covers: [NodeID], region: Region) -> AuditFinding {
