@@ -8,7 +8,8 @@ enum RenderCommand {
         usage: axhit render TREE -o FILE.svg
 
         Draw the screen as an SVG picture: every view's bounds (faint), every exposed
-        element's shape and frame coloured by its worst audit finding, activation
+        element's shape and frame coloured by its worst audit finding (hover a shape:
+        its tooltip is what the screen reader says there, as axhit speak), activation
         points by status (ok, obstructed, lost; ringed when outside the shape),
         suggested points, the views that take obstructed taps, covered parts, duplicate
         bounds and small touch targets, and a legend.

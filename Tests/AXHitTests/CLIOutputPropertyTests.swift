@@ -9,9 +9,10 @@ import FoundationXML
 
 /// Ids and labels of random hostile text (terminal escapes, controls, quotes,
 /// backslashes, line separators, non-characters, right-to-left marks) through
-/// every verb's output: JSON Lines parse back and name the same ids, the
-/// text forms carry no control character, the picture is well-formed XML,
-/// and `export` reads back.
+/// every verb's output: JSON Lines parse back and name the same ids (and
+/// `speak`'s the same speech), the text forms carry no control character,
+/// the picture (whose tooltips say the labels) is well-formed XML, and
+/// `export` reads back.
 @Suite struct CLIOutputPropertyTests {
     static let pieces = [
         "a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{7}", "\u{1B}[2J", "\u{1B}]52;c;SGVsbG8=\u{7}",
@@ -61,7 +62,7 @@ import FoundationXML
 
         for args in [
             ["hit", path, "--points", points], ["activate", path], ["audit", path, "--json", "--fail-on", "never"],
-            ["order", path],
+            ["order", path], ["speak", path],
             ["map", path, "--focus"], ["map", path, "--touch"],
         ] {
             let run = try #require(try scratch.run(args))
@@ -77,6 +78,15 @@ import FoundationXML
                 }
             }
         }
+        // What speak says parses back to the library's speech, character for character.
+        var engine = HitTester(tree)
+        let spoken = try #require(try scratch.run(["speak", path]))
+        #expect(spoken.stdout.split(separator: "\n").count == (try engine.transcript()).count)
+        for (line, s) in zip(spoken.stdout.split(separator: "\n"), try engine.transcript()) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["speech"] as? String == s.description, "\(line)")
+            #expect(object["hint"] as? String == s.hint, "\(line)")
+        }
         let text = try #require(try scratch.run(["audit", path]))
         #expect(!Self.hasControls(text.stdout), "audit's text carries control characters")
         let svg = try #require(try scratch.run(["render", path, "-o", "-"]))
@@ -87,6 +97,9 @@ import FoundationXML
         // Errors name hostile ids escaped, on one line.
         let missing = try #require(try scratch.run(["activate", path, "--element", "\u{1B}]52;c;x\u{7}\nnope"]))
         #expect(missing.status == 1 && missing.stderrLines.count == 1 && !Self.hasControls(missing.stderr))
+        let unspoken = try #require(try scratch.run(["speak", path, "--element", "\u{1B}]52;c;x\u{7}\nnope"]))
+        #expect(unspoken.status == 1 && unspoken.stderrLines.count == 1 && !Self.hasControls(unspoken.stderr))
+        #expect(unspoken.stdout.isEmpty)
         #expect(named > 200)  // not vacuous: the outputs named many hostile ids
     }
 }

@@ -344,6 +344,33 @@ func transcript(_ source: String) throws -> (said: [String: Said], order: [Strin
         #expect(said["Button#6"] == Said("Home. Tab. 1 of 2."))
         #expect(said["Button#7"] == Said("Search. Tab. 2 of 2."))
     }
+
+    /// On random trees with tab bars, lists and landmarks, groups, explicit
+    /// lists that place an element twice, and empty groups: the transcript
+    /// (spoken in slot order, each speech put in its place) follows the
+    /// order place by place, and each speech is the element's own
+    /// `speech(of:)` (which numbers along the order itself).
+    @Test func transcriptAgreesWithEachElementsSpeechOnRandomTrees() throws {
+        var contexts = 0, repeated = 0, spoken = 0
+        for seed in 1 ... 60 as ClosedRange<UInt64> {
+            let tree = try RandomOrderTrees.make(seed: seed, nodes: 200, wide: seed % 3 == 0)
+            var engine = HitTester(tree)
+            guard let order = try? engine.navigationOrder() else { continue }
+            let transcript = try engine.transcript()
+            #expect(transcript.map(\.element) == order, "seed \(seed)")
+            for s in transcript {
+                let alone = try engine.speech(of: s.element)
+                #expect(alone == s, "seed \(seed): \(tree.id(of: s.element))")
+                if [" of ", "List Start.", "List End.", "Landmark.", " End."].contains(where: s.description.contains) {
+                    contexts += 1
+                }
+            }
+            spoken += transcript.count
+            repeated += order.count - Set(order).count
+        }
+        // Guards against a vacuous pass.
+        #expect(spoken > 1000 && contexts > 20 && repeated > 5, "\(spoken) \(contexts) \(repeated)")
+    }
 }
 
 /// TalkBack's words (tree-format.md, "What the screen reader says",

@@ -123,6 +123,21 @@ extension HitTester {
     /// O(region).
     private mutating func collect(_ u: Int32) throws(TreeError) {
         var unit = navigation.takeUnit(u)
+        if navigation.documentOrder, let talkBack = (rules as? AndroidRules)?.talkBack {
+            // TalkBack's own order (windows, reordering), made from the tree
+            // it sees: the walk below would find the same nodes in another
+            // order. Only the items' region is read (`step`); any update
+            // drops the whole order.
+            let (order, children) = talkBack.orderAndChildren(of: tree)
+            unit.items = order.filter { hot[$0.index].state.contains(.exposed) }
+            for item in unit.items { navigation.region[item.index] = u }
+            navigation.talkBackChildren = children
+            unit.needsCollect = false
+            unit.needsSort = true
+            unit.hasFixedItem = false
+            navigation.units[Int(u)] = unit
+            return
+        }
         let oldNested = unit.items.filter { navigation.unitOwned[$0.index] >= 0 }
         unit.items.removeAll(keepingCapacity: true)
         unit.hasFixedItem = false
@@ -189,12 +204,6 @@ extension HitTester {
                 }
             }
         }
-        if navigation.documentOrder, let talkBack = (rules as? AndroidRules)?.talkBack {
-            // TalkBack's own order of the same nodes (windows, reordering).
-            let (order, children) = talkBack.orderAndChildren(of: tree)
-            unit.items = order.filter { hot[$0.index].state.contains(.exposed) }
-            navigation.talkBackChildren = children
-        }
         unit.needsCollect = false
         unit.needsSort = true
         let hasFixed = unit.hasFixedItem
@@ -222,24 +231,39 @@ extension HitTester {
             }
         } else {
             var memo = TransformMemo()
-            var keyed: [(key: OrderKey, item: NodeID)] = []
+            // Each item with its key's point: 24 bytes, where a key that may
+            // be none takes 32, which the sort moves about 20 times over a
+            // million items. An empty group's key (none) is kept apart.
+            var keyed: [(y: Double, x: Double, item: NodeID)] = []
+            var noneAt: [Int] = []
             keyed.reserveCapacity(unit.items.count)
             for item in unit.items {
                 let owned = navigation.unitOwned[item.index]
+                let key: OrderKey
                 if owned >= 0 {
-                    let key = unitKey(owned)
+                    key = unitKey(owned)
                     navigation.units[Int(owned)].key = key
-                    keyed.append((key, item))
+                    if key.isNone { noneAt.append(keyed.count) }
                 } else {
-                    keyed.append((elementKey(item, &memo), item))
+                    key = elementKey(item, &memo)
                 }
+                keyed.append((key.y, key.x, item))
             }
             let band: Double = tree.idiom == .pad ? 13 : 8
             let rightToLeft = tree.layoutDirection == .rightToLeft
             // Swift's stable sort, as the spec fixes it: the comparator is
-            // not transitive across a chain of near rows.
-            keyed.sort { OrderKey.before($0.key, $1.key, band: band, rightToLeft: rightToLeft) }
-            unit.sorted = keyed.map(\.item)
+            // not transitive across a chain of near rows. Without a none
+            // key, `before` compares the points alone, so the same sort of
+            // the smaller entries makes the same comparisons.
+            if noneAt.isEmpty {
+                keyed.sort { OrderKey.before($0.y, $0.x, $1.y, $1.x, band: band, rightToLeft: rightToLeft) }
+                unit.sorted = keyed.map(\.item)
+            } else {
+                var withNone = keyed.map { (key: OrderKey(x: $0.x, y: $0.y), item: $0.item) }
+                for k in noneAt { withNone[k].key = .none }
+                withNone.sort { OrderKey.before($0.key, $1.key, band: band, rightToLeft: rightToLeft) }
+                unit.sorted = withNone.map(\.item)
+            }
         }
         for (i, item) in unit.sorted.enumerated() { navigation.place[item.index] = Int32(i) }
         navigation.units[Int(u)] = unit

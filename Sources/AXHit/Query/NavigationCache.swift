@@ -174,7 +174,15 @@ struct OrderKey: Sendable, Equatable {
     static func before(_ a: OrderKey, _ b: OrderKey, band: Double, rightToLeft: Bool) -> Bool {
         if a.isNone { return false }
         if b.isNone { return true }
-        if abs(a.y - b.y) >= band { return a.y < b.y }
-        return rightToLeft ? a.x > b.x : a.x < b.x
+        return before(a.y, a.x, b.y, b.x, band: band, rightToLeft: rightToLeft)
+    }
+
+    /// `before` of two keys that are not none, at (`ax`, `ay`) and (`bx`, `by`).
+    @inline(__always)
+    static func before(
+        _ ay: Double, _ ax: Double, _ by: Double, _ bx: Double, band: Double, rightToLeft: Bool
+    ) -> Bool {
+        if abs(ay - by) >= band { return ay < by }
+        return rightToLeft ? ax > bx : ax < bx
     }
 }

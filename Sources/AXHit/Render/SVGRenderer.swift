@@ -1,7 +1,8 @@
 import Foundation
 
 /// Draws a screen as an SVG picture: every view's bounds faintly, every
-/// exposed element's frame and shape coloured by its worst finding, the
+/// exposed element's frame and shape coloured by its worst finding (the
+/// shape's tooltip, a `<title>`, is what the screen reader says there), the
 /// activation points by status, the suggested points, the views that take
 /// obstructed taps, the regions behind findings, and a legend; beside it,
 /// the two maps of where a finger lands: the focus map (each element's
@@ -92,14 +93,16 @@ private struct Renderer {
             }
         }
 
-        // Shapes, then frames.
+        // Shapes, each with what the screen reader says there as its
+        // tooltip; then frames.
+        let spoken = spokenText()
         out += "<g fill-opacity=\"0.16\" stroke-width=\"\(n(unit))\">\n"
         for a in analysis.elements {
             let c = colour(a.element)
             if a.pathOverBudget != nil {
-                unfilledPath(of: a.element, attributes: "fill=\"\(c)\" stroke=\"\(c)\"")
+                unfilledPath(of: a.element, attributes: "fill=\"\(c)\" stroke=\"\(c)\"", title: spoken[a.element])
             } else {
-                path(a.shape, attributes: "fill=\"\(c)\" stroke=\"\(c)\"")
+                path(a.shape, attributes: "fill=\"\(c)\" stroke=\"\(c)\"", title: spoken[a.element])
             }
         }
         out +=
@@ -189,6 +192,26 @@ private struct Renderer {
         return out
     }
 
+    /// What the screen reader says at each exposed element (tree-format.md,
+    /// "What the screen reader says"), as a tooltip's text: the description,
+    /// then the hint on a line of its own; none where it says nothing. From
+    /// the transcript; where the order cannot be made (an invalid
+    /// `accessibilityElements`, which the focus map's panel reports), from
+    /// each element's speech alone, and none for an element whose speech
+    /// needs the order (a tab).
+    func spokenText() -> [NodeID: String] {
+        var tester = analysis.tester
+        let speeches =
+            (try? tester.transcript())
+            ?? analysis.elements.compactMap { a in try? tester.speech(of: a.element) }
+        var text: [NodeID: String] = [:]
+        for s in speeches where text[s.element] == nil {
+            let lines = [s.description, s.hint ?? ""].filter { !$0.isEmpty }
+            if !lines.isEmpty { text[s.element] = lines.map(escape).joined(separator: "\n") }
+        }
+        return text
+    }
+
     /// The focus map and the touch map, each in a copy of the screen to the
     /// right of it (`pitch` apart): every region in a colour of its own,
     /// outlined; the focus map's regions numbered in navigation order.
@@ -251,7 +274,8 @@ private struct Renderer {
         return "hsl(\((hue + 360) % 360), 62%, \(node.rawValue % 2 == 0 ? 58 : 70)%)"
     }
 
-    mutating func polygons(_ polygons: [[[CGPoint]]], attributes: String) {
+    /// Draws `polygons`; `title`, escaped text, is the path's tooltip.
+    mutating func polygons(_ polygons: [[[CGPoint]]], attributes: String, title: String? = nil) {
         guard !polygons.isEmpty else { return }
         var d = ""
         for polygon in polygons {
@@ -260,7 +284,18 @@ private struct Renderer {
                 d += "Z"
             }
         }
-        out += "<path d=\"\(d)\" fill-rule=\"evenodd\" \(attributes)/>\n"
+        out += "<path d=\"\(d)\" fill-rule=\"evenodd\" \(attributes)"
+        close("path", title: title)
+    }
+
+    /// Ends the element `name` whose attributes were just written: with
+    /// `title` (escaped text) as its `<title>` child, else empty.
+    mutating func close(_ name: String, title: String?) {
+        if let title {
+            out += "><title>\(title)</title></\(name)>\n"
+        } else {
+            out += "/>\n"
+        }
     }
 
     mutating func legend(x: Double, y: Double, unit: Double) {
@@ -334,14 +369,16 @@ private struct Renderer {
             "<path d=\"M\(n(x)) \(n(y - r))L\(n(x + r)) \(n(y))L\(n(x)) \(n(y + r))L\(n(x - r)) \(n(y))Z\" fill=\"\(Self.suggestedColour)\"/>\n"
     }
 
-    mutating func path(_ region: Region, attributes: String) {
+    /// Draws `region`; `title`, escaped text, is its tooltip.
+    mutating func path(_ region: Region, attributes: String, title: String? = nil) {
         switch region {
         case let .rect(r):
             guard !region.isEmpty else { return }
             out +=
-                "<rect x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" \(attributes)/>\n"
+                "<rect x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" \(attributes)"
+            close("rect", title: title)
         case let .polygons(set):
-            polygons(set.polygons, attributes: attributes)
+            polygons(set.polygons, attributes: attributes, title: title)
         }
     }
 
@@ -349,14 +386,15 @@ private struct Renderer {
     /// what is known: the path itself, as SVG fills it by its rule. Not
     /// drawn when its control points reach past `maximumExtent`, where the
     /// picture's numbers stop being exact (its frame is drawn regardless).
-    mutating func unfilledPath(of e: NodeID, attributes: String) {
+    mutating func unfilledPath(of e: NodeID, attributes: String, title: String? = nil) {
         guard let p = analysis.space.screenPath(of: e) else { return }
         let box = p.controlPointBounds
         guard !box.isNull,
             [box.minX, box.maxX, box.minY, box.maxY].allSatisfy({ Double(abs($0)) < SVGRenderer.maximumExtent })
         else { return }
         let rule = p.fillRule == .evenOdd ? "evenodd" : "nonzero"
-        out += "<path d=\"\(p.svgPathData)\" fill-rule=\"\(rule)\" \(attributes)/>\n"
+        out += "<path d=\"\(p.svgPathData)\" fill-rule=\"\(rule)\" \(attributes)"
+        close("path", title: title)
     }
 
     func n(_ v: CGFloat) -> String { n(Double(v)) }

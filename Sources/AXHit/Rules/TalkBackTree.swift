@@ -433,22 +433,30 @@ struct TalkBackTree: Sendable {
         _ tree: ElementTree, _ preOrder: [NodeID], parentMap top: CGAffineTransform = .identity
     ) -> [CGRect] {
         var boxes = [CGRect](repeating: .null, count: tree.capacity)
-        var toScreen = [CGAffineTransform](repeating: .identity, count: tree.capacity)
-        let first = preOrder.first ?? .none
+        // The maps of the current node's ancestors in the walk, outermost
+        // first (a pre-order visits a node's parent before it, and leaves
+        // the parent's subtree only after it): a stack, of which only as
+        // many entries as the tree is deep are ever written (so touched),
+        // rather than a map per slot.
+        let above = UnsafeMutablePointer<(node: NodeID, map: CGAffineTransform)>.allocate(capacity: preOrder.count)
+        defer { above.deallocate() }
+        var depth = 0
         for n in preOrder {
             let i = n.index
             let p = tree.backLinks[i].parent
-            let parentMap = n == first || p.isNone ? top : toScreen[p.index]
+            while depth > 0 && above[depth - 1].node != p { depth -= 1 }
+            let parentMap = depth > 0 ? above[depth - 1].map : top
             if tree.isView(n) {
                 let map = tree.boundsToParent(n).concatenating(parentMap)
-                toScreen[i] = map
+                (above + depth).initialize(to: (n, map))
                 boxes[i] = tree.bounds(of: n).applying(map)
             } else {
-                toScreen[i] = parentMap
+                (above + depth).initialize(to: (n, parentMap))
                 boxes[i] =
                     tree.frameInContainerSpace(of: n)?.applying(parentMap) ?? tree.explicitAccessibilityFrame(of: n)
                     ?? .zero
             }
+            depth += 1
         }
         return boxes
     }
@@ -548,6 +556,8 @@ struct TalkBackTree: Sendable {
         var children: [NodeID] = []
         for n in preOrder where start[n.index + 1] - start[n.index] > 1 {
             let range = Int(start[n.index]) ..< Int(start[n.index + 1])
+            // Most lists have no child that `reorder` moves.
+            guard list[range].contains(where: { Self.usesChildren($0, useful: useful, own: boxes) }) else { continue }
             children.removeAll(keepingCapacity: true)
             children.append(contentsOf: list[range])
             Self.reorder(&children, useful: useful, own: boxes)
@@ -590,10 +600,7 @@ struct TalkBackTree: Sendable {
     /// order; it stops at the first sibling it does not pass.
     static func reorder(_ list: inout [NodeID], useful: [CGRect], own: [CGRect]) {
         guard list.count > 1 else { return }
-        func usesChildren(_ n: NodeID) -> Bool {
-            let u = useful[n.index]
-            return !u.isNull && u != own[n.index]
-        }
+        func usesChildren(_ n: NodeID) -> Bool { Self.usesChildren(n, useful: useful, own: own) }
         guard list.contains(where: usesChildren) else { return }
         var i = list.count - 2
         while i >= 0 {
@@ -610,6 +617,14 @@ struct TalkBackTree: Sendable {
             }
             i -= 1
         }
+    }
+
+    /// Whether `n`'s useful bounds come from its children (they differ
+    /// from its own): the children `reorder` moves.
+    @inline(__always)
+    static func usesChildren(_ n: NodeID, useful: [CGRect], own: [CGRect]) -> Bool {
+        let u = useful[n.index]
+        return !u.isNull && u != own[n.index]
     }
 
     /// The framework's stripe order (TalkBack's comparator): whether `a`

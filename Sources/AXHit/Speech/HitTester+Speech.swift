@@ -46,56 +46,49 @@ extension HitTester {
                 id: tree.id(of: element), chain: chain,
                 position: { a in numbered[a].map { ($0.index, counts[a] ?? 0) } })
         }
-        let (description, hint) = VoiceOverSpeech.speak(
-            VoiceOverSpeech.input(of: element, in: tree, context: context))
+        let (description, hint) = VoiceOverSpeech.speak(element, in: tree, context: context)
         return Speech(element: element, description: description, hint: hint)
     }
 
     /// The speech of every exposed element, in navigation order: what a
     /// user hears swiping right from the first element to the last.
     ///
-    /// - Complexity: O(n) plus the order's cost (`navigationOrder()`), and
-    ///   O(depth) per element inside a container that gives a context.
+    /// The elements are spoken in slot order, each speech put in its place
+    /// (`OrderPositions`), so that their facts are read in the order they
+    /// lie in memory rather than in the screen's order.
+    ///
+    /// - Complexity: O(capacity) plus the order's cost
+    ///   (`navigationOrder()`), and O(depth) per element inside a container
+    ///   that gives a context (O(k log k) to number k of them).
     /// - Throws: as `navigationOrder()`.
     public mutating func transcript() throws(TreeError) -> [Speech] {
-        let order = try navigationOrder()
+        try refreshNavigationOrder()
+        let places = OrderPositions(capacity: tree.capacity) { forEachInNavigationOrder($0) }
         if let talkBack = (rules as? AndroidRules)?.talkBack {
             let seen = navigation.talkBackChildren ?? talkBack.seenChildren(in: tree)
             let speaker = TalkBackSpeech(tree: tree, talkBack: talkBack, seen: seen)
-            return order.map { e in
-                let (description, hint) = speaker.speak(e)
-                return Speech(element: e, description: description, hint: hint)
-            }
+            return places.speeches(in: tree, speak: { speaker.speak($0) }, late: { _ in [] })
+        }
+        let tree = self.tree
+        // The containers that give a context: most trees have none, and
+        // then no element needs its chain of containers.
+        var providers: [NodeID: VoiceOverContext.Provider] = [:]
+        for slot in 0 ..< tree.capacity where tree.flags[slot].contains(.alive) {
+            let n = tree.nodeID(slot)
+            if let provider = VoiceOverContext.provider(n, in: tree) { providers[n] = provider }
+        }
+        guard !providers.isEmpty else {
+            return places.speeches(
+                in: tree, speak: { VoiceOverSpeech.speak($0, in: tree, context: nil) }, late: { _ in [] })
         }
         // Each node's nearest proper ancestor that gives a context, so an
         // element's containers are a short chain away.
         var providerAbove = [NodeID](repeating: .none, count: tree.capacity)
-        var isProvider = [Bool](repeating: false, count: tree.capacity)
-        var providers: [NodeID: VoiceOverContext.Provider] = [:]
-        if !tree.root.isNone {
-            tree.forEachInPreOrder(from: tree.root) { n in
-                let p = tree.backLinks[n.index].parent
-                if !p.isNone { providerAbove[n.index] = isProvider[p.index] ? p : providerAbove[p.index] }
-                if let provider = VoiceOverContext.provider(n, in: tree) {
-                    providers[n] = provider
-                    isProvider[n.index] = true
-                }
-            }
+        tree.forEachInPreOrder(from: tree.root) { n in
+            let p = tree.backLinks[n.index].parent
+            if !p.isNone { providerAbove[n.index] = providers[p] != nil ? p : providerAbove[p.index] }
         }
-        // Number the elements of tab bars and segmented controls in order.
-        var position: [NodeID: [NodeID: Int]] = [:]
-        var counts: [NodeID: Int] = [:]
-        for e in order {
-            var a = providerAbove[e.index]
-            while !a.isNone {
-                if let provider = providers[a], VoiceOverContext.counts(e, in: provider, tree: tree) {
-                    position[e, default: [:]][a] = counts[a, default: 0]
-                    counts[a, default: 0] += 1
-                }
-                a = providerAbove[a.index]
-            }
-        }
-        return order.map { e in
+        func chain(of e: NodeID) -> [(NodeID, VoiceOverContext.Provider)] {
             var chain: [(NodeID, VoiceOverContext.Provider)] = []
             var a = providerAbove[e.index]
             while !a.isNone {
@@ -103,15 +96,32 @@ extension HitTester {
                 a = providerAbove[a.index]
             }
             chain.reverse()
-            let context =
-                chain.isEmpty
-                ? nil
-                : Self.outermostContext(
-                    id: tree.id(of: e), chain: chain,
-                    position: { a in position[e]?[a].map { ($0, counts[a] ?? 0) } })
-            let (description, hint) = VoiceOverSpeech.speak(VoiceOverSpeech.input(of: e, in: tree, context: context))
-            return Speech(element: e, description: description, hint: hint)
+            return chain
         }
+        return places.speeches(
+            in: tree,
+            speak: { e in
+                // An element inside a container speaks once every such one
+                // is numbered.
+                providerAbove[e.index].isNone ? VoiceOverSpeech.speak(e, in: tree, context: nil) : nil
+            },
+            late: { inside in
+                // Number the elements of tab bars and segmented controls in order.
+                var position: [NodeID: [NodeID: Int]] = [:]
+                var counts: [NodeID: Int] = [:]
+                for (_, e) in inside {
+                    for (a, provider) in chain(of: e) where VoiceOverContext.counts(e, in: provider, tree: tree) {
+                        position[e, default: [:]][a] = counts[a, default: 0]
+                        counts[a, default: 0] += 1
+                    }
+                }
+                return inside.map { _, e in
+                    let context = Self.outermostContext(
+                        id: tree.id(of: e), chain: chain(of: e),
+                        position: { a in position[e]?[a].map { ($0, counts[a] ?? 0) } })
+                    return VoiceOverSpeech.speak(e, in: tree, context: context)
+                }
+            })
     }
 
     /// The context of `element` from the outermost of its containers

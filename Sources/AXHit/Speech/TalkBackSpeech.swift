@@ -22,13 +22,25 @@ struct TalkBackSpeech {
     /// What one speaker keeps between nodes (one speaker, one thread).
     private final class Scratch {
         var roles: [String: TalkBackRole] = [:]
+        /// The role of a node with no class, and the last class asked and
+        /// its role: a screen's nodes in slot order mostly repeat the class
+        /// before, and comparing two names costs less than hashing one.
+        var classless: TalkBackRole?
+        var last: (name: String, role: TalkBackRole)?
         var parts: [String] = []
+        var stack: [NodeID] = []
 
         func role(of className: String?) -> TalkBackRole {
-            let name = className ?? ""
-            if let role = roles[name] { return role }
-            let role = TalkBackRole(className: className)
+            guard let name = className else {
+                if let classless { return classless }
+                let role = TalkBackRole(className: nil)
+                classless = role
+                return role
+            }
+            if let last, last.name == name { return last.role }
+            let role = roles[name] ?? TalkBackRole(className: name)
             roles[name] = role
+            last = (name, role)
             return role
         }
     }
@@ -39,32 +51,35 @@ struct TalkBackSpeech {
         scratch.parts = []
         parts.removeAll(keepingCapacity: true)
         defer { scratch.parts = parts }
-        let traits = tree.traits(of: n)
-        let role = role(of: n)
+        // Each fact read from one copy of the node's extras.
+        let extras = tree.extrasOf(n)
+        let role = scratch.role(of: extras?.className)
         // 1. Selected.
-        if traits.contains(.selected) { parts.append("selected") }
+        if extras?.traits.contains(.selected) == true { parts.append("selected") }
         // 2 and 3: the node's own check state, state, name and role.
-        ownParts(n, role: role, into: &parts)
+        ownParts(extras, role: role, into: &parts)
         // 4. Without a content description, the non-focusable children say
         // theirs (TreeNodesDescription), depth first.
-        if !seen.children(of: n).isEmpty && contentDescription(of: n) == nil { childParts(of: n, into: &parts) }
+        if !seen.children(of: n).isEmpty && contentDescription(extras) == nil { childParts(of: n, into: &parts) }
         // 5. The hint; an EditText's not when its text is the hint.
-        if let hint = nonEmpty(tree.extrasOf(n)?.hint), !(role == .editText && text(of: n) == hint) {
+        if let hint = nonEmpty(extras?.hint), !(role == .editText && text(extras) == hint) {
             parts.append(hint)
         }
         // 6. Disabled.
-        let disabled = traits.contains(.notEnabled)
+        let disabled = extras?.traits.contains(.notEnabled) == true
         if disabled { parts.append("disabled") }
-        return (Self.dedupJoin(parts), disabled ? nil : usageHint(n, role: role))
+        return (Self.dedupJoin(parts), disabled ? nil : usageHint(actions: extras?.actions ?? [], role: role))
     }
 
-    /// Parts 2 and 3 of `n` (of class role `role`): "checked"/"not
-    /// checked" for a checkable node that is no switch (a CheckedTextView
-    /// only "checked"), then its state ("on"/"off" for a switch;
-    /// "Unlabelled" for an ImageView with no name), its name and its role.
-    private func ownParts(_ n: NodeID, role: TalkBackRole, into parts: inout [String]) {
-        let checked = tree.checked(n) == true
-        let actions = tree.actions(of: n)
+    /// Parts 2 and 3 of a node with `extras` (of class role `role`):
+    /// "checked"/"not checked" for a checkable node that is no switch (a
+    /// CheckedTextView only "checked"), then its state ("on"/"off" for a
+    /// switch; "Unlabelled" for an ImageView with no name), its name and
+    /// its role. (The extras' `checked` and `actions` are the dump's: the
+    /// write path keeps them unset where it gave none.)
+    private func ownParts(_ extras: NodeExtras?, role: TalkBackRole, into parts: inout [String]) {
+        let checked = extras?.checked == true
+        let actions = extras?.actions ?? []
         if actions.contains(.check) && role != .switch {
             if checked {
                 parts.append("checked")
@@ -72,7 +87,7 @@ struct TalkBackSpeech {
                 parts.append("not checked")
             }
         }
-        let name = name(of: n)
+        let name = name(extras)
         if role == .switch { parts.append(checked ? "on" : "off") }
         if role == .imageView && name == nil { parts.append("Unlabelled") }
         if let name { parts.append(name) }
@@ -83,22 +98,27 @@ struct TalkBackSpeech {
     /// tree TalkBack sees (in its traversal order), each followed by its own
     /// such children's.
     private func childParts(of n: NodeID, into parts: inout [String]) {
-        var stack = Array(seen.children(of: n).reversed())
+        var stack = scratch.stack
+        scratch.stack = []
+        defer { scratch.stack = stack }
+        stack.removeAll(keepingCapacity: true)
+        stack.append(contentsOf: seen.children(of: n).reversed())
         while let c = stack.popLast() {
             let f = talkBack.facts[c.index]
             guard f.contains(.visible) && !f.contains(.focusable) else { continue }
-            ownParts(c, role: role(of: c), into: &parts)
+            let extras = tree.extrasOf(c)
+            ownParts(extras, role: scratch.role(of: extras?.className), into: &parts)
             stack.append(contentsOf: seen.children(of: c).reversed())
         }
     }
 
-    /// TalkBack's usage hint (its default: on) for an enabled node: by
+    /// TalkBack's usage hint (its default: on) for an enabled node that
+    /// declares `actions`: by
     /// `click`, "Double-tap to change" (Spinner), "... to edit text"
     /// (EditText), "... to toggle" (checkable), else "... to activate";
     /// then "Double-tap and hold to long press" by `longClick`, after a
     /// comma when both.
-    func usageHint(_ n: NodeID, role: TalkBackRole) -> String? {
-        let actions = tree.actions(of: n)
+    func usageHint(actions: NodeActions, role: TalkBackRole) -> String? {
         let long = actions.contains(.longClick)
         guard actions.contains(.click) else { return long ? "Double-tap and hold to long press" : nil }
         switch (role, actions.contains(.check), long) {
@@ -115,26 +135,24 @@ struct TalkBackSpeech {
 
     // MARK: Reading the dump
 
-    /// The role of `n` by its class (`TalkBackRole`).
-    private func role(of n: NodeID) -> TalkBackRole { scratch.role(of: tree.className(of: n)) }
-
-    /// The content description of `n`, if it has one.
-    private func contentDescription(of n: NodeID) -> String? {
-        guard let extras = tree.extrasOf(n), !extras.labelIsText else { return nil }
+    /// The content description of a node with `extras`, if it has one.
+    private func contentDescription(_ extras: NodeExtras?) -> String? {
+        guard let extras, !extras.labelIsText else { return nil }
         return nonEmpty(extras.label)
     }
 
-    /// The text of `n`: its value beside a content description, else its
-    /// label when that is its text.
-    private func text(of n: NodeID) -> String? {
-        guard let extras = tree.extrasOf(n) else { return nil }
+    /// The text of a node with `extras`: its value beside a content
+    /// description, else its label when that is its text.
+    private func text(_ extras: NodeExtras?) -> String? {
+        guard let extras else { return nil }
         return nonEmpty(extras.value) ?? (extras.labelIsText ? nonEmpty(extras.label) : nil)
     }
 
-    /// The name: the content description, else the text; a password
-    /// field's text is never spoken ("password" in its place).
-    private func name(of n: NodeID) -> String? {
-        guard let extras = tree.extrasOf(n) else { return nil }
+    /// The name of a node with `extras`: the content description, else the
+    /// text; a password field's text is never spoken ("password" in its
+    /// place).
+    private func name(_ extras: NodeExtras?) -> String? {
+        guard let extras else { return nil }
         let description = extras.labelIsText ? nil : nonEmpty(extras.label)
         if extras.isPassword { return description ?? "password" }
         return description ?? nonEmpty(extras.value) ?? (extras.labelIsText ? nonEmpty(extras.label) : nil)
@@ -145,6 +163,7 @@ struct TalkBackSpeech {
     /// Java's `equalsIgnoreCase`: same length in UTF-16, then letter by
     /// letter).
     static func dedupJoin(_ parts: [String]) -> String {
+        if parts.count == 1 { return parts[0] }
         var out = ""
         // A part equal to any earlier one is equal to the earlier one kept.
         for (i, p) in parts.enumerated() where !p.isEmpty {

@@ -24,11 +24,11 @@ enum VoiceOverContext: Sendable, Hashable {
     /// The context kind `n` gives the elements inside it, if any.
     static func provider(_ n: NodeID, in tree: ElementTree) -> Provider? {
         // Most nodes have none of the rare properties a provider needs.
-        guard tree.sideSlots[n.index].extra >= 0 else { return nil }
-        let extras = tree.extrasOf(n)
-        if tree.traits(of: n).contains(.tabBar) { return .tabBar }
-        if VoiceOverSpeech.snapshotType(of: n, in: tree) == "SegmentedControl" { return .segmentedControl }
-        guard let extras, let listed = extras.accessibilityElements else { return nil }
+        // Each fact read from one copy of the node's extras.
+        guard let extras = tree.extrasOf(n) else { return nil }
+        if extras.traits.contains(.tabBar) { return .tabBar }
+        if VoiceOverSpeech.snapshotType(extras, in: tree) == "SegmentedControl" { return .segmentedControl }
+        guard let listed = extras.accessibilityElements else { return nil }
         switch extras.containerType {
         case .list: return .list(listed)
         case .landmark: return .landmark(listed)

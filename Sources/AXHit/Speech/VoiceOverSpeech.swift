@@ -48,7 +48,12 @@ struct VoiceOverSpeech {
     /// The element type of a node of an iOS snapshot (`Button`), as the
     /// importers record it in `className`; nil for a view tree.
     static func snapshotType(of n: NodeID, in tree: ElementTree) -> String? {
-        tree.platform == .ios && tree.source == .snapshot ? tree.className(of: n) : nil
+        snapshotType(tree.extrasOf(n), in: tree)
+    }
+
+    /// The element type of a node of an iOS snapshot with `extras`.
+    static func snapshotType(_ extras: NodeExtras?, in tree: ElementTree) -> String? {
+        tree.platform == .ios && tree.source == .snapshot ? extras?.className : nil
     }
 
     /// The private traits a snapshot type implies, which a page source's
@@ -77,7 +82,7 @@ struct VoiceOverSpeech {
         var input = Input(
             label: extras?.label, value: extras?.value, hint: extras?.hint, traits: extras?.traits ?? [],
             context: context)
-        if let type = snapshotType(of: e, in: tree) {
+        if let type = snapshotType(extras, in: tree) {
             input.traits.formUnion(privateTraits(ofType: type))
             if type == "StaticText" && input.value != nil && input.value == input.label { input.value = nil }
             if type == "Button" && input.traits.contains(.selected) && input.value == "1" { input.value = nil }
@@ -86,6 +91,19 @@ struct VoiceOverSpeech {
     }
 
     // MARK: The description
+
+    /// The description and hint of exposed element `e` of `tree` in
+    /// `context`: `speak(input(of:in:context:))`, without making the input
+    /// of an element that sets none of the properties speech reads (it has
+    /// nothing to say).
+    static func speak(
+        _ e: NodeID, in tree: ElementTree, context: VoiceOverContext?
+    ) -> (
+        description: String, hint: String?
+    ) {
+        if context == nil && tree.sideSlots[e.index].extra < 0 { return ("", nil) }
+        return speak(input(of: e, in: tree, context: context))
+    }
 
     /// The description and hint of `input` (AccessibilitySnapshot's
     /// `accessibilityDescription(context:)`, step by step).
