@@ -21,13 +21,13 @@ import Foundation
 ///
 /// Memory: the tree, plus O(depth) for the frames.
 struct AXHitJSONReader {
-    var scanner: JSONScanner
-    var tree = ElementTree()
+    private var scanner: JSONScanner
+    private var tree = ElementTree()
     /// The points the paths read so far flatten to (`ValueRules.pathPoints`).
-    var pathPoints = 0
+    private var pathPoints = 0
     /// The numbers of the last rect, point or transform: a vector, not an
     /// array, so filling it checks no uniqueness and allocates nothing.
-    var numbers = SIMD8<Double>()
+    private var numbers = SIMD8<Double>()
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         scanner = JSONScanner(bytes)
@@ -80,6 +80,188 @@ struct AXHitJSONReader {
         var reader = AXHitJSONReader(bytes)
         try reader.readDocument()
         return reader.tree
+    }
+
+    // MARK: Keys
+
+    private enum DocumentKey: CaseIterable { case format, platform, source, screen, root }
+    private enum ScreenKey: CaseIterable { case bounds, scale, idiom, layoutDirection }
+    private enum PathKey: CaseIterable { case d, usesEvenOddFillRule, coordinateSpace }
+
+    /// The keys of a node object, as spelled in the file. View properties
+    /// come last (`isViewProperty`).
+    enum NodeKey: Int, CaseIterable {
+        case id, kind, children, isAccessibilityElement
+        case accessibilityLabel, accessibilityValue, accessibilityHint, accessibilityIdentifier, accessibilityLanguage
+        case accessibilityTraits, accessibilityFrame, accessibilityFrameInContainerSpace, accessibilityActivationPoint
+        case accessibilityPath, accessibilityElementsHidden, accessibilityViewIsModal, shouldGroupAccessibilityChildren
+        case accessibilityNavigationStyle, accessibilityContainerType, visibleInSnapshot, actions
+        case checked, importantForAccessibility, className, packageName, accessibilityIndex, labelIsText, isPassword
+        case frame, bounds, transform, clipsToBounds, isHidden, alpha, isUserInteractionEnabled, isWindow
+        case accessibilityElements
+
+        /// The key as spelled in the file.
+        var name: String { "\(staticName)" }
+
+        /// The key as spelled in the file, with no reference counting: the
+        /// reader passes one along with every value it reads, for errors.
+        /// Inlined: a call per key is measurable.
+        @inline(__always)
+        var staticName: StaticString {
+            switch self {
+            case .id: "id"
+            case .kind: "kind"
+            case .children: "children"
+            case .isAccessibilityElement: "isAccessibilityElement"
+            case .accessibilityLabel: "accessibilityLabel"
+            case .accessibilityValue: "accessibilityValue"
+            case .accessibilityHint: "accessibilityHint"
+            case .accessibilityIdentifier: "accessibilityIdentifier"
+            case .accessibilityLanguage: "accessibilityLanguage"
+            case .accessibilityTraits: "accessibilityTraits"
+            case .accessibilityFrame: "accessibilityFrame"
+            case .accessibilityFrameInContainerSpace: "accessibilityFrameInContainerSpace"
+            case .accessibilityActivationPoint: "accessibilityActivationPoint"
+            case .accessibilityPath: "accessibilityPath"
+            case .accessibilityElementsHidden: "accessibilityElementsHidden"
+            case .accessibilityViewIsModal: "accessibilityViewIsModal"
+            case .shouldGroupAccessibilityChildren: "shouldGroupAccessibilityChildren"
+            case .accessibilityNavigationStyle: "accessibilityNavigationStyle"
+            case .accessibilityContainerType: "accessibilityContainerType"
+            case .visibleInSnapshot: "visibleInSnapshot"
+            case .actions: "actions"
+            case .checked: "checked"
+            case .importantForAccessibility: "importantForAccessibility"
+            case .className: "className"
+            case .packageName: "packageName"
+            case .accessibilityIndex: "accessibilityIndex"
+            case .labelIsText: "labelIsText"
+            case .isPassword: "isPassword"
+            case .frame: "frame"
+            case .bounds: "bounds"
+            case .transform: "transform"
+            case .clipsToBounds: "clipsToBounds"
+            case .isHidden: "isHidden"
+            case .alpha: "alpha"
+            case .isUserInteractionEnabled: "isUserInteractionEnabled"
+            case .isWindow: "isWindow"
+            case .accessibilityElements: "accessibilityElements"
+            }
+        }
+        var bit: UInt64 { 1 << UInt64(rawValue) }
+        /// Whether only view nodes may carry the key.
+        var isViewProperty: Bool { rawValue >= NodeKey.frame.rawValue }
+    }
+
+    private static func table<K: CaseIterable>(_: K.Type) -> KeyTable<K> {
+        KeyTable(K.allCases.map { (String(describing: $0), $0) })
+    }
+
+    private static let documentKeys = table(DocumentKey.self)
+    private static let screenKeys = table(ScreenKey.self)
+    private static let pathKeys = table(PathKey.self)
+    private static let nodeKeys = table(NodeKey.self)
+    private static let traitNames = KeyTable(AccessibilityTraits.named.map { ($0.name, $0.trait) })
+    private static let kinds = KeyTable([("view", NodeKind.view), ("element", NodeKind.element)])
+    private static let actionNames = KeyTable(NodeActions.named.map { ($0.name, $0.action) })
+
+    // MARK: Document
+
+    private mutating func readDocument() throws(TreeError) {
+        let first = try scanner.next()
+        guard first == .beginObject else {
+            throw TreeError(
+                .input, "expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
+        }
+        let documentOffset = scanner.tokenOffset
+        var seen: [DocumentKey] = []
+        while true {
+            let t = try scanner.next()
+            if t == .endObject { break }
+            guard let key = scanner.lookup(in: Self.documentKeys) else {
+                try skipValue()
+                continue
+            }
+            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "\(key)") }
+            seen.append(key)
+            switch key {
+            case .format:
+                let format = try readString(key: "format")
+                guard format == "axhit/1" else {
+                    throw TreeError(
+                        .input, "unsupported format \"\(format)\" (expected \"axhit/1\")",
+                        line: scanner.tokenLine, key: "format")
+                }
+            case .platform:
+                tree.platform = try readName(Platform.self, key: "platform")
+            case .source:
+                tree.source = try readName(TreeSource.self, key: "source")
+            case .screen:
+                try readScreen()
+            case .root:
+                try readNodes()
+            }
+        }
+        guard seen.contains(.format) else {
+            throw TreeError(
+                .input, "required key is missing (\"format\": \"axhit/1\")", line: scanner.line(at: documentOffset),
+                key: "format")
+        }
+        guard seen.contains(.root) else {
+            throw TreeError(
+                .input, "required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
+        }
+        _ = try scanner.next()  // the end, or an error for anything after the document
+        try checkPathBudget()
+    }
+
+    /// Refuses a tree whose paths flatten to more than its
+    /// `pathPointBudget` points together, naming the
+    /// node (in pre-order) whose path crosses it. O(1) when within it.
+    private func checkPathBudget() throws(TreeError) {
+        let budget = tree.pathPointBudget
+        guard pathPoints > budget else { return }
+        var total = 0
+        for n in tree.preOrder {
+            guard let path = tree.accessibilityPath(of: n) else { continue }
+            total += ValueRules.pathPoints(path.path)
+            if total > budget {
+                throw TreeError(
+                    .validation, ValueRules.pathBudgetProblem(budget), node: tree.id(of: n), key: "accessibilityPath")
+            }
+        }
+    }
+
+    private mutating func readScreen() throws(TreeError) {
+        let t = try scanner.next()
+        guard t == .beginObject else { throw expected("an object", t, key: "screen") }
+        var seen: [ScreenKey] = []
+        while true {
+            let k = try scanner.next()
+            if k == .endObject { return }
+            guard let key = scanner.lookup(in: Self.screenKeys) else {
+                try skipValue()
+                continue
+            }
+            if seen.contains(key) {
+                throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "screen.\(key)")
+            }
+            seen.append(key)
+            switch key {
+            case .bounds:
+                tree.screenBounds = try readRect(key: "screen.bounds")
+            case .scale:
+                let scale = try readNumber(key: "screen.scale")
+                if let problem = ValueRules.scaleProblem(scale) {
+                    throw TreeError(.validation, problem, line: scanner.tokenLine, key: "screen.scale")
+                }
+                tree.screenScale = CGFloat(scale)
+            case .idiom:
+                tree.idiom = try readName(Idiom.self, key: "screen.idiom")
+            case .layoutDirection:
+                tree.layoutDirection = try readName(LayoutDirection.self, key: "screen.layoutDirection")
+            }
+        }
     }
 
     // MARK: Nodes
@@ -182,7 +364,7 @@ struct AXHitJSONReader {
 
     /// Reads the root node's object and every node under it, without
     /// recursion.
-    mutating func readNodes() throws(TreeError) {
+    private mutating func readNodes() throws(TreeError) {
         let t = try scanner.next()
         guard t == .beginObject else { throw expected("a view node (an object)", t, key: "root") }
         // Open nodes, innermost last: `frames[..<open]`. Slots above `open`
@@ -545,5 +727,249 @@ struct AXHitJSONReader {
             j = f.parentFrame
         }
         return text + String(repeating: ")", count: open)
+    }
+
+    // MARK: Values
+
+    private func expected(_ what: StaticString, _ found: JSONScanner.Token, key: StaticString) -> TreeError {
+        TreeError(.input, "expected \(what), found \(found.noun)", line: scanner.tokenLine, key: "\(key)")
+    }
+
+    /// Skips the next value (checking that it is valid JSON).
+    private mutating func skipValue() throws(TreeError) {
+        let t = try scanner.next()
+        guard t == .beginObject || t == .beginArray else { return }
+        let depth = scanner.depth - 1
+        while scanner.depth > depth { _ = try scanner.next() }
+    }
+
+    private mutating func readString(key: StaticString) throws(TreeError) -> String {
+        let t = try scanner.next()
+        guard t == .string else { throw expected("a string", t, key: key) }
+        return scanner.text
+    }
+
+    /// A `kind` value, matched without building a string; nil for an
+    /// unknown kind (its text is still in the scanner).
+    private mutating func readKind() throws(TreeError) -> NodeKind? {
+        let t = try scanner.next()
+        guard t == .string else { throw expected("a string", t, key: "kind") }
+        return scanner.lookup(in: Self.kinds)
+    }
+
+    private mutating func readBool(key: StaticString) throws(TreeError) -> Bool {
+        let t = try scanner.next()
+        if t == .true { return true }
+        if t == .false { return false }
+        throw expected("a boolean (true or false)", t, key: key)
+    }
+
+    private mutating func readNumber(key: StaticString) throws(TreeError) -> Double {
+        let t = try scanner.next()
+        guard t == .number else { throw expected("a number", t, key: key) }
+        return try finiteNumber(key: key)
+    }
+
+    // Mutating, like every helper on the hot path: a non-mutating method
+    // called from a mutating one copies the whole reader (hundreds of bytes).
+    private mutating func finiteNumber(key: StaticString) throws(TreeError) -> Double {
+        let v = scanner.doubleValue()
+        guard v.isFinite else {
+            throw TreeError(
+                .validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine,
+                key: "\(key)")
+        }
+        return v
+    }
+
+    /// Reads an array of exactly `count` finite numbers into `numbers`;
+    /// returns where the array starts.
+    @discardableResult
+    private mutating func readNumbers(count: Int, key: StaticString, noun: StaticString) throws(TreeError) -> Int {
+        let t = try scanner.next()
+        guard t == .beginArray else { throw expected(noun, t, key: key) }
+        let offset = scanner.tokenOffset
+        var n = 0
+        switch try scanner.readNumbers(into: &numbers, max: count, count: &n) {
+        case .closed:
+            guard n == count else {
+                throw TreeError(
+                    .input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+            }
+            return offset
+        case .notFinite:
+            throw TreeError(
+                .validation, "number \(scanner.numberText) is out of range (not finite)", line: scanner.tokenLine,
+                key: "\(key)")
+        case .stopped:
+            break  // the rest token by token, for the exact error
+        }
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { break }
+            guard e == .number else { throw expected("a number", e, key: key) }
+            if n == count {
+                throw TreeError(.input, "expected \(count) numbers, found more", line: scanner.tokenLine, key: "\(key)")
+            }
+            numbers[n] = try finiteNumber(key: key)
+            n += 1
+        }
+        guard n == count else {
+            throw TreeError(
+                .input, "expected \(count) numbers, found \(n)", line: scanner.line(at: offset), key: "\(key)")
+        }
+        return offset
+    }
+
+    private mutating func readRect(key: StaticString) throws(TreeError) -> CGRect {
+        let offset = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
+        if let problem = ValueRules.rectProblem(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) {
+            throw TreeError(.validation, problem, line: scanner.line(at: offset), key: "\(key)")
+        }
+        return CGRect(
+            x: CGFloat(numbers[0]), y: CGFloat(numbers[1]), width: CGFloat(numbers[2]), height: CGFloat(numbers[3]))
+    }
+
+    private mutating func readPoint(key: StaticString) throws(TreeError) -> CGPoint {
+        try readNumbers(count: 2, key: key, noun: "a point [x, y]")
+        return CGPoint(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]))
+    }
+
+    /// Trait names, or an integer bit mask (exactly a non-negative integer
+    /// below 2^64; bits without a name are kept).
+    private mutating func readTraits() throws(TreeError) -> AccessibilityTraits {
+        let key: StaticString = "accessibilityTraits"
+        let t = try scanner.next()
+        if t == .number {
+            guard let mask = scanner.exactUInt64() else {
+                throw TreeError(
+                    .validation, "a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
+                    line: scanner.tokenLine, key: "\(key)")
+            }
+            return AccessibilityTraits(rawValue: mask)
+        }
+        guard t == .beginArray else { throw expected("an array of trait names or an integer bit mask", t, key: key) }
+        var traits: AccessibilityTraits = []
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { return traits }
+            guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
+            guard let trait = scanner.lookup(in: Self.traitNames) else {
+                throw TreeError(
+                    .validation, "unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
+            }
+            traits.formUnion(trait)
+        }
+    }
+
+    /// A string naming a case of `T` (its raw value).
+    private mutating func readName<T: RawRepresentable & CaseIterable>(
+        _: T.Type, key: StaticString
+    ) throws(TreeError) -> T
+    where T.RawValue == String {
+        let text = try readString(key: key)
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw TreeError(
+                .validation, "unknown value \"\(text)\" (expected one of \(names))", line: scanner.tokenLine,
+                key: "\(key)")
+        }
+        return value
+    }
+
+    /// Android action names.
+    private mutating func readActions() throws(TreeError) -> NodeActions {
+        let key: StaticString = "actions"
+        let t = try scanner.next()
+        guard t == .beginArray else { throw expected("an array of action names", t, key: key) }
+        var actions: NodeActions = []
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { return actions }
+            guard e == .string else { throw expected("an action name (a string)", e, key: key) }
+            guard let action = scanner.lookup(in: Self.actionNames) else {
+                let names = NodeActions.named.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw TreeError(
+                    .validation, "unknown action \"\(scanner.text)\" (expected one of \(names))",
+                    line: scanner.tokenLine, key: "\(key)")
+            }
+            actions.formUnion(action)
+        }
+    }
+
+    /// An array of node ids (non-empty strings).
+    private mutating func readIDList(key: StaticString) throws(TreeError) -> [String] {
+        let t = try scanner.next()
+        guard t == .beginArray else { throw expected("an array of node ids", t, key: key) }
+        var ids: [String] = []
+        while true {
+            let e = try scanner.next()
+            if e == .endArray { return ids }
+            guard e == .string else { throw expected("a node id (a string)", e, key: key) }
+            let id = scanner.text
+            guard !id.isEmpty else {
+                throw TreeError(.validation, "an id in the list is empty", line: scanner.tokenLine, key: "\(key)")
+            }
+            ids.append(id)
+        }
+    }
+
+    private mutating func readPath() throws(TreeError) -> AccessibilityPath {
+        let t = try scanner.next()
+        guard t == .beginObject else { throw expected("an object with path data \"d\"", t, key: "accessibilityPath") }
+        let offset = scanner.tokenOffset
+        var seen: [PathKey] = []
+        var data: String?
+        var dataOffset = offset
+        var evenOdd = false
+        var space = PathCoordinateSpace.screen
+        while true {
+            let k = try scanner.next()
+            if k == .endObject { break }
+            guard let key = scanner.lookup(in: Self.pathKeys) else {
+                try skipValue()
+                continue
+            }
+            let name: StaticString =
+                switch key {
+                case .d: "accessibilityPath.d"
+                case .usesEvenOddFillRule: "accessibilityPath.usesEvenOddFillRule"
+                case .coordinateSpace: "accessibilityPath.coordinateSpace"
+                }
+            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "\(name)") }
+            seen.append(key)
+            switch key {
+            case .d:
+                data = try readString(key: name)
+                dataOffset = scanner.tokenOffset
+            case .usesEvenOddFillRule:
+                evenOdd = try readBool(key: name)
+            case .coordinateSpace:
+                let text = try readString(key: name)
+                guard let s = PathCoordinateSpace(rawValue: text) else {
+                    throw TreeError(
+                        .validation, "unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
+                        line: scanner.tokenLine, key: "\(name)")
+                }
+                space = s
+            }
+        }
+        guard let data else {
+            throw TreeError(
+                .input, "required key is missing", line: scanner.line(at: offset), key: "accessibilityPath.d")
+        }
+        var path: BezierPath
+        do {
+            path = try BezierPath(svgPathData: data)
+        } catch {
+            throw TreeError(.validation, "\(error)", line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
+        }
+        if evenOdd { path.fillRule = .evenOdd }
+        let points = ValueRules.pathPoints(path)
+        if let problem = ValueRules.pathProblem(points: points) {
+            throw TreeError(.validation, problem, line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
+        }
+        pathPoints += points
+        return AccessibilityPath(path, coordinateSpace: space)
     }
 }
