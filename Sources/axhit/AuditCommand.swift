@@ -56,16 +56,9 @@ enum AuditCommand {
     /// The exit status for new findings at the `--fail-on` severity.
     static let findingsStatus: Int32 = 3
 
-    static func run(_ argv: [String]) throws {
-        // The exit comes after `audit` has returned and released what it
-        // read: the findings' regions are not left live at exit, where the
-        // leak checker cannot follow a pointer inside an enum's payload.
-        let status = try audit(argv)
-        if status != 0 { exit(status) }
-    }
-
-    /// Audits the inputs `argv` names and writes the findings; the exit status.
-    private static func audit(_ argv: [String]) throws -> Int32 {
+    /// Audits the inputs `argv` names and writes the findings; the exit
+    /// status, which `main` exits with once everything read is released.
+    static func run(_ argv: [String]) throws -> Int32 {
         let (args, treeOptions) = try TreeOptions.parse(
             argv, options: ["profile", "min-target", "baseline", "write-baseline", "fail-on"],
             flags: ["json", "sarif", "help"])

@@ -6,20 +6,32 @@ import Foundation
 StandardOutput.holdClosedStreams()
 
 /// `axhit VERB ...`: the command-line face of the AXHit library (cli.md).
-/// Exit status: 0 on success, 1 for invalid input, 2 for a usage error.
-let verbs: [(name: String, summary: String, run: ([String]) throws -> Void)] = [
-    ("hit", "which element is under each point", HitCommand.run),
-    ("convert", "convert a rect, point or path between a view's space and the screen", ConvertCommand.run),
-    ("shape", "the region an SVG path fills, as WKT", ShapeCommand.run),
-    ("activate", "where each element's double-tap lands and whether it reaches the element", ActivateCommand.run),
+/// Exit status: 0 on success, 1 for invalid input, 2 for a usage error;
+/// a verb may end with another (`audit`: 3 for new findings).
+let verbs: [(name: String, summary: String, run: ([String]) throws -> Int32)] = [
+    ("hit", "which element is under each point", succeeding(HitCommand.run)),
+    ("convert", "convert a rect, point or path between a view's space and the screen", succeeding(ConvertCommand.run)),
+    ("shape", "the region an SVG path fills, as WKT", succeeding(ShapeCommand.run)),
+    (
+        "activate", "where each element's double-tap lands and whether it reaches the element",
+        succeeding(ActivateCommand.run)
+    ),
     ("audit", "geometric accessibility checks, as text or JSON Lines", AuditCommand.run),
-    ("render", "an SVG picture of the screen, its elements, taps and findings", RenderCommand.run),
-    ("order", "the exposed elements in navigation order (where a swipe goes next)", OrderCommand.run),
-    ("explore", "what a finger dragged along a path meets, stretch by stretch", ExploreCommand.run),
-    ("map", "where each element is focused (--focus) or each view takes a tap (--touch)", MapCommand.run),
-    ("speak", "what the screen reader says at each element, in navigation order", SpeakCommand.run),
-    ("export", "write any input as axhit/1 JSON (ids, platform, snapshot facts)", ExportCommand.run),
+    ("render", "an SVG picture of the screen, its elements, taps and findings", succeeding(RenderCommand.run)),
+    ("order", "the exposed elements in navigation order (where a swipe goes next)", succeeding(OrderCommand.run)),
+    ("explore", "what a finger dragged along a path meets, stretch by stretch", succeeding(ExploreCommand.run)),
+    ("map", "where each element is focused (--focus) or each view takes a tap (--touch)", succeeding(MapCommand.run)),
+    ("speak", "what the screen reader says at each element, in navigation order", succeeding(SpeakCommand.run)),
+    ("export", "write any input as axhit/1 JSON (ids, platform, snapshot facts)", succeeding(ExportCommand.run)),
 ]
+
+/// A verb that ends with status 0 unless it throws.
+func succeeding(_ run: @escaping ([String]) throws -> Void) -> ([String]) throws -> Int32 {
+    { arguments in
+        try run(arguments)
+        return 0
+    }
+}
 
 /// The verbs and what they do: on stdout for `--help`, on stderr after a
 /// usage error (stdout carries only output).
@@ -56,8 +68,7 @@ func report(_ message: String) {
         return 2
     }
     do {
-        try verb.run(Array(arguments.dropFirst()))
-        return 0
+        return try verb.run(Array(arguments.dropFirst()))
     } catch let error as UsageError {
         report("\(verbName): \(error) (axhit \(verbName) --help)")
         return 2

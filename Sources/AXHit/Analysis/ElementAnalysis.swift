@@ -20,8 +20,8 @@ public struct ElementAnalysis: Sendable {
     public let outside: Bool
     /// A point of the element's shape region that a tap delivers to the
     /// element (checked with `touch`), as far from the edges of the
-    /// deliverable region as GEOS's maximum inscribed circle finds; nil when
-    /// there is none.
+    /// deliverable region as the largest-inscribed-circle search finds
+    /// (`PolygonSet.largestInscribedCircle`); nil when there is none.
     public let suggested: CGPoint?
     /// The radius of the largest circle inside the deliverable region: the
     /// element's true touch-target size (0 when nothing is deliverable).

@@ -167,23 +167,27 @@ enum Region: Sendable {
     /// `set` without the vertices where a ring goes straight on along an
     /// axis: the same region with fewer vertices, since the circle search
     /// costs per vertex and unions of cells leave a corner at every cell.
+    /// A set without such corners (one stripped already) comes back as it
+    /// is, without a rebuild.
     static func withoutStraightCorners(_ set: PolygonSet) -> PolygonSet {
         func straight(_ a: CGPoint, _ b: CGPoint, _ c: CGPoint) -> Bool {
             (a.x == b.x && b.x == c.x) || (a.y == b.y && b.y == c.y)
         }
+        var dropped = false
         let polygons = set.polygons.map { polygon in
             polygon.map { closed -> [CGPoint] in
-                var ring = Array(closed.dropLast())
+                let ring = Array(closed.dropLast())
                 guard ring.count > 4 else { return closed }
                 var kept: [CGPoint] = []
                 for k in ring.indices {
                     let prev = ring[(k + ring.count - 1) % ring.count], next = ring[(k + 1) % ring.count]
                     if !straight(prev, ring[k], next) { kept.append(ring[k]) }
                 }
-                ring = kept
-                return ring.count >= 3 ? ring + [ring[0]] : closed
+                guard kept.count >= 3, kept.count < ring.count else { return closed }
+                dropped = true
+                return kept + [kept[0]]
             }
         }
-        return PolygonSet(polygons: polygons)
+        return dropped ? PolygonSet(polygons: polygons) : set
     }
 }

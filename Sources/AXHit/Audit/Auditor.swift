@@ -39,7 +39,7 @@ public enum Auditor {
         _ tester: HitTester, options: AuditOptions = AuditOptions(), screen: String? = nil
     ) throws(TreeError) -> [AuditFinding] {
         let rules = tester.rules, tree = tester.tree
-        let measured = options.profile == .platform && rules.platform != .android
+        let measured = TouchTargetAudit.measuresCircles(options.profile, on: rules.platform)
         let analysis = try ScreenAnalysis(
             tester, visibility: true, circles: .failing(also: { measured && rules.isControl($0, in: tree) }))
         return try findings(analysis, options: options, screen: screen)

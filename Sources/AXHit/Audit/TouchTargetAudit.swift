@@ -17,6 +17,13 @@ struct TouchTargetAudit {
 
     var tree: ElementTree { context.tree }
 
+    /// Whether the rule measures controls by the largest circle where a tap
+    /// reaches them (Apple's `platform` profile), which the analysis must
+    /// then search for every control (`Auditor.findings(_:options:screen:)`).
+    static func measuresCircles(_ profile: AuditProfile, on platform: Platform) -> Bool {
+        profile == .platform && platform != .android
+    }
+
     func findings() throws(TreeError) -> [AuditFinding] {
         switch (context.options.profile, context.isAndroid) {
         case (.platform, false): return apple()
