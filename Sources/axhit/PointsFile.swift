@@ -54,7 +54,7 @@ enum PointsFile {
         }
         // At most one point per line: a line ends at each newline, and the
         // last piece's may end at the end.
-        let lineCounts = [Int](unsafeUninitializedCapacity: pieces) { buffer, initialized in
+        let lineCounts = [Int](filling: pieces) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             DispatchQueue.concurrentPerform(iterations: pieces) { k in
                 var lines = 0
@@ -67,8 +67,8 @@ enum PointsFile {
             offsets.append(offsets[offsets.count - 1] + count)
         }
         var firstProblem: (piece: Int, problem: LineProblem)?
-        let all = [CGPoint](unsafeUninitializedCapacity: offsets[pieces]) { buffer, initialized in
-            let results = [Result<Int, LineProblem>](unsafeUninitializedCapacity: pieces) { resultBuffer, done in
+        let all = [CGPoint](filling: offsets[pieces]) { buffer, initialized in
+            let results = [Result<Int, LineProblem>](filling: pieces) { resultBuffer, done in
                 // Each piece writes only its own range of points and its
                 // own result.
                 nonisolated(unsafe) let results = resultBuffer

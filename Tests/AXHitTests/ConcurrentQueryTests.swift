@@ -194,4 +194,25 @@ private struct ReaderTally: Sendable {
         #expect(result.versionsSeen == Set(0 ... updates))
         #expect(result.queries >= (updates + 1) * 20 * HitPolicy.allCases.count)
     }
+
+    /// A batch of no points, on threads beside queries that read empty
+    /// arrays: nothing shared is written. (The standard library's
+    /// uninitialized-capacity initializer, given no capacity, writes the
+    /// count into the storage all empty arrays share; ThreadSanitizer
+    /// reported it beside a query once, so these calls make `[]` instead:
+    /// `Array(filling:_:)`.) Its race shows under `scripts/sanitize thread`.
+    @Test func emptyBatchesWriteNothingShared() throws {
+        let engine = HitTester(try Self.baseTree())
+        let inside = CGPoint(x: 20, y: 20)
+        let answers = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { k in
+            if k % 2 == 0 {
+                if engine.hit([], policy: .frame, threads: 1).isEmpty { answers.add(1, ordering: .relaxed) }
+            } else {
+                // A query that reads empty arrays (no overflow, no removed ids).
+                if engine.hit(inside, policy: .frame) != nil { answers.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(answers.load(ordering: .relaxed) == 64)
+    }
 }

@@ -16,7 +16,7 @@ package func parallelMap<Worker, T>(
     let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
     let chunk = max(max(1, minimumChunk), (count + cores * 8 - 1) / (cores * 8))
     let chunks = (count + chunk - 1) / chunk
-    return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+    return Array(filling: count) { buffer, initialized in
         // Each chunk initializes only its own slots.
         nonisolated(unsafe) let out = buffer
         DispatchQueue.concurrentPerform(iterations: chunks) { c in

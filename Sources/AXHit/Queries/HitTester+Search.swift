@@ -117,7 +117,7 @@ extension HitTester {
         let parts = threads ?? min(max(1, ProcessInfo.processInfo.activeProcessorCount) * 8, (count + 255) / 256)
         let runs = consecutiveRuns(count, parts: parts)
         return points.withUnsafeBufferPointer { all in
-            Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            Array(filling: count) { buffer, initialized in
                 // Each run writes only its own answers; the points are only read.
                 nonisolated(unsafe) let (points, answers) = (all, buffer)
                 @Sendable func answer(_ run: Range<Int>) {

@@ -43,7 +43,7 @@ struct OrderPositions {
         speak: (NodeID) -> (description: String, hint: String?)?,
         late: ([(place: Int, element: NodeID)]) -> [(description: String, hint: String?)]
     ) -> [Speech] {
-        [Speech](unsafeUninitializedCapacity: count) { buffer, initialized in
+        [Speech](filling: count) { buffer, initialized in
             var deferred: [(place: Int, element: NodeID)] = []
             var deferredSlots = Set<Int>()
             for slot in first.indices where first[slot] >= 0 {

@@ -314,7 +314,7 @@ struct IDTable: Sendable {
     ///   histograms would cost more. Both give the same order.
     func batchOrder(hashes: [UInt32]) -> BatchOrder {
         let size = mainSize(adding: hashes.count)
-        var entries = [UInt64](unsafeUninitializedCapacity: hashes.count) { out, made in
+        var entries = [UInt64](filling: hashes.count) { out, made in
             for k in hashes.indices { out[k] = UInt64(hashes[k]) << 32 | UInt64(k) }
             made = hashes.count
         }
