@@ -86,6 +86,73 @@ import Testing
         #expect(!PolygonSet.empty.holdsCircle(radius: 1))
     }
 
+    @Test func aStripThatIsNotARectangleIsNotCrawled() throws {
+        // 1000 × 10 with a 2 × 2 notch in its floor: every point of the
+        // midline away from the notch is 5 from the boundary. On `d + h√2`
+        // alone the search split cells along the whole midline down to the
+        // tolerance (the 16,384-cell budget, spent, short of the answer);
+        // the mean distance to the two long edges, 5 everywhere between
+        // them, ends it once a circle on the midline is found. What is left
+        // is the square cells' way down to the strip, some 20 per 10 × 10
+        // of it.
+        let notched = PolygonSet(simpleRing: [
+            pt(0, 0), pt(500, 0), pt(500, 2), pt(502, 2), pt(502, 0), pt(1000, 0), pt(1000, 10), pt(0, 10),
+        ])
+        let (found, cells) = notched.largestInscribedCircleCounted()
+        let c = try #require(found)
+        #expect(c.radius <= 5 + 1e-9 && 5 - c.radius <= 0.01)
+        #expect(notched.contains(c.center))
+        #expect(cells <= 3000, "cells: \(cells)")
+        // A cross of two strips 10 wide: the circle at the middle touches
+        // the four inner corners, radius 5√2; the arms' midlines (5) are
+        // not crawled either.
+        var cross: [CGPoint] = []
+        for (x, y) in [(95.0, 0.0), (105, 0), (105, 95), (200, 95), (200, 105), (105, 105), (105, 200), (95, 200)] {
+            cross.append(pt(x, y))
+        }
+        cross += [pt(95, 105), pt(0, 105), pt(0, 95), pt(95, 95)]
+        let (crossFound, crossCells) = PolygonSet(simpleRing: cross).largestInscribedCircleCounted()
+        let r = 5 * 2.0.squareRoot()
+        let cc = try #require(crossFound)
+        #expect(cc.radius <= r + 1e-9 && r - cc.radius <= 0.01)
+        #expect(crossCells <= 600, "cells: \(crossCells)")
+    }
+
+    @Test func pixelShapesAgreeWithAFineGrid() throws {
+        // Random unions of grid cells (rectilinear, with holes and pieces
+        // touching at corners), against the best of a 0.25-spaced grid of
+        // points: the search's circle is at least as large, less the
+        // tolerance (and no larger than the grid's best plus its spacing's
+        // reach, 0.25/√2).
+        var random = SplitMix64(seed: 45)
+        var checked = 0
+        for _ in 0 ..< 24 {
+            let n = 6
+            var faces: [[[CGPoint]]] = []
+            for j in 0 ..< n {
+                for i in 0 ..< n where random.next() % 3 != 0 {
+                    let x = Double(i) * 4, y = Double(j) * 4
+                    faces.append([[pt(x, y), pt(x + 4, y), pt(x + 4, y + 4), pt(x, y + 4), pt(x, y)]])
+                }
+            }
+            let set = PolygonSet.dissolving(faces: faces)
+            guard !set.isEmpty else { continue }
+            let rings = set.polygons.flatMap { $0 }
+            var gridBest = 0.0
+            for yi in 0 ... 4 * 4 * n {
+                for xi in 0 ... 4 * 4 * n {
+                    let p = pt(Double(xi) * 0.25, Double(yi) * 0.25)
+                    if set.contains(p) { gridBest = max(gridBest, Shapes.distanceToEdges(p, rings: rings)) }
+                }
+            }
+            let c = try circle(set)
+            #expect(c.radius >= gridBest - 0.01)
+            #expect(c.radius <= gridBest + 0.25 / 2.0.squareRoot() + 1e-9)
+            checked += 1
+        }
+        #expect(checked >= 18)
+    }
+
     @Test func regularPolygonItsApothem() throws {
         let n = 256
         let set = PolygonSet(simpleRing: Shapes.regularPolygon(center: pt(7, -3), radius: 50, sides: n))

@@ -331,6 +331,40 @@ struct EdgeChains {
         return (best, edge)
     }
 
+    /// Appends to `out` the edges within `radius` of `p`; false (with `out`
+    /// then holding more than `limit`) as soon as more than `limit` are.
+    ///
+    /// - Complexity: as `nearestEdge(to:notBeyond:)` with `radius` for the
+    ///   bound, stopping after `limit + 1` edges.
+    func edges(near p: CGPoint, within radius: Double, limit: Int, into out: inout [Int]) -> Bool {
+        let px = Double(p.x), py = Double(p.y)
+        var fits = true
+        tree.forEach(intersecting: CGRect(x: px - radius, y: py - radius, width: 2 * radius, height: 2 * radius)) {
+            c in
+            fits = Self.gather(vertices, chains[Int(c)].first, chains[Int(c)].end, px, py, radius, limit, &out)
+            return fits
+        }
+        return fits
+    }
+
+    /// `edges(near:within:limit:into:)` over edges `i ..< j` of a chain,
+    /// halving the run while its box is within `radius`.
+    private static func gather(
+        _ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double, _ radius: Double, _ limit: Int,
+        _ out: inout [Int]
+    ) -> Bool {
+        let b = box(v, i, j)
+        let gx = max(b.minX - px, 0, px - b.maxX), gy = max(b.minY - py, 0, py - b.maxY)
+        guard gx * gx + gy * gy <= radius * radius else { return true }
+        if j - i == 1 {
+            guard distance(CGPoint(x: px, y: py), v[i], v[j]) <= radius else { return true }
+            out.append(i)
+            return out.count <= limit
+        }
+        let m = (i + j) / 2
+        return gather(v, i, m, px, py, radius, limit, &out) && gather(v, m, j, px, py, radius, limit, &out)
+    }
+
     /// Lowers `best` to the distance from (px, py) to edges `i ..< j` of a
     /// chain where nearer (and sets `edge`), halving the run while its box
     /// is nearer than `best` (a diagonal chain's box holds many points far

@@ -16,6 +16,11 @@ extension PolygonSet {
     /// none a rectangle, may not, and then gets the best circle found so far.
     public static let maximumInscribedCircleCells = 1 << 14
 
+    /// The most edges near a cell that bound it before it is split (their
+    /// pairs are compared: 120 at most); a cell with more nearby is split
+    /// on its plain bound.
+    static let splitBoundEdges = 16
+
     /// The largest circle inside the set, to within a tolerance: its centre
     /// is (nearly) the point of the set farthest from the set's boundary.
     /// Nil for the empty set (or one too thin for any interior point to be
@@ -26,9 +31,11 @@ extension PolygonSet {
     /// centre, half its short side). Any other polygon is searched
     /// (polylabel's: square cells, best-first by the largest
     /// radius a cell could hold, `d + h√2` for a centre distance `d` and half
-    /// side `h`) starts from one cell over the bounds and from the middles
-    /// of the widest spans on 32 scan lines (and of the spans across them
-    /// through those middles), and stops when no cell can
+    /// side `h`, tightened before a cell is split by its nearby edges, so
+    /// that the midline of a strip is not crawled) starts from one cell
+    /// over the bounds and from the middles of the widest spans on 32 scan
+    /// lines (and of the spans across them through those middles), and
+    /// stops when no cell can
     /// beat the best circle by more than
     /// `max(tolerance, size × inscribedCircleRelativeTolerance)`, or after
     /// `maximumInscribedCircleCells` cells. The circle returned is always
@@ -46,7 +53,19 @@ extension PolygonSet {
     ///   seed the searches, then at most `maximumInscribedCircleCells` cells
     ///   in all, each O(log V + nearby edges) on typical data. No GEOS.
     public func largestInscribedCircle(tolerance: Double = 0.01) -> (center: CGPoint, radius: Double)? {
-        inscribedCircle(tolerance: tolerance, goal: nil)
+        var cells = Self.maximumInscribedCircleCells
+        return inscribedCircle(tolerance: tolerance, goal: nil, cells: &cells)
+    }
+
+    /// A circle's centre and radius.
+    typealias Circle = (center: CGPoint, radius: Double)
+
+    /// `largestInscribedCircle(tolerance:)` and how many cells its search
+    /// evaluated: the work the tests bound.
+    func largestInscribedCircleCounted(tolerance: Double = 0.01) -> (circle: Circle?, cells: Int) {
+        var cells = Self.maximumInscribedCircleCells
+        let circle = inscribedCircle(tolerance: tolerance, goal: nil, cells: &cells)
+        return (circle, Self.maximumInscribedCircleCells - cells)
     }
 
     /// Whether a circle of `radius` fits inside the set: the search of
@@ -59,23 +78,25 @@ extension PolygonSet {
     ///   and far less where the answer is plain (a wide region, a hairline).
     public func holdsCircle(radius: Double, tolerance: Double = 0.01) -> Bool {
         guard radius > 0 else { return !isEmpty }
-        return (inscribedCircle(tolerance: tolerance, goal: radius)?.radius ?? 0) >= radius
+        var cells = Self.maximumInscribedCircleCells
+        return (inscribedCircle(tolerance: tolerance, goal: radius, cells: &cells)?.radius ?? 0) >= radius
     }
 
     /// `largestInscribedCircle(tolerance:)`, or with a `goal` the search of
-    /// `holdsCircle(radius:tolerance:)`.
+    /// `holdsCircle(radius:tolerance:)`, taking its cells from `cells`.
     ///
     /// The largest circle lies in one polygon (they share no edge), so a
     /// set of several is searched piece by piece, widest bounds first, with
     /// one cell budget: a piece whose bounds are no wider than the best
     /// circle so far cannot beat it, nor can any after it.
-    private func inscribedCircle(tolerance: Double, goal: Double?) -> (center: CGPoint, radius: Double)? {
+    private func inscribedCircle(
+        tolerance: Double, goal: Double?, cells: inout Int
+    ) -> (center: CGPoint, radius: Double)? {
         if isEmpty { return nil }
         // The whole set's relative floor holds for every piece.
         let tolerance = max(
             tolerance > 0 && tolerance.isFinite ? tolerance : 0.01,
             Double(max(bounds.width, bounds.height)) * Self.inscribedCircleRelativeTolerance)
-        var cells = Self.maximumInscribedCircleCells
         guard polygonCount > 1 else { return pieceCircle(tolerance: tolerance, goal: goal, cells: &cells) }
         func halfShortSide(_ set: PolygonSet) -> Double { Double(min(set.bounds.width, set.bounds.height)) / 2 }
         let pieces = polygons.map { PolygonSet(polygons: [$0]) }.sorted { halfShortSide($0) > halfShortSide($1) }
@@ -204,6 +225,61 @@ extension PolygonSet {
             }
         }
 
+        // A cell's potential, `d + h√2`, assumes the boundary could be
+        // anywhere. Along a strip between parallel edges every point of the
+        // midline is as far from the boundary, and cell centres, on a
+        // lattice, never land on it: on that bound alone the search splits
+        // cells along the whole midline down to the tolerance. So before a
+        // cell is split, its nearby edges bound it better: a point's
+        // distance to the boundary is at most its distance to any edge, and
+        // so at most the mean of its distances to any two; each of those is
+        // convex in the point, so over the cell it peaks at a corner.
+        // Between two parallel edges the mean is the same everywhere. And
+        // the point halfway between the centre's nearest points on the two
+        // edges that bound it best (on the midline, for parallel edges) is
+        // tried as a circle: the best circle reaches the midline, and the
+        // midline's cells end.
+        var near: [Int] = []
+        var toCorners: [Double] = []
+        func splitBound(_ c: Cell) -> (bound: Double, candidate: (point: CGPoint, within: Double)?) {
+            near.removeAll(keepingCapacity: true)
+            let p = CGPoint(x: c.x, y: c.y)
+            let reach = abs(c.distance) + 2 * c.half * 2.0.squareRoot()
+            guard
+                chains.edges(near: p, within: reach * 1.0001 + tolerance, limit: Self.splitBoundEdges, into: &near)
+            else { return (c.potential, nil) }
+            toCorners.removeAll(keepingCapacity: true)
+            var bound = c.potential
+            for e in near {
+                var farthest = 0.0
+                for (dx, dy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
+                    let corner = CGPoint(x: c.x + dx * c.half, y: c.y + dy * c.half)
+                    let d = EdgeChains.distance(corner, vertices[e], vertices[e + 1])
+                    toCorners.append(d)
+                    farthest = max(farthest, d)
+                }
+                bound = min(bound, farthest)
+            }
+            var pair: (Int, Int)?, pairBound = Double.infinity
+            for i in 0 ..< near.count {
+                for j in i + 1 ..< near.count {
+                    var mean = 0.0
+                    for k in 0 ..< 4 { mean = max(mean, (toCorners[4 * i + k] + toCorners[4 * j + k]) / 2) }
+                    if mean < pairBound {
+                        pairBound = mean
+                        pair = (near[i], near[j])
+                    }
+                }
+            }
+            bound = min(bound, pairBound)
+            // Only a pair that bounds the cell (nearly) best is worth a try.
+            guard let (e, f) = pair, pairBound <= bound + tolerance else { return (bound, nil) }
+            let a = Self.nearestPoint(p, vertices[e], vertices[e + 1])
+            let b = Self.nearestPoint(p, vertices[f], vertices[f + 1])
+            let q = CGPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            return (bound, (q, EdgeChains.distance(q, vertices[e], vertices[e + 1])))
+        }
+
         // With a goal: done once a circle reaches it, or once no cell can.
         let reached = goal ?? .infinity, hopeless = goal ?? -.infinity
         var queue = MaxHeap<Cell> { $0.potential < $1.potential }
@@ -212,16 +288,33 @@ extension PolygonSet {
         while best.distance < reached, let top = queue.pop(), evaluated < cells {
             // Cells come out by potential, so none left can do better.
             if top.potential - best.distance <= tolerance || top.potential < hopeless { break }
+            let (bound, candidate) = splitBound(top)
+            if let q = candidate, bound - best.distance > tolerance {
+                // Its distance to the boundary is at most that to one edge.
+                let c = cell(Double(q.point.x), Double(q.point.y), 0, within: q.within * 1.0001 + tolerance)
+                if c.distance > best.distance { best = c }
+            }
+            if bound - best.distance <= tolerance || bound < hopeless { continue }
             let half = top.half / 2
-            let bound = abs(top.distance) + half * 2.0.squareRoot() * 1.0001 + tolerance
+            let within = abs(top.distance) + half * 2.0.squareRoot() * 1.0001 + tolerance
             for (dx, dy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
-                let child = cell(top.x + dx * half, top.y + dy * half, half, within: bound)
+                let child = cell(top.x + dx * half, top.y + dy * half, half, within: within)
                 if child.distance > best.distance { best = child }
                 if child.potential - best.distance > tolerance { queue.push(child) }
             }
         }
         guard best.distance > 0 else { return nil }
         return (CGPoint(x: best.x, y: best.y), best.distance)
+    }
+}
+
+extension PolygonSet {
+    /// The point of segment `ab` nearest to `p`.
+    static func nearestPoint(_ p: CGPoint, _ a: CGPoint, _ b: CGPoint) -> CGPoint {
+        let dx = Double(b.x - a.x), dy = Double(b.y - a.y)
+        let length2 = dx * dx + dy * dy
+        let t = length2 > 0 ? min(1, max(0, (Double(p.x - a.x) * dx + Double(p.y - a.y) * dy) / length2)) : 0
+        return CGPoint(x: Double(a.x) + t * dx, y: Double(a.y) + t * dy)
     }
 }
 
