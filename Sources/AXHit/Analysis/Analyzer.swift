@@ -128,7 +128,8 @@ struct Analyzer {
     func wantsCircle(_ b: ElementBasics) -> Bool {
         switch context.circles {
         case .every: true
-        case .failing(let also): b.status != .ok || b.outside || also(b.element)
+        case .audit(let isControl, let measuresControls):
+            b.outside || ((measuresControls || b.status != .ok) && isControl(b.element))
         }
     }
 

@@ -121,10 +121,8 @@ extension Ownership {
             }
         }
         let covers = front.map { entries[$0].region }
-        if let r = region.asRect {
-            let rects = covers.compactMap(\.asRect)
-            if rects.count == covers.count, let exact = Region.rectilinear(r, minus: rects) { return exact }
-        }
+        // Without GEOS where it can be, before a builder is made for it.
+        if let exact = region.rectilinearDifference(covers) { return exact.polygons }
         if builder == nil { builder = try RegionBuilder() }
         guard let builder else { return [] }
         return try region.subtracting(covers, builder).polygons

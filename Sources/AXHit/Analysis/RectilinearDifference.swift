@@ -1,8 +1,8 @@
 import Foundation
 
 extension Region {
-    /// The most cells `rectilinear(_:minus:)` takes (O(k²) for k covers at
-    /// worst; rows or columns of covers make far fewer).
+    /// The most cells `rectilinear(_:minus:)` and `rectilinearUnion(_:)`
+    /// take (O(k²) for k rects at worst; rows or columns make far fewer).
     static let rectilinearCellLimit = 1 << 18
 
     /// `r ∖ ∪ covers` for axis-aligned rects, exactly and without GEOS:
@@ -21,14 +21,37 @@ extension Region {
         let cuts = covers.compactMap { Region.rect(of: $0.intersection(r)).asRect }
         if cuts.isEmpty { return Region.rect(r).polygons }
         if cuts.contains(where: { $0.contains(r) }) { return [] }
-        let xs = Array(Set(cuts.flatMap { [Double($0.minX), Double($0.maxX)] } + [Double(r.minX), Double(r.maxX)]))
-            .sorted()
-        let ys = Array(Set(cuts.flatMap { [Double($0.minY), Double($0.maxY)] } + [Double(r.minY), Double(r.maxY)]))
-            .sorted()
+        return traced(r, filled: true, marking: cuts)
+    }
+
+    /// `∪ rects` for axis-aligned rects, exactly and without GEOS, as
+    /// `rectilinear(_:minus:)` makes it: the cells between the rects'
+    /// edges, filled where a rect holds them, traced into rings.
+    ///
+    /// - Complexity: O(k log k + cells covered) for k rects; nil when their
+    ///   edges make more than `rectilinearCellLimit` cells.
+    static func rectilinearUnion(_ rects: [CGRect]) -> [[[CGPoint]]]? {
+        let parts = rects.compactMap { Region.rect(of: $0).asRect }
+        guard let first = parts.first else { return [] }
+        let frame = parts.dropFirst().reduce(first) { $0.union($1) }
+        return traced(frame, filled: false, marking: parts)
+    }
+
+    /// The grid of cells that `marks`' edges cut `frame` into, each
+    /// `filled` unless a mark holds it, then the other way, traced into
+    /// polygons (see `rectilinear(_:minus:)`); nil past the cell limit.
+    /// Every mark lies within `frame`.
+    private static func traced(_ frame: CGRect, filled initially: Bool, marking marks: [CGRect]) -> [[[CGPoint]]]? {
+        let xs = Array(
+            Set(marks.flatMap { [Double($0.minX), Double($0.maxX)] } + [Double(frame.minX), Double(frame.maxX)])
+        ).sorted()
+        let ys = Array(
+            Set(marks.flatMap { [Double($0.minY), Double($0.maxY)] } + [Double(frame.minY), Double(frame.maxY)])
+        ).sorted()
         let nx = xs.count - 1, ny = ys.count - 1
         guard nx * ny <= rectilinearCellLimit else { return nil }
         // Cell (i, j) spans xs[i] ..< xs[i + 1], ys[j] ..< ys[j + 1].
-        var filled = [Bool](repeating: true, count: nx * ny)
+        var filled = [Bool](repeating: initially, count: nx * ny)
         func index(_ v: Double, in values: [Double]) -> Int {
             var lo = 0, hi = values.count - 1
             while lo < hi {
@@ -37,10 +60,10 @@ extension Region {
             }
             return lo
         }
-        for c in cuts {
+        for c in marks {
             let i0 = index(Double(c.minX), in: xs), i1 = index(Double(c.maxX), in: xs)
             let j0 = index(Double(c.minY), in: ys), j1 = index(Double(c.maxY), in: ys)
-            for j in j0 ..< j1 { for i in i0 ..< i1 { filled[j * nx + i] = false } }
+            for j in j0 ..< j1 { for i in i0 ..< i1 { filled[j * nx + i] = !initially } }
         }
         guard filled.contains(true) else { return [] }
         func isFilled(_ i: Int, _ j: Int) -> Bool { i >= 0 && j >= 0 && i < nx && j < ny && filled[j * nx + i] }

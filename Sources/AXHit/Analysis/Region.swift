@@ -1,8 +1,9 @@
 import Foundation
 
 /// A screen region for whole-screen passes: an axis-aligned rect while every
-/// operand has been one (most layouts: no GEOS call at all), else exact
-/// polygons from GEOS.
+/// operand has been one (most layouts: no GEOS call at all), polygons traced
+/// from a grid of cells where rects are united or subtracted (no GEOS
+/// either), else exact polygons from GEOS.
 ///
 /// Rects follow the closed-open rule; a rect with no area is the empty
 /// region, like `.polygons(.empty)`.
@@ -84,16 +85,20 @@ enum Region: Sendable {
         return .polygons(try builder.intersection(polygonSet, other.polygonSet))
     }
 
-    /// `∪ regions`: a rect when there is one region, else GEOS.
+    /// `∪ regions`: a rect when there is one region, traced cells when all
+    /// are rects (`rectilinearUnion(_:)`), else GEOS.
     static func union(_ regions: [Region], _ builder: RegionBuilder) throws(GeometryError) -> Region {
         let parts = regions.filter { !$0.isEmpty }
         if parts.isEmpty { return .empty }
         if parts.count == 1 { return parts[0] }
+        let rects = parts.compactMap(\.asRect)
+        if rects.count == parts.count, let traced = rectilinearUnion(rects) { return Region(traced: traced) }
         return .polygons(try builder.union(parts.map(\.polygonSet)))
     }
 
     /// `self ∖ ∪ covers`. Covers that miss the region are dropped first; a
-    /// rect cover holding the whole region empties it without GEOS.
+    /// rect cover holding the whole region empties it, and rects less rects
+    /// are traced cells (`rectilinearDifference(_:)`), all without GEOS.
     func subtracting(_ covers: [Region], _ builder: RegionBuilder) throws(GeometryError) -> Region {
         if isEmpty { return .empty }
         let box = bounds
@@ -103,7 +108,31 @@ enum Region: Sendable {
             relevant.append(c)
         }
         if relevant.isEmpty { return self }
+        if let exact = rectilinearDifference(relevant) { return exact }
         return .polygons(try builder.subtracting(relevant.map(\.polygonSet), from: polygonSet))
+    }
+
+    /// `self ∖ ∪ covers` when the region and every cover are rects
+    /// (`rectilinear(_:minus:)`); nil otherwise, or past its cell limit.
+    func rectilinearDifference(_ covers: [Region]) -> Region? {
+        guard let r = asRect else { return nil }
+        let rects = covers.compactMap(\.asRect)
+        guard rects.count == covers.count, let traced = Self.rectilinear(r, minus: rects) else { return nil }
+        return Region(traced: traced)
+    }
+
+    /// Traced polygons (each its exterior then its holes, rings closed) as a
+    /// region: a rect when they are one 4-cornered ring.
+    init(traced polygons: [[[CGPoint]]]) {
+        if polygons.isEmpty {
+            self = .empty
+        } else if polygons.count == 1, polygons[0].count == 1, polygons[0][0].count == 5 {
+            var box = CGRect.null
+            for p in polygons[0][0] { box = box.union(CGRect(origin: p, size: .zero)) }
+            self = .rect(of: box)
+        } else {
+            self = .polygons(PolygonSet(polygons: polygons))
+        }
     }
 
     /// The area of `self ∖ ∪ covers`, without GEOS when everything is a rect

@@ -107,10 +107,13 @@ public struct ScreenAnalysis: Sendable {
     enum CircleScope: Sendable {
         /// Every element (`axhit activate` prints each one's suggestion).
         case every
-        /// The elements whose activation fails (status not ok, or the point
-        /// outside the shape), whose fix cites a suggestion, and those
-        /// `also` asks for; the others get no suggestion and radius 0.
-        case failing(also: @Sendable (NodeID) -> Bool)
+        /// The circles an audit's findings cite, and no other: a control
+        /// whose activation fails (`activation-obstructed`, `-lost`: the
+        /// fix cites a suggestion), any element whose point lies outside
+        /// its shape (`activation-outside-shape`), and every control when
+        /// `measuresControls` (Apple's size rule). The others get no
+        /// suggestion and radius 0.
+        case audit(isControl: @Sendable (NodeID) -> Bool, measuresControls: Bool)
     }
 
     /// `init(_:visibility:)`, searching circles for `circles` only.

@@ -30,8 +30,9 @@ public enum Auditor {
 
     /// Every finding on `tester`'s screen: `findings(_:options:screen:)`
     /// over an analysis that searches the largest inscribed circle (most of
-    /// an analysis's cost) only where a finding can cite it: activations
-    /// that fail, and the controls Apple's size rule measures.
+    /// an analysis's cost) only where a finding can cite it: controls whose
+    /// activation fails, points outside their shape, and the controls
+    /// Apple's size rule measures.
     ///
     /// - Throws: `TreeError` as `ScreenAnalysis.init(_:visibility:)` and
     ///   `findings(_:options:screen:)`.
@@ -39,9 +40,11 @@ public enum Auditor {
         _ tester: HitTester, options: AuditOptions = AuditOptions(), screen: String? = nil
     ) throws(TreeError) -> [AuditFinding] {
         let rules = tester.rules, tree = tester.tree
-        let measured = TouchTargetAudit.measuresCircles(options.profile, on: rules.platform)
         let analysis = try ScreenAnalysis(
-            tester, visibility: true, circles: .failing(also: { measured && rules.isControl($0, in: tree) }))
+            tester, visibility: true,
+            circles: .audit(
+                isControl: { rules.isControl($0, in: tree) },
+                measuresControls: TouchTargetAudit.measuresCircles(options.profile, on: rules.platform)))
         return try findings(analysis, options: options, screen: screen)
     }
 
