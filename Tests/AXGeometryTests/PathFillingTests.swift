@@ -82,7 +82,43 @@ import Testing
         let r = try Self.region("M 0 0 L 1e300 0 L 1e300 1e300 Z")
         #expect(r.contains(CGPoint(x: 9e299, y: 1e299)))
         #expect(!r.contains(CGPoint(x: 1e299, y: 9e299)))
-        #expect(r.wkt.hasPrefix("POLYGON ((0 0, 1.0000000000000"))
+        // A simple ring is its own fill: its vertices exactly, scaled down
+        // and back by a power of two.
+        #expect(r.wkt == "POLYGON ((0 0, 1e+300 0, 1e+300 1e+300, 0 0))")
+        // Crossing itself, it is noded by GEOS at a working scale: the
+        // bow tie's two triangles meet at (5e299, 5e299), to GEOS's grid.
+        let bowTie = try Self.region("M 0 0 L 1e300 0 L 0 1e300 L 1e300 1e300 Z")
+        #expect(bowTie.polygonCount == 2)
+        #expect(bowTie.contains(CGPoint(x: 5e299, y: 1e299)) && bowTie.contains(CGPoint(x: 5e299, y: 9e299)))
+        #expect(!bowTie.contains(CGPoint(x: 1e299, y: 5e299)))
+    }
+
+    @Test func aSimpleRingIsItsOwnFill() throws {
+        // Stars with rays at increasing angles never meet themselves: each
+        // is its own fill under both rules, vertex for vertex (exteriors
+        // counterclockwise), with its shoelace area.
+        var random = SplitMix64(seed: 48)
+        for _ in 0 ..< 50 {
+            let n = 3 + random.int(below: 60)
+            let ring = (0 ..< n).map { k -> CGPoint in
+                let angle = 2 * Double.pi * (Double(k) + random.double(in: 0 ... 0.9)) / Double(n)
+                let r = random.double(in: 5 ... 100)
+                return CGPoint(x: 200 + r * cos(angle), y: 300 + r * sin(angle))
+            }
+            let area = abs(PolygonSet.signedArea(ring + [ring[0]]))
+            for rule in [FillRule.nonZero, .evenOdd] {
+                let fill = try PolygonSet.filling(rings: [ring], rule: rule)
+                #expect(fill.polygonCount == 1 && abs(fill.area - area) <= 1e-9 * area)
+                #expect(Set(fill.polygons[0][0]) == Set(ring))
+            }
+        }
+        // A spike turning straight back over an edge is not simple: GEOS
+        // nodes it, and the spike, enclosing nothing, goes.
+        let spiked = try Self.region("M 0 0 L 10 0 L 10 10 L 10 5 L 0 10 Z")
+        #expect(spiked.area == 75 && !spiked.polygons[0][0].contains(CGPoint(x: 10, y: 10)))
+        // Two rings, even apart, still go through GEOS (nesting decides).
+        let donut = try Self.region("M 0 0 L 30 0 L 30 30 L 0 30 Z M 10 10 L 10 20 L 20 20 L 20 10 Z")
+        #expect(donut.area == 800 && donut.polygons[0].count == 2)
     }
 
     @Test func openSubpathIsFilledAsIfClosed() throws {

@@ -49,7 +49,9 @@ extension PolygonSet {
     /// Method: the inner vertices of straight runs (within half a
     /// snap-rounding cell of a line) are dropped (`straightened`); the edges
     /// are cut into monotone chains and their crossings counted (refused
-    /// above the budgets); all ring linework is then snap-rounded, noded
+    /// above the budgets). One ring that meets itself nowhere (no crossing,
+    /// no spike) is its own fill, as it is, under either rule. Otherwise all
+    /// ring linework is snap-rounded, noded
     /// (in scrambled pieces, `scrambledPieces(of:)`) and polygonized by
     /// GEOS into faces; each face's winding number is computed at an
     /// interior point against the (straightened) rings; the faces the rule
@@ -58,7 +60,8 @@ extension PolygonSet {
     /// a grid of 2^(e−44), where 2^e ≤ the largest coordinate magnitude (256
     /// ulps of it; 3e-11 to 6e-11 for screen coordinates in the hundreds to
     /// low thousands): the result's vertices lie on that grid, and features
-    /// thinner than a cell or two may collapse and be dropped.
+    /// thinner than a cell or two may collapse and be dropped (a simple
+    /// ring's vertices stay where they were).
     ///
     /// Huge or tiny coordinates (1e300, 1e-300) are scaled by a power of two
     /// around GEOS, which is exact: the answer keeps the same relative
@@ -186,6 +189,11 @@ extension PolygonSet {
         if rings.isEmpty { return .empty }
         let chains = EdgeChains(closedRings: rings)
         switch chains.countCrossings(crossingLimit: maximumFillCrossings, workLimit: maximumFillCandidatePairs) {
+        case .complete(crossings: 0) where rings.count == 1 && !foldsBack(rings[0]):
+            // A simple ring (no two edges meet but neighbours at their
+            // vertex, none turning straight back) fills itself under either
+            // rule: no noding, no GEOS, and its vertices as they are.
+            return PolygonSet(simpleRing: rings[0])
         case .complete: break
         case let .tooManyCrossings(count):
             throw GeometryError.overBudget(.fillCrossings, count: count, limit: maximumFillCrossings)
@@ -212,6 +220,20 @@ extension PolygonSet {
             kept += try context.polygons(face)
         }
         return dissolving(faces: kept)
+    }
+
+    /// Whether closed `ring` turns straight back at a vertex (its two edges
+    /// there overlap: a spike, which the crossing count, skipping
+    /// neighbours, does not see).
+    static func foldsBack(_ ring: [CGPoint]) -> Bool {
+        let n = ring.count - 1  // the last point repeats the first
+        guard n >= 3 else { return true }
+        for i in 0 ..< n {
+            let a = ring[(i + n - 1) % n], b = ring[i], c = ring[i + 1]
+            let ux = Double(b.x - a.x), uy = Double(b.y - a.y), vx = Double(c.x - b.x), vy = Double(c.y - b.y)
+            if ux * vy - uy * vx == 0 && ux * vx + uy * vy < 0 { return true }
+        }
+        return false
     }
 
     /// The edges of each piece `scrambledPieces(of:)` cuts.
