@@ -22,6 +22,11 @@ public enum AuditJSONWriter {
     /// `s` as a JSON string: quotes, backslashes, control characters,
     /// U+FEFF, U+2028 and U+2029 escaped.
     static func quoted(_ s: String) -> String {
+        // Most text (every WKT, most names) needs no escape: one pass over
+        // its bytes says so. 0xE2 and 0xEF lead U+2028, U+2029 and U+FEFF.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 || $0 == 0xEF }) {
+            return "\"" + s + "\""
+        }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
