@@ -76,13 +76,18 @@ enum Region: Sendable {
 
     var wkt: String { polygonSet.wkt }
 
-    /// `self ∩ other`: rect arithmetic when both are rects, else GEOS.
+    /// `self ∩ other`: rect arithmetic when both are rects, clipping when
+    /// both are convex (turned views' quads and what they cut of each
+    /// other), else GEOS.
     func intersecting(_ other: Region, _ builder: RegionBuilder) throws(GeometryError) -> Region {
         if isEmpty || other.isEmpty { return .empty }
         if let a = asRect, let b = other.asRect { return .rect(of: a.intersection(b)) }
+        if !Region.boxesOverlap(bounds, other.bounds) { return .empty }
         if let b = other.asRect, case let .polygons(s) = self, b.contains(s.bounds) { return self }
         if let a = asRect, case let .polygons(s) = other, a.contains(s.bounds) { return other }
-        return .polygons(try builder.intersection(polygonSet, other.polygonSet))
+        let a = polygonSet, b = other.polygonSet
+        if a.isConvexPolygon && b.isConvexPolygon { return .polygons(a.convexIntersection(b)) }
+        return .polygons(try builder.intersection(a, b))
     }
 
     /// `∪ regions`: a rect when there is one region, traced cells when all
