@@ -52,67 +52,72 @@ extension Region {
         guard nx * ny <= rectilinearCellLimit else { return nil }
         // Cell (i, j) spans xs[i] ..< xs[i + 1], ys[j] ..< ys[j + 1].
         var filled = [Bool](repeating: initially, count: nx * ny)
-        func index(_ v: Double, in values: [Double]) -> Int {
-            var lo = 0, hi = values.count - 1
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if values[mid] < v { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
         for c in marks {
-            let i0 = index(Double(c.minX), in: xs), i1 = index(Double(c.maxX), in: xs)
-            let j0 = index(Double(c.minY), in: ys), j1 = index(Double(c.maxY), in: ys)
+            let i0 = cellIndex(Double(c.minX), in: xs), i1 = cellIndex(Double(c.maxX), in: xs)
+            let j0 = cellIndex(Double(c.minY), in: ys), j1 = cellIndex(Double(c.maxY), in: ys)
             for j in j0 ..< j1 { for i in i0 ..< i1 { filled[j * nx + i] = !initially } }
         }
         guard filled.contains(true) else { return [] }
         func isFilled(_ i: Int, _ j: Int) -> Bool { i >= 0 && j >= 0 && i < nx && j < ny && filled[j * nx + i] }
 
-        // Boundary edges between grid vertices (i, j), each with a filled
-        // cell on its left (x right, y up): exteriors wind one way, holes
-        // the other.
-        struct Edge {
-            var from: (Int, Int)
-            var to: (Int, Int)
-        }
-        var edges: [Edge] = []
-        var outgoing: [Int: [Int]] = [:]
-        func add(_ a: (Int, Int), _ b: (Int, Int)) {
-            outgoing[a.1 * (nx + 1) + a.0, default: []].append(edges.count)
-            edges.append(Edge(from: a, to: b))
+        // Boundary edges between grid vertices (vertex v = j * (nx + 1) + i
+        // at xs[i], ys[j]), each with a filled cell on its left (x right, y
+        // up): exteriors wind one way, holes the other. Directions: 0 +x,
+        // 1 +y, 2 -x, 3 -y, so the left turn of d is (d + 1) % 4. A vertex
+        // has at most two ways on (where filled cells meet diagonally), kept
+        // in `ways` (-1: none), so the walk allocates nothing per edge.
+        let row = nx + 1
+        var edgeFrom: [Int32] = [], edgeTo: [Int32] = [], edgeDirection: [UInt8] = []
+        var ways = [Int32](repeating: -1, count: 2 * row * (ny + 1))
+        func add(_ from: Int, _ to: Int, _ direction: UInt8) {
+            let e = Int32(edgeFrom.count)
+            if ways[2 * from] < 0 { ways[2 * from] = e } else { ways[2 * from + 1] = e }
+            edgeFrom.append(Int32(from))
+            edgeTo.append(Int32(to))
+            edgeDirection.append(direction)
         }
         for j in 0 ..< ny {
             for i in 0 ..< nx where filled[j * nx + i] {
-                if !isFilled(i, j - 1) { add((i, j), (i + 1, j)) }
-                if !isFilled(i + 1, j) { add((i + 1, j), (i + 1, j + 1)) }
-                if !isFilled(i, j + 1) { add((i + 1, j + 1), (i, j + 1)) }
-                if !isFilled(i - 1, j) { add((i, j + 1), (i, j)) }
+                let v = j * row + i
+                if !isFilled(i, j - 1) { add(v, v + 1, 0) }
+                if !isFilled(i + 1, j) { add(v + 1, v + 1 + row, 1) }
+                if !isFilled(i, j + 1) { add(v + 1 + row, v + row, 2) }
+                if !isFilled(i - 1, j) { add(v + row, v, 3) }
             }
         }
-        var used = [Bool](repeating: false, count: edges.count)
+        var used = [Bool](repeating: false, count: edgeFrom.count)
         var rings: [[CGPoint]] = []
-        for start in edges.indices where !used[start] {
-            var ring: [(Int, Int)] = []
+        var starts: [Int32] = [], directions: [UInt8] = []
+        for start in edgeFrom.indices where !used[start] {
+            starts.removeAll(keepingCapacity: true)
+            directions.removeAll(keepingCapacity: true)
             var e = start
             while !used[e] {
                 used[e] = true
-                ring.append(edges[e].from)
-                let d = (edges[e].to.0 - edges[e].from.0, edges[e].to.1 - edges[e].from.1)
-                let candidates = (outgoing[edges[e].to.1 * (nx + 1) + edges[e].to.0] ?? []).filter { !used[$0] }
-                guard let first = candidates.first else { break }
+                starts.append(edgeFrom[e])
+                directions.append(edgeDirection[e])
+                let v = Int(edgeTo[e])
+                let a = Int(ways[2 * v]), b = Int(ways[2 * v + 1])
+                let aFree = a >= 0 && !used[a], bFree = b >= 0 && !used[b]
                 // Two ways on at a corner where filled cells meet diagonally:
                 // turn left, towards the filled side.
-                let left = (-d.1, d.0)
-                e =
-                    candidates.first { (edges[$0].to.0 - edges[$0].from.0, edges[$0].to.1 - edges[$0].from.1) == left }
-                    ?? first
+                if aFree && bFree {
+                    e = edgeDirection[b] == (edgeDirection[e] + 1) % 4 ? b : a
+                } else if aFree {
+                    e = a
+                } else if bFree {
+                    e = b
+                } else {
+                    break
+                }
             }
-            // Drop the vertices in the middle of straight runs.
+            // A vertex where the direction does not change is in the middle
+            // of a straight run: only the corners are kept.
             var corners: [CGPoint] = []
-            for k in ring.indices {
-                let p = ring[(k + ring.count - 1) % ring.count], q = ring[k], s = ring[(k + 1) % ring.count]
-                let straight = (p.0 == q.0 && q.0 == s.0) || (p.1 == q.1 && q.1 == s.1)
-                if !straight { corners.append(CGPoint(x: xs[q.0], y: ys[q.1])) }
+            let n = starts.count
+            for k in 0 ..< n where directions[(k + n - 1) % n] != directions[k] {
+                let v = Int(starts[k])
+                corners.append(CGPoint(x: xs[v % row], y: ys[v / row]))
             }
             corners.append(corners[0])
             rings.append(corners)

@@ -158,26 +158,44 @@ enum Region: Sendable {
     }
 
     /// The area of `r` not covered by any of `covers`, by coordinate
-    /// compression: O(k³) for k covers, exact up to rounding.
+    /// compression: O(k log k + the cells the covers mark) for k covers
+    /// (O(k³) at worst), exact up to rounding.
     static func uncoveredArea(of r: CGRect, by covers: [CGRect]) -> Double {
-        var xs = [r.minX, r.maxX], ys = [r.minY, r.maxY]
+        var xs = [Double(r.minX), Double(r.maxX)], ys = [Double(r.minY), Double(r.maxY)]
         let clipped = covers.map { $0.intersection(r) }.filter { !$0.isNull && $0.width > 0 && $0.height > 0 }
         for c in clipped {
-            xs += [c.minX, c.maxX]
-            ys += [c.minY, c.maxY]
+            xs += [Double(c.minX), Double(c.maxX)]
+            ys += [Double(c.minY), Double(c.maxY)]
         }
         xs = Array(Set(xs)).sorted()
         ys = Array(Set(ys)).sorted()
+        // Every cover's edges are cell edges: it covers whole cells, found
+        // by binary search.
+        let columns = ys.count - 1
+        var covered = [Bool](repeating: false, count: (xs.count - 1) * columns)
+        for c in clipped {
+            let i0 = cellIndex(Double(c.minX), in: xs), i1 = cellIndex(Double(c.maxX), in: xs)
+            let j0 = cellIndex(Double(c.minY), in: ys), j1 = cellIndex(Double(c.maxY), in: ys)
+            for i in i0 ..< i1 { for j in j0 ..< j1 { covered[i * columns + j] = true } }
+        }
         var area = 0.0
         for i in 0 ..< (xs.count - 1) {
-            let mx = (xs[i] + xs[i + 1]) / 2
-            for j in 0 ..< (ys.count - 1) {
-                let my = (ys[j] + ys[j + 1]) / 2
-                let covered = clipped.contains { mx > $0.minX && mx < $0.maxX && my > $0.minY && my < $0.maxY }
-                if !covered { area += Double((xs[i + 1] - xs[i]) * (ys[j + 1] - ys[j])) }
+            for j in 0 ..< columns where !covered[i * columns + j] {
+                area += (xs[i + 1] - xs[i]) * (ys[j + 1] - ys[j])
             }
         }
         return area
+    }
+
+    /// The index of `v` in sorted `values` that hold it (the first not below
+    /// it). O(log n).
+    static func cellIndex(_ v: Double, in values: [Double]) -> Int {
+        var lo = 0, hi = values.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if values[mid] < v { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// The largest inscribed circle: the centre and half the short side for
