@@ -69,4 +69,31 @@ import Testing
         #expect(tester.hit(CGPoint(x: 50, y: 37), policy: .frame) == eid)
         #expect(tester.hit(CGPoint(x: 50, y: 37), policy: .shape) == eid)
     }
+
+    /// The fuzz run's input (`Fuzz/Regressions/uiautomator-xml`): a
+    /// scrollable node with no text over a clickable TextView. The hover is
+    /// offered the overlay first; it takes no click, so the TextView behind
+    /// is offered it too and reports last: TalkBack focuses the TextView.
+    /// `hitAll` lists every exposed node whose bounds hold the point,
+    /// deepest first: the overlay (later in pre-order), then the TextView.
+    @Test func anEmptyOverlayPassesTheHoverAndHitAllStillListsIt() throws {
+        let xml = """
+            <hierarchy rotation="0">
+              <node index="0" text="" class="android.widget.FrameLayout" package="p" content-desc="" clickable="false" enabled="true" focusable="false" scrollable="false" bounds="[0,0][1080,2400]">
+                <node index="0" text="Settings" resource-id="p:id/settings" class="android.widget.TextView" package="p" content-desc="Open settings" clickable="true" enabled="true" focusable="true" scrollable="false" bounds="[40,100][440,220]" />
+                <node index="1" text="Settings" scrollable="true" bounds="[00,07][1080,2200]" />
+              </node>
+            </hierarchy>
+            """
+        let tree = try ElementTree(contentsOf: Data(xml.utf8), file: "overlay.xml")
+        let tester = HitTester(tree)
+        let label = try #require(tree.node(withID: "TextView#1"))
+        let overlay = try #require(tree.node(withID: "node#2"))
+        for policy in [HitPolicy.frame, .shape] {
+            #expect(tester.hit(CGPoint(x: 102, y: 111), policy: policy) == label)
+            #expect(tester.hitAll(CGPoint(x: 102, y: 111), policy: policy) == [overlay, label])
+            // Beside the TextView, the overlay alone is under the finger.
+            #expect(tester.hit(CGPoint(x: 600, y: 111), policy: policy) == overlay)
+        }
+    }
 }
