@@ -53,8 +53,8 @@ extension Region {
         // Cell (i, j) spans xs[i] ..< xs[i + 1], ys[j] ..< ys[j + 1].
         var filled = [Bool](repeating: initially, count: nx * ny)
         for c in marks {
-            let i0 = cellIndex(Double(c.minX), in: xs), i1 = cellIndex(Double(c.maxX), in: xs)
-            let j0 = cellIndex(Double(c.minY), in: ys), j1 = cellIndex(Double(c.maxY), in: ys)
+            let i0 = xs.firstIndex(notBelow: Double(c.minX)), i1 = xs.firstIndex(notBelow: Double(c.maxX))
+            let j0 = ys.firstIndex(notBelow: Double(c.minY)), j1 = ys.firstIndex(notBelow: Double(c.maxY))
             for j in j0 ..< j1 { for i in i0 ..< i1 { filled[j * nx + i] = !initially } }
         }
         guard filled.contains(true) else { return [] }

@@ -174,8 +174,8 @@ enum Region: Sendable {
         let columns = ys.count - 1
         var covered = [Bool](repeating: false, count: (xs.count - 1) * columns)
         for c in clipped {
-            let i0 = cellIndex(Double(c.minX), in: xs), i1 = cellIndex(Double(c.maxX), in: xs)
-            let j0 = cellIndex(Double(c.minY), in: ys), j1 = cellIndex(Double(c.maxY), in: ys)
+            let i0 = xs.firstIndex(notBelow: Double(c.minX)), i1 = xs.firstIndex(notBelow: Double(c.maxX))
+            let j0 = ys.firstIndex(notBelow: Double(c.minY)), j1 = ys.firstIndex(notBelow: Double(c.maxY))
             for i in i0 ..< i1 { for j in j0 ..< j1 { covered[i * columns + j] = true } }
         }
         var area = 0.0
@@ -185,17 +185,6 @@ enum Region: Sendable {
             }
         }
         return area
-    }
-
-    /// The index of `v` in sorted `values` that hold it (the first not below
-    /// it). O(log n).
-    static func cellIndex(_ v: Double, in values: [Double]) -> Int {
-        var lo = 0, hi = values.count - 1
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if values[mid] < v { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 
     /// The largest inscribed circle: the centre and half the short side for

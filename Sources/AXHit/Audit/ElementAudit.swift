@@ -250,10 +250,10 @@ struct ElementAudit {
         // edge, so each box covers whole cells, found by binary search.
         var inStranger = [Bool](repeating: false, count: columns * (sy.count - 1))
         for b in strangers {
-            let i0 = Self.firstIndex(in: sx, notBelow: max(b.minX, box.minX))
-            let i1 = Self.firstIndex(in: sx, notBelow: min(b.maxX, box.maxX))
-            let j0 = Self.firstIndex(in: sy, notBelow: max(b.minY, box.minY))
-            let j1 = Self.firstIndex(in: sy, notBelow: min(b.maxY, box.maxY))
+            let i0 = sx.firstIndex(notBelow: max(b.minX, box.minX))
+            let i1 = sx.firstIndex(notBelow: min(b.maxX, box.maxX))
+            let j0 = sy.firstIndex(notBelow: max(b.minY, box.minY))
+            let j1 = sy.firstIndex(notBelow: min(b.maxY, box.maxY))
             for j in j0 ..< max(j0, j1) {
                 for i in i0 ..< max(i0, i1) { inStranger[j * columns + i] = true }
             }
@@ -310,17 +310,6 @@ struct ElementAudit {
         // reads as its outline).
         let union = Region.polygons(Region.withoutStraightCorners(PolygonSet.dissolving(faces: faces)))
         return covered(e, union: union, by: takers.sorted { area[$0, default: 0] > area[$1, default: 0] })
-    }
-
-    /// The first index of sorted `values` holding `x` or more
-    /// (`values.count` when none does). O(log n).
-    static func firstIndex(in values: [CGFloat], notBelow x: CGFloat) -> Int {
-        var lo = 0, hi = values.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if values[mid] < x { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 
     func unreachable(_ e: NodeID, by covers: [NodeID], region: Region) -> AuditFinding {
