@@ -21,10 +21,13 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     @inline(__always)
     static func groups(_ chunks: Int) -> Int { (chunks + groupMask) &>> groupShift }
 
-    /// An empty table with room for `capacity` chunks.
-    static func make(capacity: Int) -> ChunkTable {
-        let buffer = create(minimumCapacity: capacity) { _ in
-            ChunkTableHeader(chunkCount: 0, room: capacity, groups: .allocate(capacity: groups(capacity)))
+    /// An empty table with room for `capacity` chunks, of the family
+    /// `family` (a copy's), or of a new one (`HolderLock`).
+    static func make(capacity: Int, family: Int? = nil) -> ChunkTable {
+        let buffer = create(minimumCapacity: capacity) { buffer in
+            ChunkTableHeader(
+                chunkCount: 0, room: capacity, groups: .allocate(capacity: groups(capacity)),
+                family: family ?? HolderLock.family(of: Unmanaged.passUnretained(buffer).toOpaque()))
         }
         return unsafeDowncast(buffer, to: ChunkTable.self)
     }
@@ -38,6 +41,8 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     var chunkCount: Int { head.pointee.chunkCount }
     var room: Int { head.pointee.room }
     private var groupCount: Int { Self.groups(head.pointee.chunkCount) }
+    /// The family whose lock counts this table's parts (`SharedPart`).
+    var family: Int { head.pointee.family }
 
     /// The address of each chunk's first entry, in order.
     @inline(__always)
@@ -107,7 +112,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let old = groups[g]
         let copy = old._withUnsafeGuaranteedRef { ChunkGroup(sharing: $0, count: count, capacity: capacity) }
         groups[g] = .passRetained(copy)
-        SharedPart.hold(copy.chunks, count: count, dropping: old)
+        SharedPart.hold(copy.chunks, count: count, dropping: old, under: family)
     }
 
     /// Whether chunk `k` and its group are this table's alone (a chunk held
@@ -132,16 +137,16 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let old = slot.pointee
         slot.pointee = .passRetained(chunk)
         bases[k] = chunk.base
-        SharedPart.drop(old)
+        SharedPart.drop(old, under: family)
     }
 
     /// A table holding the same chunks (each group held once more), with
     /// room for at least `reserving` chunks.
     func copy(reserving: Int) -> ChunkTable {
         let n = chunkCount
-        let copy = ChunkTable.make(capacity: Swift.max(n, reserving))
+        let copy = ChunkTable.make(capacity: Swift.max(n, reserving), family: family)
         copy.head.pointee.groups.initialize(from: head.pointee.groups, count: groupCount)
-        SharedPart.hold(copy.head.pointee.groups, count: groupCount)
+        SharedPart.hold(copy.head.pointee.groups, count: groupCount, under: family)
         copy.bases.initialize(from: bases, count: n)
         copy.head.pointee.chunkCount = n
         return copy
@@ -153,7 +158,8 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let n = head.pointee.chunkCount, g = n &>> Self.groupShift, groups = head.pointee.groups
         if n & Self.groupMask == 0 {
             // A column's first group starts with one slot and doubles.
-            (groups + g).initialize(to: .passRetained(ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize)))
+            (groups + g).initialize(
+                to: .passRetained(ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize, family: family)))
         } else if groups[g]._withUnsafeGuaranteedRef({ $0.count == $0.capacity }) {
             // Only a first group fills before `groupSize`: one copy, shared
             // or not, with twice the room.
@@ -171,13 +177,13 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// some is copied with those).
     func removeLast(_ n: Int) {
         let kept = head.pointee.chunkCount - n, keptGroups = Self.groups(kept)
-        SharedPart.drop(head.pointee.groups + keptGroups, count: groupCount - keptGroups)
+        SharedPart.drop(head.pointee.groups + keptGroups, count: groupCount - keptGroups, under: family)
         let tail = kept & Self.groupMask, groups = head.pointee.groups
         if tail > 0 && groups[keptGroups - 1]._withUnsafeGuaranteedRef({ $0.count > tail }) {
             let g = keptGroups - 1
             if SharedPart.isHeldOnce(groups[g]) {
                 groups[g]._withUnsafeGuaranteedRef { group in
-                    SharedPart.drop(group.chunks + tail, count: group.count - tail)
+                    SharedPart.drop(group.chunks + tail, count: group.count - tail, under: family)
                     group.count = tail
                 }
             } else {
@@ -189,14 +195,16 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
 
     deinit {
         let groups = UnsafeMutableRawPointer(head.pointee.groups)
-        SharedPart.drop(raw: groups, count: groupCount)
+        SharedPart.drop(raw: groups, count: groupCount, under: family)
         groups.deallocate()
     }
 }
 
-/// A `ChunkTable`'s chunks in use, its room (in chunks), and its groups.
+/// A `ChunkTable`'s chunks in use, its room (in chunks), its groups, and
+/// its family (`HolderLock`).
 struct ChunkTableHeader<Element> {
     var chunkCount: Int
     var room: Int
     var groups: UnsafeMutablePointer<Unmanaged<ChunkGroup<Element>>>
+    let family: Int
 }
