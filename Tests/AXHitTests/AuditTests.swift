@@ -122,6 +122,26 @@ import FoundationXML
 
     /// The hairline's edge: cells sharing 3 pt are covered over a part 3 pt
     /// wide (2 pt is the least a reviewer asks about).
+    /// Numbers in messages: at most two decimals, no trailing zero, as C's
+    /// "%.2f" rounds them (hand cases), and the same digits as "%.2f" over
+    /// random values of every magnitude a message meets.
+    @Test func messageNumbersKeepTwoDecimalsAsPrintfRoundsThem() {
+        let cases: [(Double, String)] = [
+            (0, "0"), (44, "44"), (43.999, "44"), (1.5, "1.5"), (0.05, "0.05"), (12.345, "12.35"),
+            (-2.345, "-2.35"), (-0.004, "0"), (-0.006, "-0.01"), (125371.214, "125371.21"), (0.1 + 0.2, "0.3"),
+        ]
+        for (v, text) in cases { #expect(Auditor.text(v) == text, "\(v)") }
+        var rng = SeededRandom(seed: 45)
+        for _ in 0 ..< 20_000 {
+            let v = Double.random(in: -1 ... 1, using: &rng) * pow(10, Double.random(in: -3 ... 12, using: &rng))
+            var printf = String(format: "%.2f", (v * 100).rounded() / 100)
+            while printf.hasSuffix("0") { printf.removeLast() }
+            if printf.hasSuffix(".") { printf.removeLast() }
+            if printf == "-0" { printf = "0" }
+            #expect(Auditor.text(v) == printf, "\(v)")
+        }
+    }
+
     @Test func aCoveredPartTwoPointsWideIsReported() throws {
         for (overlap, found) in [(1.0, false), (1.99, false), (2.0, true), (3.0, true)] {
             let tree = try Self.viewTree(

@@ -10,16 +10,26 @@ extension PolygonSet {
     /// 10 10, 0 10, 0 0))`. O(vertices).
     public var wkt: String {
         if isEmpty { return "POLYGON EMPTY" }
-        func ringText(_ r: Int) -> String {
-            "("
-                + ring(r).map { "\(Self.wktNumber(Double($0.x))) \(Self.wktNumber(Double($0.y)))" }
-                .joined(separator: ", ") + ")"
+        // One string, appended to: joining a string per point and per ring
+        // made and freed several for every vertex.
+        var s = polygonCount == 1 ? "POLYGON " : "MULTIPOLYGON ("
+        s.reserveCapacity(s.utf8.count + 24 * vertices.count)
+        for k in 0 ..< polygonCount {
+            s += k == 0 ? "(" : ", ("
+            for r in polygonStarts[k] ..< polygonStarts[k + 1] {
+                s += r == polygonStarts[k] ? "(" : ", ("
+                for (i, p) in ring(r).enumerated() {
+                    if i > 0 { s += ", " }
+                    s += Self.wktNumber(Double(p.x))
+                    s += " "
+                    s += Self.wktNumber(Double(p.y))
+                }
+                s += ")"
+            }
+            s += ")"
         }
-        func polygonText(_ k: Int) -> String {
-            "(" + (polygonStarts[k] ..< polygonStarts[k + 1]).map(ringText).joined(separator: ", ") + ")"
-        }
-        if polygonCount == 1 { return "POLYGON " + polygonText(0) }
-        return "MULTIPOLYGON (" + (0 ..< polygonCount).map(polygonText).joined(separator: ", ") + ")"
+        if polygonCount > 1 { s += ")" }
+        return s
     }
 
     /// Integral values as integers (exact below 1e18, where Int64 holds

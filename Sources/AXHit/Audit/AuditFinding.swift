@@ -13,8 +13,10 @@ public struct AuditFinding: Sendable {
     /// What is wrong and what to do, in the platform's own terms.
     public let message: String
     /// The region behind the finding as WKT (a frame, a covered part, a
-    /// touch region), or nil.
-    public let wkt: String?
+    /// touch region), or nil. Made when asked (a writer asks once), not
+    /// with every finding: on a screen of turned or curved elements the
+    /// text of every region was a tenth of the audit.
+    public var wkt: String? { geometry.flatMap { $0.isEmpty ? nil : $0.wkt } }
     /// The points behind the finding (an activation point, a suggested
     /// point), possibly none.
     public let points: [CGPoint]
@@ -31,6 +33,6 @@ public struct AuditFinding: Sendable {
     /// accepted, reported but not new.
     public internal(set) var baseline: Bool
 
-    /// The region behind the finding, for pictures.
+    /// The region behind the finding, for pictures and its WKT.
     var geometry: Region? = nil
 }

@@ -102,9 +102,19 @@ public enum Auditor {
         // Huge values print as Swift does; Int64 would trap on them.
         guard rounded.isFinite, abs(rounded) < 1e15 else { return "\(v)" }
         if rounded == rounded.rounded() { return String(Int64(rounded)) }
-        var s = String(format: "%.2f", rounded)
-        while s.hasSuffix("0") { s.removeLast() }
-        return s
+        guard abs(rounded) < 1e9 else {
+            var s = String(format: "%.2f", rounded)
+            while s.hasSuffix("0") { s.removeLast() }
+            return s
+        }
+        // Hundredths in integers (Foundation's formatting was most of the
+        // time spent on messages). Below 1e9 a double is within 1e-7 of
+        // the hundredths it rounds to, so these are the digits "%.2f"
+        // prints, without its trailing zero.
+        let cents = Int64((v * 100).rounded()).magnitude
+        let fraction = cents % 100
+        let digits = fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+        return (rounded < 0 ? "-" : "") + "\(cents / 100)." + digits
     }
 
     static func text(_ p: CGPoint) -> String { "(\(text(Double(p.x))), \(text(Double(p.y))))" }
@@ -123,7 +133,7 @@ extension AuditFinding {
     ) {
         self.init(
             rule: rule, severity: severity ?? rule.severity, element: element, message: message,
-            wkt: region.flatMap { $0.isEmpty ? nil : $0.wkt }, points: points, related: related, screen: nil,
+            points: points, related: related, screen: nil,
             fingerprint: "", baseline: false, geometry: region)
     }
 }
