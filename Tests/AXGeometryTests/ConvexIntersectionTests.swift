@@ -21,6 +21,49 @@ import Testing
         #expect(!two.isConvexPolygon && !PolygonSet.empty.isConvexPolygon)
     }
 
+    /// The union's area by slabs: hand cases, then random heaps of turned
+    /// quads (sharing edges, nested, apart) against GEOS's union.
+    @Test func unionAreaOfConvexPolygons() throws {
+        let square = PolygonSet(rect: CGRect(x: -1, y: -1, width: 2, height: 2))
+        #expect(PolygonSet.unionArea(ofConvex: []) == 0)
+        #expect(PolygonSet.unionArea(ofConvex: [square]) == 4)
+        // Half over: 1.5 squares; the same one twice: one.
+        let half = PolygonSet(rect: CGRect(x: 0, y: -1, width: 2, height: 2))
+        #expect(abs(PolygonSet.unionArea(ofConvex: [square, half]) - 6) < 1e-12)
+        #expect(abs(PolygonSet.unionArea(ofConvex: [square, square]) - 4) < 1e-12)
+        // The square and itself turned 45° about its centre: they share a
+        // regular octagon of inradius 1, 8 tan(π/8) = 8(√2 - 1).
+        let turned = PolygonSet(
+            rect: CGRect(x: -1, y: -1, width: 2, height: 2), transform: CGAffineTransform(rotationAngle: .pi / 4))
+        let octagram = 8 - 8 * (2.0.squareRoot() - 1)
+        #expect(abs(PolygonSet.unionArea(ofConvex: [square, turned]) - octagram) < 1e-12)
+        // Edge to edge, and apart: the sum.
+        let right = PolygonSet(rect: CGRect(x: 1, y: -1, width: 2, height: 2))
+        let far = PolygonSet(rect: CGRect(x: 50, y: 50, width: 3, height: 1))
+        #expect(abs(PolygonSet.unionArea(ofConvex: [square, right, far]) - 11) < 1e-12)
+
+        let builder = try RegionBuilder()
+        var random = SplitMix64(seed: 45)
+        for round in 0 ..< 300 {
+            let count = 1 + round % 12
+            let quads = (0 ..< count).map { _ in
+                let t = CGAffineTransform(translationX: random.double(in: 0 ... 40), y: random.double(in: 0 ... 40))
+                    .rotated(
+                        by: round % 3 == 0
+                            ? Double(random.double(in: 0 ... 4).rounded()) * .pi / 2 : random.double(in: -3.2 ... 3.2))
+                return PolygonSet(
+                    rect: CGRect(
+                        x: random.double(in: -10 ... 10).rounded(), y: random.double(in: -10 ... 10).rounded(),
+                        width: random.double(in: 1 ... 30).rounded(.up),
+                        height: random.double(in: 1 ... 30).rounded(.up)),
+                    transform: t)
+            }
+            let geos = try builder.union(quads).area
+            let slabs = PolygonSet.unionArea(ofConvex: quads)
+            #expect(abs(slabs - geos) <= 1e-9 * max(1, geos), "round \(round): \(slabs) against \(geos)")
+        }
+    }
+
     @Test func turnedQuadsAgreeWithGEOS() throws {
         let builder = try RegionBuilder()
         var random = SplitMix64(seed: 49)

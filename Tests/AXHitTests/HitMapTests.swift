@@ -122,6 +122,42 @@ import Testing
     /// same area as GEOS's union, valid as GEOS reads it; and `Region`
     /// takes this way (and the difference's) only when every operand is a
     /// rect, answering a lone rectangle as a rect.
+    /// What of a turned quad (or a rect) turned covers leave, by slabs
+    /// without GEOS, against GEOS's difference; a cover that is not convex
+    /// goes to GEOS.
+    @Test func convexCoversLeaveTheAreaGEOSLeaves() throws {
+        var rng = SeededRandom(seed: 79)
+        let builder = try RegionBuilder()
+        func quad() -> Region {
+            let t = CGAffineTransform(
+                translationX: Double.random(in: 0 ... 30, using: &rng), y: Double.random(in: 0 ... 30, using: &rng)
+            ).rotated(by: Double.random(in: -3.2 ... 3.2, using: &rng))
+            return Region.quad(
+                CGRect(
+                    x: Double.random(in: -10 ... 10, using: &rng), y: Double.random(in: -10 ... 10, using: &rng),
+                    width: Double.random(in: 2 ... 30, using: &rng), height: Double.random(in: 2 ... 30, using: &rng)),
+                t)
+        }
+        var partly = 0
+        for round in 0 ..< 200 {
+            let mine = round % 4 == 0 ? Region.rect(of: CGRect(x: 0, y: 0, width: 30, height: 30)) : quad()
+            let covers = (0 ..< Int.random(in: 1 ... 10, using: &rng)).map { _ in quad() }
+            let left = try mine.uncoveredArea(by: covers, builder)
+            let geos = try builder.subtracting(covers.map(\.polygonSet), from: mine.polygonSet).area
+            #expect(abs(left - geos) <= 1e-9 * max(1, mine.area), "round \(round): \(left) against \(geos)")
+            if geos > 1 && geos < mine.area - 1 { partly += 1 }
+        }
+        #expect(partly > 50, "\(partly) partly covered")
+        // An L-shaped cover is not convex: GEOS answers, the same.
+        let square = Region.rect(of: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let ell = Region.polygons(
+            PolygonSet(simpleRing: [
+                CGPoint(x: 0, y: 0), CGPoint(x: 20, y: 0), CGPoint(x: 20, y: 5), CGPoint(x: 5, y: 5),
+                CGPoint(x: 5, y: 20), CGPoint(x: 0, y: 20),
+            ]))
+        #expect(abs(try square.uncoveredArea(by: [ell], builder) - 25) < 1e-9)
+    }
+
     @Test func rectilinearUnionIsExact() throws {
         var rng = SeededRandom(seed: 78)
         var withHoles = 0, pieces = 0

@@ -141,7 +141,7 @@ enum Region: Sendable {
     }
 
     /// The area of `self ∖ ∪ covers`, without GEOS when everything is a rect
-    /// (coordinate compression over the covers' edges).
+    /// (coordinate compression over the covers' edges) or convex (slabs).
     func uncoveredArea(by covers: [Region], _ builder: RegionBuilder) throws(GeometryError) -> Double {
         if isEmpty { return 0 }
         let box = bounds
@@ -154,7 +154,24 @@ enum Region: Sendable {
         }
         if relevant.isEmpty { return area }
         if allRects, relevant.count <= 64 { return Self.uncoveredArea(of: box, by: rects) }
+        if relevant.count <= 64, let convex = convexArea(uncoveredBy: relevant) { return convex }
         return try subtracting(relevant, builder).area
+    }
+
+    /// The area of `self ∖ ∪ covers` when the region and every cover are
+    /// convex (turned views' quads): the covers clipped to the region, and
+    /// the area of their union by slabs (`PolygonSet.unionArea(ofConvex:)`),
+    /// no GEOS. Nil when one is not convex.
+    private func convexArea(uncoveredBy covers: [Region]) -> Double? {
+        let mine = polygonSet
+        guard mine.isConvexPolygon else { return nil }
+        var pieces: [PolygonSet] = []
+        for c in covers {
+            let cover = c.polygonSet
+            guard cover.isConvexPolygon else { return nil }
+            pieces.append(mine.convexIntersection(cover))
+        }
+        return max(0, mine.area - PolygonSet.unionArea(ofConvex: pieces))
     }
 
     /// The area of `r` not covered by any of `covers`, by coordinate
