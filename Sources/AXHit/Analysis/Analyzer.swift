@@ -187,41 +187,26 @@ struct Analyzer {
     /// The bounds quads of the views that take a tap before it can reach the
     /// last view of `path` (root first): at each level, the touchable,
     /// invertible siblings in front of the path's child whose quads may meet
-    /// `box` (screen). The parent's index finds them when it has one.
+    /// `box` (screen), as the parent's child index finds them (none when the
+    /// parent is scaled to nothing: then so is every child).
     func frontTakers(along path: [NodeID], near box: CGRect) -> [Region] {
         var out: [Region] = []
         guard path.count > 1 else { return out }
+        let tester = self.tester
+        var buffer: [NodeID] = []
         for j in 0 ..< (path.count - 1) {
-            let parent = path[j], child = path[j + 1]
-            func consider(_ s: NodeID) {
-                guard tester.touchableItself(s), space.resolved[s.index].contains(.invertible) else { return }
+            let parent = path[j], rank = tester.ranks[path[j + 1].index]
+            guard let fromScreen = space.transformFromScreen(of: parent) else { continue }
+            tester.forEachChild(
+                of: parent, tester.hot[parent.index], meeting: box.applying(fromScreen), screen: nil, BackToFront.self,
+                buffer: &buffer, into: &out
+            ) { out, s in
+                guard tester.ranks[s.index] > rank, tester.touchableItself(s),
+                    space.resolved[s.index].contains(.invertible)
+                else { return true }
                 let quad = Region.quad(tree.bounds(of: s), space.toScreen[s.index])
                 if Region.boxesOverlap(quad.bounds, box) { out.append(quad) }
-            }
-            let slot = tester.hot[parent.index].indexSlot
-            if slot >= 0, let fromScreen = space.transformFromScreen(of: parent) {
-                let index = tester.indexes[Int(slot)]
-                let rank = tester.ranks[child.index]
-                let local = box.applying(fromScreen)
-                tree.generations.withView { generations in
-                    index.forEachChild(intersecting: local, generations) { s in
-                        if tree.contains(s), tree.backLinks[s.index].parent == parent, tester.ranks[s.index] > rank {
-                            consider(s)
-                        }
-                        return true
-                    }
-                }
-                index.overflow.forEachChild { s in
-                    if tree.contains(s) && tree.backLinks[s.index].parent == parent && tester.ranks[s.index] > rank {
-                        consider(s)
-                    }
-                }
-            } else {
-                var s = tree.nextSiblings[child.index]
-                while !s.isNone {
-                    consider(s)
-                    s = tree.nextSiblings[s.index]
-                }
+                return true
             }
         }
         return out

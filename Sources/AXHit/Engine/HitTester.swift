@@ -272,10 +272,17 @@ public struct HitTester: Sendable {
     /// `tree.boundsToParent(n)` from the packed record: the map from a
     /// view's bounds space to its parent's (`ViewGeometry.boundsToParent`).
     @inline(__always)
-    func boundsToParent(_ h: HotNode) -> CGAffineTransform {
-        guard h.transformSlot >= 0 else { return ViewGeometry.boundsToParent(frame: h.frame, bounds: bounds(h)) }
-        return ViewGeometry.boundsToParent(
-            frame: h.frame, bounds: bounds(h), transform: tree.transformTable[h.transformSlot])
+    func boundsToParent(_ h: HotNode) -> CGAffineTransform { boundsAndMap(h).toParent }
+
+    /// A view's bounds and its map to its parent's bounds space, from the
+    /// packed record: a query maps the point with the one and tests it
+    /// against the other, reading the bounds once.
+    @inline(__always)
+    func boundsAndMap(_ h: HotNode) -> (bounds: CGRect, toParent: CGAffineTransform) {
+        let b = bounds(h)
+        guard h.transformSlot >= 0 else { return (b, ViewGeometry.boundsToParent(frame: h.frame, bounds: b)) }
+        let t = tree.transformTable[h.transformSlot]
+        return (b, ViewGeometry.boundsToParent(frame: h.frame, bounds: b, transform: t))
     }
 
     /// Box hits (`boxHits`) answer only where rounding can't matter: every

@@ -93,15 +93,6 @@ struct ContainerIndex: Sendable {
         if grid.count > 0 { grid.forEach(containing: q, visit) } else { local.forEach(containing: q, visit) }
     }
 
-    /// Calls `body` with the indexed children whose local box meets `rect`, each once.
-    func forEachChild(
-        intersecting rect: CGRect, _ generations: SlotGenerations.View, _ body: (NodeID) -> Bool
-    ) {
-        let items = self.items, removed = removedNodes, keysAreNodes = gridKeysAreNodes
-        let visit = { (key: Int32) -> Bool in Self.visit(key, keysAreNodes, items, removed, generations, body) }
-        if grid.count > 0 { grid.forEach(intersecting: rect, visit) } else { local.forEach(intersecting: rect, visit) }
-    }
-
     /// Calls `body` with the indexed children whose local box meets `rect`,
     /// in no particular order and possibly more than once, with no
     /// allocation: for callers that order and deduplicate anyway.

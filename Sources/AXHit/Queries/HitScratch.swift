@@ -33,6 +33,7 @@ public struct HitScratch: Sendable {
         var toScreen: CGAffineTransform
     }
     var stack = SearchStack()
+    /// The child index's buffer (`HitTester.forEachChild`).
     var candidates: [NodeID] = []
     /// TalkBack's hover (`HitTester.hover`): the nodes being offered it,
     /// and their children that hold the point, front to back.

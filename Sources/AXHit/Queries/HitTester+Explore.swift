@@ -214,11 +214,11 @@ extension HitTester {
                 pushChildren(of: n, e, scratch: &scratch)
                 continue
             }
-            let toParent = boundsToParent(h)
+            let (bounds, toParent) = boundsAndMap(h)
             let toScreen = toParent.concatenating(e.toScreen)
             if exposed && exposedHidesSubtree {
                 // Its frame on the screen, cut by its ancestors only.
-                let frame = tree.explicitAccessibilityFrame(of: n) ?? bounds(h).applying(toScreen)
+                let frame = tree.explicitAccessibilityFrame(of: n) ?? bounds.applying(toScreen)
                 if let (lo, hi) = Self.clip(a, b, frame, e.lo, e.hi) {
                     scratch.candidates.append(.init(node: n, lo: lo, hi: hi))
                 }
@@ -229,7 +229,7 @@ extension HitTester {
             // TalkBack's hover reaches a window below a root that is none by
             // the window's own bounds, not the root's.
             let windowsBelow = everyVisibleNode && n == root && !TalkBackTree.isWindowTop(n, in: tree)
-            guard let (lo, hi) = windowsBelow ? (e.lo, e.hi) : Self.clip(qa, qb, bounds(h), e.lo, e.hi) else {
+            guard let (lo, hi) = windowsBelow ? (e.lo, e.hi) : Self.clip(qa, qb, bounds, e.lo, e.hi) else {
                 continue
             }
             if h.state.contains(.finalWindow) && !everyVisibleNode {
@@ -245,67 +245,21 @@ extension HitTester {
     /// segment may meet, frontmost first (so the backmost is visited
     /// first: pre-order), each with `e`'s segment, interval and map.
     private func pushChildren(of n: NodeID, _ e: ExploreScratch.Entry, scratch: inout ExploreScratch) {
-        let h = hot[n.index]
         let pa = Self.point(e.a, e.b, e.lo), pb = Self.point(e.a, e.b, e.hi)
-        let local = CGRect(x: min(pa.x, pb.x), y: min(pa.y, pb.y), width: abs(pb.x - pa.x), height: abs(pb.y - pa.y))
-        if h.isView && h.blockStart >= 0 {
-            // A narrow view's block: the children whose boxes meet the part's box.
-            let query = SIMD4(
-                Float(local.maxX).nextUp, Float(local.maxY).nextUp, -Float(local.minX).nextDown,
-                -Float(local.minY).nextDown)
-            var k = Int(h.blockStart) + Int(h.blockCount) - 1
-            while k >= Int(h.blockStart) {
-                if PackedRTree.matches(blocks.boxes[k], query) {
-                    scratch.stack.append(
-                        .init(node: blocks.nodes[k], a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
-                }
-                k -= 1
-            }
-            return
+        let sa = pa.applying(e.toScreen), sb = pb.applying(e.toScreen)
+        forEachChild(
+            of: n, hot[n.index], meeting: Self.box(pa, pb), screen: Self.box(sa, sb), FrontToBack.self,
+            buffer: &scratch.children, into: &scratch.stack
+        ) { stack, c in
+            stack.append(.init(node: c, a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
+            return true
         }
-        let slot = h.isView ? h.indexSlot : -1
-        guard slot >= 0 else {
-            var c = tree.backLinks[n.index].lastChild
-            while !c.isNone {
-                scratch.stack.append(.init(node: c, a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
-                c = tree.backLinks[c.index].previousSibling
-            }
-            return
-        }
-        // A wide view: the children whose boxes meet the part's box, in its
-        // own space, in screen space (regions fixed there) and among the
-        // children added since the index was built.
-        scratch.children.removeAll(keepingCapacity: true)
-        // Through a pointer: a copy of the index would retain each of its arrays.
-        indexes.withView { indexes in
-            let index = indexes.pointer(Int(slot))
-            // Unordered, with repeats: sorted by rank and deduplicated below.
-            tree.generations.withView { generations in
-                index.pointee.forEachChildUnordered(intersecting: local, generations) { c in
-                    scratch.children.append(c)
-                    return true
-                }
-            }
-            if index.pointee.screen.count > 0 {
-                let sa = pa.applying(e.toScreen), sb = pb.applying(e.toScreen)
-                let screen = CGRect(
-                    x: min(sa.x, sb.x), y: min(sa.y, sb.y), width: abs(sb.x - sa.x), height: abs(sb.y - sa.y))
-                let items = index.pointee.items
-                index.pointee.screen.forEach(intersecting: screen) { k in
-                    if !items[Int(k)].isNone { scratch.children.append(items[Int(k)]) }
-                    return true
-                }
-            }
-            if !index.pointee.overflow.isEmpty { index.pointee.overflow.forEachChild { scratch.children.append($0) } }
-        }
-        let ranks = self.ranks
-        scratch.children.sort { ranks[$0.index] > ranks[$1.index] }
-        var last = NodeID.none
-        // Items of removed children are skipped (their slots may be reused).
-        for c in scratch.children where c != last && tree.contains(c) && tree.backLinks[c.index].parent == n {
-            last = c
-            scratch.stack.append(.init(node: c, a: e.a, b: e.b, lo: e.lo, hi: e.hi, toScreen: e.toScreen))
-        }
+    }
+
+    /// The box of the segment `a → b`.
+    @inline(__always)
+    static func box(_ a: CGPoint, _ b: CGPoint) -> CGRect {
+        CGRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
     }
 
     /// The parameters `t` in `lo ... hi` where `a + t (b - a)` lies in

@@ -26,14 +26,13 @@ extension HitTester {
     func hover(_ p: CGPoint, scratch: inout HitScratch) -> NodeID? {
         let root = tree.root
         guard !root.isNone else { return nil }
-        scratch.stack.reset()
         scratch.hoverChildren.removeAll(keepingCapacity: true)
         scratch.hoverFrames.removeAll(keepingCapacity: true)
         // The window: the root, or the frontmost window below it that holds
         // p (its bounds alone decide, not the root's).
         let top = HitScratch.Entry(node: root, moderatePath: false, point: p, toScreen: .identity)
         if TalkBackTree.isWindowTop(root, in: tree) {
-            appendIfHolding(top, p, scratch: &scratch)
+            appendIfHolding(top, p, to: &scratch.hoverChildren)
         } else if let inside = windowHolding(p, below: top, scratch: &scratch) {
             scratch.hoverChildren.append(inside)
         }
@@ -76,28 +75,18 @@ extension HitTester {
     ) -> HitScratch.Entry? {
         let h = hot[root.node.index]
         guard h.isView else { return nil }
-        let b = bounds(h)
-        let toParent =
-            h.transformSlot >= 0
-            ? ViewGeometry.boundsToParent(frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
-            : ViewGeometry.boundsToParent(frame: h.frame, bounds: b)
+        let toParent = boundsToParent(h)
         guard let q = Self.inverseApply(toParent, p) else { return nil }
-        let inside = HitScratch.Entry(node: root.node, moderatePath: false, point: q, toScreen: toParent)
-        let base = scratch.stack.count
-        _ = pushChildren(
-            of: root.node, h, local: q, screen: p, toScreen: toParent, moderatePath: false, firstOnly: false,
-            scratch: &scratch)
-        var found: HitScratch.Entry?
         let start = scratch.hoverChildren.count
-        // Popped, they come frontmost first.
-        while scratch.stack.count > base, let e = scratch.stack.pop() {
-            guard found == nil, tree.has(.window, e.node), tree.backLinks[e.node.index].parent == inside.node,
-                tree.has(.alive, e.node)
-            else { continue }
-            appendIfHolding(e, p, scratch: &scratch)
-            found = scratch.hoverChildren.count > start ? scratch.hoverChildren.removeLast() : nil
+        forEachChild(
+            of: root.node, h, at: q, screen: p, FrontToBack.self, buffer: &scratch.candidates,
+            into: &scratch.hoverChildren
+        ) { children, c, _ in
+            guard tree.has(.window, c) else { return true }
+            appendIfHolding(.init(node: c, moderatePath: false, point: q, toScreen: toParent), p, to: &children)
+            return children.count == start
         }
-        return found
+        return scratch.hoverChildren.count > start ? scratch.hoverChildren.removeLast() : nil
     }
 
     /// Offers the hover to the node of `entry` (its own point and map):
@@ -119,45 +108,29 @@ extension HitTester {
     /// node whose bounds hold `p`, frontmost first, each with its own point
     /// and map.
     private func appendChildrenHolding(_ entry: HitScratch.Entry, _ p: CGPoint, scratch: inout HitScratch) {
-        let v = entry.node
-        let h = hot[v.index]
-        let base = scratch.stack.count
-        if h.isView {
-            _ = pushChildren(
-                of: v, h, local: entry.point, screen: p, toScreen: entry.toScreen, moderatePath: false,
-                firstOnly: false, scratch: &scratch)
-        } else {
-            var c = tree.firstChildren[v.index]
-            while !c.isNone {
-                scratch.stack.push(.init(node: c, moderatePath: false, point: entry.point, toScreen: entry.toScreen))
-                c = tree.nextSiblings[c.index]
-            }
-        }
-        // Popped, they come frontmost first.
-        while scratch.stack.count > base, let e = scratch.stack.pop() {
-            guard tree.backLinks[e.node.index].parent == v, tree.has(.alive, e.node) else { continue }
-            appendIfHolding(e, p, scratch: &scratch)
+        forEachChild(
+            of: entry.node, hot[entry.node.index], at: entry.point, screen: p, FrontToBack.self,
+            buffer: &scratch.candidates, into: &scratch.hoverChildren
+        ) { children, c, _ in
+            appendIfHolding(
+                .init(node: c, moderatePath: false, point: entry.point, toScreen: entry.toScreen), p, to: &children)
+            return true
         }
     }
 
     /// Appends the node of `e` (with its container's point and map) when it
     /// is visible and its bounds (an element node: its frame) hold `p`,
     /// with its own point and map.
-    private func appendIfHolding(_ e: HitScratch.Entry, _ p: CGPoint, scratch: inout HitScratch) {
+    private func appendIfHolding(_ e: HitScratch.Entry, _ p: CGPoint, to children: inout [HitScratch.Entry]) {
         let h = hot[e.node.index]
         if h.state.contains(.blocked) { return }
         if h.isView {
-            let b = bounds(h)
-            let toParent =
-                h.transformSlot >= 0
-                ? ViewGeometry.boundsToParent(
-                    frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
-                : ViewGeometry.boundsToParent(frame: h.frame, bounds: b)
+            let (b, toParent) = boundsAndMap(h)
             guard let q = Self.inverseApply(toParent, e.point), b.containsClosedOpen(q) else { return }
-            scratch.hoverChildren.append(
+            children.append(
                 .init(node: e.node, moderatePath: false, point: q, toScreen: toParent.concatenating(e.toScreen)))
         } else if elementFrameRegion(e.node, h, containerToScreen: e.toScreen).containsClosedOpen(p) {
-            scratch.hoverChildren.append(e)
+            children.append(e)
         }
     }
 }

@@ -193,12 +193,7 @@ extension HitTester {
             guard h.state.contains(.subtreeSearched) else { continue }
             let exposed = h.state.contains(.exposed)
             if h.isView {
-                let b = bounds(h)
-                let toParent =
-                    h.transformSlot >= 0
-                    ? ViewGeometry.boundsToParent(
-                        frame: h.frame, bounds: b, transform: tree.transformTable[h.transformSlot])
-                    : ViewGeometry.boundsToParent(frame: h.frame, bounds: b)
+                let (b, toParent) = boundsAndMap(h)
                 // Nil for a view scaled to nothing: its bounds have no area and
                 // hold no point (though its screen-aligned frame may).
                 let q = Self.inverseApply(toParent, entry.point)
@@ -222,12 +217,23 @@ extension HitTester {
                     entry.moderatePath
                     && Self.keepsPathModerate(
                         frame: h.frame, bounds: b, toScreen: toScreen, hasTransform: h.transformSlot >= 0)
-                if let answer = pushChildren(
-                    of: n, h, local: q, screen: p, toScreen: toScreen, moderatePath: moderatePath,
-                    firstOnly: firstOnly, scratch: &scratch), !visit(answer)
-                {
-                    return
+                // Children are pushed without reading their records (a cache
+                // miss each): the search checks the exposed count when it pops
+                // them, unless the child is a box hit with the point well
+                // inside its box (on a moderate path only). With `firstOnly`,
+                // such a frontmost child comes back instead, visited at once:
+                // pushed, it would be popped straight back.
+                let answer = forEachChild(
+                    of: n, h, at: q, screen: p, BackToFront.self, boxHits: moderatePath, frontHitAlone: firstOnly,
+                    buffer: &scratch.candidates, into: &scratch.stack
+                ) { stack, c, isHit in
+                    stack.push(
+                        .init(
+                            node: c, step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
+                            toScreen: toScreen))
+                    return true
                 }
+                if let answer, !visit(answer) { return }
             } else {
                 if exposed {
                     if Shape.exposedHidesSubtree {
@@ -250,212 +256,6 @@ extension HitTester {
                     c = tree.nextSiblings[c.index]
                 }
             }
-        }
-    }
-
-    /// Pushes the children of view `h` that may hold the point, backmost
-    /// first so that the frontmost is searched first; with `firstOnly`,
-    /// returns instead the frontmost alone when it is a box hit (the search
-    /// ends there; so far only where a wide view's cells answer), which the
-    /// caller visits at once: pushed, it would be popped straight back.
-    @inline(__always)
-    func pushChildren(
-        of n: NodeID, _ h: HotNode, local q: CGPoint, screen p: CGPoint, toScreen: CGAffineTransform,
-        moderatePath: Bool, firstOnly: Bool, scratch: inout HitScratch
-    ) -> NodeID? {
-        // Children are pushed without reading their records (a cache miss
-        // each): the search checks the exposed count when it pops them,
-        // unless the child is a box hit with the point well inside its box
-        // (on a moderate path only).
-        if h.blockStart >= 0 {
-            let qv = ChildBlocks.query(q)
-            let count = Int(h.blockCount)
-            blocks.withBlock(start: Int(h.blockStart), count: count) { boxes, nodes in
-                boxHits.withView { boxHits in
-                    for k in 0 ..< count where PackedRTree.matches(boxes[k], qv) {
-                        let c = nodes[k]
-                        let isHit =
-                            moderatePath && boxHits.test(c.index) && ChildBlocks.holdsWithRoom(boxes[k], q)
-                        scratch.stack.push(
-                            .init(
-                                node: c, step: isHit ? .answer : .visit, moderatePath: moderatePath, point: q,
-                                toScreen: toScreen))
-                    }
-                }
-            }
-            return nil
-        }
-        let slot = h.indexSlot
-        if slot < 0 {
-            var c = tree.firstChildren[n.index]
-            while !c.isNone {
-                scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
-                c = tree.nextSiblings[c.index]
-            }
-            return nil
-        }
-        // Through a pointer: the column's subscript would copy the index
-        // (a retain of each of its arrays) for every query.
-        var answer: NodeID?
-        let pushed = indexes.withView { indexes -> Bool in
-            let index = indexes.pointer(Int(slot))
-            // (No `&&` on the index itself: its autoclosure would capture,
-            // and copy, the index.)
-            // Numbers only: reading an array or dictionary through the
-            // pointer would retain and release it.
-            let grid = index.pointee.grid.count > 0, keysAreNodes = index.pointee.gridKeysAreNodes
-            let noRemovals = index.pointee.removed == 0, noOverflow = index.pointee.overflow.count == 0
-            guard grid && keysAreNodes && noRemovals && noOverflow else { return false }
-            // The common wide view: the grid's answers are the children
-            // themselves, back to front, straight onto the stack.
-            // The cells as plain values: no copy of the grid, no retain.
-            let cells = index.pointee.grid.cells
-            let gridHits = moderatePath && cells.quantizationStep >= Self.minimumGridStep
-            // A key is a slot; the handle of its node carries the slot's
-            // generation (nothing to read in a tree that never removed one).
-            tree.generations.withView { generations in
-                boxHits.withView { boxHits in
-                    @inline(__always) func push(_ key: Int32, _ withRoom: Bool) {
-                        let isHit = gridHits && withRoom && boxHits.test(Int(key))
-                        scratch.stack.push(
-                            .init(
-                                node: generations.nodeID(key), step: isHit ? .answer : .visit,
-                                moderatePath: moderatePath, point: q, toScreen: toScreen))
-                    }
-                    guard cells.outsideCells == 0 else {
-                        // Moved or loose items too (`CellGrid`): the frontmost
-                        // alone when it is a box hit, as below; else all,
-                        // merged in.
-                        if firstOnly && gridHits, let (front, room) = index.pointee.grid.frontmost(containing: q),
-                            room && boxHits.test(Int(front))
-                        {
-                            answer = generations.nodeID(front)
-                            return
-                        }
-                        index.pointee.grid.forEach(containing: q) { key, withRoom in
-                            push(key, withRoom)
-                            return true
-                        }
-                        return
-                    }
-                    var scan = cells.scan(containing: q)
-                    if firstOnly && gridHits {
-                        // The frontmost candidate first, from the cell's front
-                        // end: when it is a box hit, it alone is the answer (the
-                        // search ends there); else the ones behind it, then it.
-                        guard let (front, frontRoom) = scan.previous() else { return }
-                        if frontRoom && boxHits.test(Int(front)) {
-                            answer = generations.nodeID(front)
-                            return
-                        }
-                        while let (key, withRoom) = scan.next() { push(key, withRoom) }
-                        push(front, frontRoom)
-                        return
-                    }
-                    while let (key, withRoom) = scan.next() { push(key, withRoom) }
-                }
-            }
-            return true
-        }
-        if pushed { return answer }
-        scratch.candidates.removeAll(keepingCapacity: true)
-        let overflow = indexes.withView { indexes in
-            tree.generations.withView { generations in
-                Self.collectCandidates(
-                    indexes.pointer(Int(slot)), local: q, screen: p, generations, into: &scratch.candidates)
-            }
-        }
-        if overflow { sortByRank(&scratch.candidates) }
-        var last = NodeID.none
-        for c in scratch.candidates where c != last {
-            last = c
-            scratch.stack.push(.init(node: c, moderatePath: moderatePath, point: q, toScreen: toScreen))
-        }
-        return nil
-    }
-
-    /// Appends the children of an indexed view whose boxes hold the point
-    /// (`q` in the view's space, `p` on the screen), back to front, then its
-    /// overflow; returns whether there was any (then the caller must sort by
-    /// rank). A grid answers in z-order; a tree's item numbers are in
-    /// z-order, so sorting them orders the children without touching the
-    /// nodes' memory. Takes the index by pointer: a copy would retain each
-    /// of its arrays.
-    @inline(__always)
-    static func collectCandidates(
-        _ index: UnsafePointer<ContainerIndex>, local q: CGPoint, screen p: CGPoint,
-        _ generations: SlotGenerations.View, into candidates: inout [NodeID]
-    ) -> Bool {
-        let start = candidates.count
-        if index.pointee.grid.count > 0 {
-            // Already in z-order, each once (a grid implies no screen boxes).
-            // The common case, nothing added or removed, never gets here
-            // (see `pushChildren`).
-            index.pointee.forEachChild(containing: q, generations) { c in
-                candidates.append(c)
-                return true
-            }
-        } else {
-            index.pointee.local.forEach(containing: q) { k in
-                candidates.append(NodeID(k))
-                return true
-            }
-            mapToNodes(index, screen: p, &candidates, from: start)
-        }
-        if index.pointee.overflow.isEmpty { return false }
-        index.pointee.overflow.forEach(local: q, screen: p) { candidates.append($0) }
-        return true
-    }
-
-    /// Adds the items of the screen tree that hold `p` to the item numbers
-    /// in `candidates[start...]`, then sorts them, drops duplicates and maps
-    /// them to nodes.
-    @inline(__always)
-    static func mapToNodes(
-        _ index: UnsafePointer<ContainerIndex>, screen p: CGPoint, _ candidates: inout [NodeID], from start: Int
-    ) {
-        if index.pointee.screen.count > 0 {
-            index.pointee.screen.forEach(containing: p) { k in
-                candidates.append(NodeID(k))
-                return true
-            }
-        }
-        // Item numbers for now: sort, drop duplicates, then map to nodes.
-        if candidates.count - start > 1 {
-            candidates[start...].sort()
-        }
-        index.pointee.items.withUnsafeBufferPointer { items in
-            var write = start
-            var last = Int32(-1)
-            for read in start ..< candidates.count {
-                let k = candidates[read].rawValue
-                if k == last || items[Int(k)].isNone { continue }
-                last = k
-                candidates[write] = items[Int(k)]
-                write += 1
-            }
-            candidates.removeSubrange(write...)
-        }
-    }
-
-    /// Sorts nodes back to front by rank: insertion sort, since a point
-    /// rarely lies in more than a few children's boxes.
-    @inline(__always)
-    func sortByRank(_ nodes: inout [NodeID]) {
-        if nodes.count > 32 {
-            nodes.sort { ranks[$0.index] < ranks[$1.index] }
-            return
-        }
-        var i = 1
-        while i < nodes.count {
-            let x = nodes[i], rx = ranks[x.index]
-            var j = i - 1
-            while j >= 0 && ranks[nodes[j].index] > rx {
-                nodes[j + 1] = nodes[j]
-                j -= 1
-            }
-            nodes[j + 1] = x
-            i += 1
         }
     }
 

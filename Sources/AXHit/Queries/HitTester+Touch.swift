@@ -42,14 +42,17 @@ extension HitTester {
     /// A touchable subview whose bounds hold the point always returns at
     /// least itself, so UIKit's recursion never backtracks: the query is one
     /// descent, choosing at each level the frontmost touchable child that
-    /// holds the point. No allocation.
+    /// holds the point (from the child index, front to back). No allocation
+    /// but one buffer, the first time a wide view's R-trees or added
+    /// children answer.
     func viewHitTest(_ p: CGPoint) -> NodeID? {
         let root = tree.root
         guard !root.isNone, let q = takesTouch(root, p) else { return nil }
         var v = root
         var point = q
+        var buffer: [NodeID] = []
         while true {
-            let (child, childPoint) = frontmostTouchTaker(under: v, at: point)
+            let (child, childPoint) = frontmostTouchTaker(under: v, at: point, buffer: &buffer)
             if child.isNone { return v }
             v = child
             point = childPoint
@@ -63,11 +66,16 @@ extension HitTester {
         let root = tree.root
         guard !root.isNone else { return nil }
         var stack: [(node: NodeID, point: CGPoint, claims: Bool)] = [(root, p, false)]
+        var buffer: [NodeID] = []
         while let (n, point, claims) = stack.popLast() {
             if claims { return n }
             guard let q = takesTouch(n, point) else { continue }
             if rules.consumesTap(n, in: tree) { stack.append((n, q, true)) }
-            forEachChild(of: n, mayHolding: q) { stack.append(($0, q, false)) }
+            forEachChild(of: n, hot[n.index], at: q, screen: nil, BackToFront.self, buffer: &buffer, into: &stack) {
+                stack, c, _ in
+                stack.append((c, q, false))
+                return true
+            }
         }
         return nil
     }
@@ -82,83 +90,31 @@ extension HitTester {
 
     /// The point in `v`'s bounds space when view `v` takes `parentPoint`
     /// (given in its parent's bounds space): touchable itself, invertible,
-    /// and the point inside its bounds (closed-open). Nil otherwise.
+    /// and the point inside its bounds (closed-open). Nil otherwise. Reads
+    /// the node's packed record alone.
     @inline(__always)
     func takesTouch(_ v: NodeID, _ parentPoint: CGPoint) -> CGPoint? {
-        guard touchableItself(v), let q = Self.inverseApply(tree.boundsToParent(v), parentPoint),
-            tree.bounds(of: v).containsClosedOpen(q)
-        else { return nil }
+        let h = hot[v.index]
+        guard h.isView, !h.state.contains(.refusesTouch) else { return nil }
+        let (b, toParent) = boundsAndMap(h)
+        guard let q = Self.inverseApply(toParent, parentPoint), b.containsClosedOpen(q) else { return nil }
         return q
     }
 
     /// The frontmost child view of `v` that takes the point `q` (in `v`'s
     /// bounds space), with the point in the child's bounds space; `.none`
-    /// when no child does. The index's local boxes hold each child's bounds
+    /// when no child does. The child index's boxes hold each child's bounds
     /// quad, so they are a conservative filter for touch.
     @inline(__always)
-    func frontmostTouchTaker(under v: NodeID, at q: CGPoint) -> (NodeID, CGPoint) {
-        let slot = hot[v.index].indexSlot
-        if slot < 0 {
-            var c = tree.backLinks[v.index].lastChild
-            while !c.isNone {
-                if let cq = takesTouch(c, q) { return (c, cq) }
-                c = tree.backLinks[c.index].previousSibling
-            }
-            return (.none, q)
+    func frontmostTouchTaker(under v: NodeID, at q: CGPoint, buffer: inout [NodeID]) -> (NodeID, CGPoint) {
+        var found = (NodeID.none, q)
+        forEachChild(of: v, hot[v.index], at: q, screen: nil, FrontToBack.self, buffer: &buffer, into: &found) {
+            found, c, _ in
+            guard let cq = takesTouch(c, q) else { return true }
+            found = (c, cq)
+            return false
         }
-        let index = indexes[Int(slot)]
-        var best = NodeID.none
-        var bestRank = Int64.min
-        var bestPoint = q
-        func consider(_ c: NodeID) {
-            // Skip items of removed children (their slots may be reused).
-            guard tree.contains(c), tree.backLinks[c.index].parent == v, ranks[c.index] > bestRank,
-                let cq = takesTouch(c, q)
-            else { return }
-            best = c
-            bestRank = ranks[c.index]
-            bestPoint = cq
-        }
-        tree.generations.withView { generations in
-            index.forEachChild(containing: q, generations) { c in
-                consider(c)
-                return true
-            }
-        }
-        index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { consider($0) }
-        return (best, bestPoint)
-    }
-
-    /// Calls `body` with the children of view `v` whose boxes may hold `q`
-    /// (in `v`'s bounds space), back to front. Allocates for a wide view.
-    func forEachChild(of v: NodeID, mayHolding q: CGPoint, _ body: (NodeID) -> Void) {
-        let slot = hot[v.index].indexSlot
-        guard slot >= 0 else {
-            var c = tree.firstChildren[v.index]
-            while !c.isNone {
-                body(c)
-                c = tree.nextSiblings[c.index]
-            }
-            return
-        }
-        let index = indexes[Int(slot)]
-        var found: [NodeID] = []
-        // Items of removed children are skipped (their slots may be reused).
-        tree.generations.withView { generations in
-            index.forEachChild(containing: q, generations) { c in
-                if tree.contains(c) && tree.backLinks[c.index].parent == v { found.append(c) }
-                return true
-            }
-        }
-        index.overflow.forEach(local: q, screen: .init(x: CGFloat.nan, y: .nan)) { c in
-            if tree.contains(c) && tree.backLinks[c.index].parent == v { found.append(c) }
-        }
-        sortByRank(&found)
-        var last = NodeID.none
-        for c in found where c != last {
-            last = c
-            body(c)
-        }
+        return found
     }
 
     /// Whether the screen point `p` lies in the region of node `e` under the
