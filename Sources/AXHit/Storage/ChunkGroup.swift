@@ -13,14 +13,10 @@ final class ChunkGroup<Element>: SharedPart {
     /// Unchecked, as `ColumnChunk.count`: only a table that holds the group
     /// alone changes it.
     @exclusivity(unchecked) var count = 0
-    /// The family of the tables that hold it, whose lock counts its
-    /// chunks' holders (`HolderLock`).
-    let family: Int
 
-    init(capacity: Int, family: Int) {
+    init(capacity: Int) {
         chunks = .allocate(capacity: capacity)
         self.capacity = capacity
-        self.family = family
     }
 
     /// The first `count` chunks of `other`, in `capacity` slots. Their
@@ -31,7 +27,6 @@ final class ChunkGroup<Element>: SharedPart {
         self.capacity = capacity
         chunks.initialize(from: other.chunks, count: count)
         self.count = count
-        family = other.family
     }
 
     /// Adds `chunk`, which no one else holds yet, after the last.
@@ -42,7 +37,7 @@ final class ChunkGroup<Element>: SharedPart {
 
     deinit {
         let chunks = UnsafeMutableRawPointer(chunks)
-        SharedPart.drop(raw: chunks, count: count, under: family)
+        SharedPart.drop(raw: chunks, count: count)
         chunks.deallocate()
     }
 }

@@ -21,13 +21,10 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     @inline(__always)
     static func groups(_ chunks: Int) -> Int { (chunks + groupMask) &>> groupShift }
 
-    /// An empty table with room for `capacity` chunks, of the family
-    /// `family` (a copy's), or of a new one (`HolderLock`).
-    static func make(capacity: Int, family: Int? = nil) -> ChunkTable {
-        let buffer = create(minimumCapacity: capacity) { buffer in
-            ChunkTableHeader(
-                chunkCount: 0, room: capacity, groups: .allocate(capacity: groups(capacity)),
-                family: family ?? HolderLock.family(of: Unmanaged.passUnretained(buffer).toOpaque()))
+    /// An empty table with room for `capacity` chunks.
+    static func make(capacity: Int) -> ChunkTable {
+        let buffer = create(minimumCapacity: capacity) { _ in
+            ChunkTableHeader(chunkCount: 0, room: capacity, groups: .allocate(capacity: groups(capacity)))
         }
         return unsafeDowncast(buffer, to: ChunkTable.self)
     }
@@ -41,8 +38,6 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     var chunkCount: Int { head.pointee.chunkCount }
     var room: Int { head.pointee.room }
     private var groupCount: Int { Self.groups(head.pointee.chunkCount) }
-    /// The family whose lock counts this table's parts (`SharedPart`).
-    var family: Int { head.pointee.family }
 
     /// The address of each chunk's first entry, in order.
     @inline(__always)
@@ -112,7 +107,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let old = groups[g]
         let copy = old._withUnsafeGuaranteedRef { ChunkGroup(sharing: $0, count: count, capacity: capacity) }
         groups[g] = .passRetained(copy)
-        SharedPart.hold(copy.chunks, count: count, dropping: old, under: family)
+        SharedPart.hold(copy.chunks, count: count, dropping: old)
     }
 
     /// Whether chunk `k` and its group are this table's alone (a chunk held
@@ -137,16 +132,16 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let old = slot.pointee
         slot.pointee = .passRetained(chunk)
         bases[k] = chunk.base
-        SharedPart.drop(old, under: family)
+        SharedPart.drop(old)
     }
 
     /// A table holding the same chunks (each group held once more), with
     /// room for at least `reserving` chunks.
     func copy(reserving: Int) -> ChunkTable {
         let n = chunkCount
-        let copy = ChunkTable.make(capacity: Swift.max(n, reserving), family: family)
+        let copy = ChunkTable.make(capacity: Swift.max(n, reserving))
         copy.head.pointee.groups.initialize(from: head.pointee.groups, count: groupCount)
-        SharedPart.hold(copy.head.pointee.groups, count: groupCount, under: family)
+        SharedPart.hold(copy.head.pointee.groups, count: groupCount)
         copy.bases.initialize(from: bases, count: n)
         copy.head.pointee.chunkCount = n
         return copy
@@ -158,8 +153,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let n = head.pointee.chunkCount, g = n &>> Self.groupShift, groups = head.pointee.groups
         if n & Self.groupMask == 0 {
             // A column's first group starts with one slot and doubles.
-            (groups + g).initialize(
-                to: .passRetained(ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize, family: family)))
+            (groups + g).initialize(to: .passRetained(ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize)))
         } else if groups[g]._withUnsafeGuaranteedRef({ $0.count == $0.capacity }) {
             // Only a first group fills before `groupSize`: one copy, shared
             // or not, with twice the room.
@@ -177,13 +171,13 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// some is copied with those).
     func removeLast(_ n: Int) {
         let kept = head.pointee.chunkCount - n, keptGroups = Self.groups(kept)
-        SharedPart.drop(head.pointee.groups + keptGroups, count: groupCount - keptGroups, under: family)
+        SharedPart.drop(head.pointee.groups + keptGroups, count: groupCount - keptGroups)
         let tail = kept & Self.groupMask, groups = head.pointee.groups
         if tail > 0 && groups[keptGroups - 1]._withUnsafeGuaranteedRef({ $0.count > tail }) {
             let g = keptGroups - 1
             if SharedPart.isHeldOnce(groups[g]) {
                 groups[g]._withUnsafeGuaranteedRef { group in
-                    SharedPart.drop(group.chunks + tail, count: group.count - tail, under: family)
+                    SharedPart.drop(group.chunks + tail, count: group.count - tail)
                     group.count = tail
                 }
             } else {
@@ -195,16 +189,14 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
 
     deinit {
         let groups = UnsafeMutableRawPointer(head.pointee.groups)
-        SharedPart.drop(raw: groups, count: groupCount, under: family)
+        SharedPart.drop(raw: groups, count: groupCount)
         groups.deallocate()
     }
 }
 
-/// A `ChunkTable`'s chunks in use, its room (in chunks), its groups, and
-/// its family (`HolderLock`).
+/// A `ChunkTable`'s chunks in use, its room (in chunks), and its groups.
 struct ChunkTableHeader<Element> {
     var chunkCount: Int
     var room: Int
     var groups: UnsafeMutablePointer<Unmanaged<ChunkGroup<Element>>>
-    let family: Int
 }
