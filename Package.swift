@@ -21,8 +21,10 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         .target(name: "AXGeometry", dependencies: ["CGEOS", "CPrefetch"]),
         .target(name: "AXHit", dependencies: ["AXGeometry"]),
-        // Argument parsing and JSON Lines output, shared by the two tools.
-        .target(name: "CommandLineSupport"),
+        // Argument parsing and JSON Lines output, shared by the two tools
+        // (JSON numbers and strings as AXGeometry's `JSONBytes` writes them,
+        // as the library's answer lines do).
+        .target(name: "CommandLineSupport", dependencies: ["AXGeometry"]),
         .executableTarget(name: "axhit", dependencies: ["AXHit", "CommandLineSupport"], path: "Sources/axhit"),
         // The harness's plain-C uniform grid, the speed goal's yardstick.
         // DWARF 4, as Swift emits: Valgrind (scripts/bench-gate) reads no

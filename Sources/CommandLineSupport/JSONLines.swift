@@ -1,3 +1,4 @@
+import AXGeometry
 import Foundation
 
 /// Writes JSON values as text, one object per line: the tools' machine
@@ -12,14 +13,7 @@ public enum JSONText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `number(v)` to `out` as UTF-8. A value with at most
-    /// `fixedDigits` decimals (most screen coordinates) is written from its
-    /// integer digits, with no String made: the digits `m` of
-    /// `v · 10^k`, tried for k = 0, 1, 2, ..., are taken at the first k where
-    /// m / 10^k is exactly `v` again (a correctly rounded division of two
-    /// exact values: what a reader's parse of the text gives), which is the
-    /// shortest such text. Anything else is Swift's own shortest round-trip
-    /// form.
+    /// Appends `number(v)` to `out` as UTF-8 (the rule is `writeNumber`'s).
     public static func appendNumber(_ v: Double, to out: inout [UInt8]) {
         var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &text) { buffer in
@@ -31,36 +25,16 @@ public enum JSONText {
 
     /// The most bytes `writeNumber` writes (Swift's longest form of a
     /// Double, `-2.2250738585072014e-308`, has 24).
-    public static let maximumNumberLength = 32
+    public static let maximumNumberLength = JSONBytes.maximumNumberLength
 
     /// Writes `number(v)` at `out`, which has room for
-    /// `maximumNumberLength` bytes, and returns how many it wrote: the one
-    /// place the number rule of `appendNumber` lives.
+    /// `maximumNumberLength` bytes, and returns how many it wrote. The rule
+    /// lives in AXGeometry's `JSONBytes`, which the library's answer lines
+    /// write with too: a value with at most four decimals (most screen
+    /// coordinates) from its integer digits, the shortest text that reads
+    /// back to it; anything else as Swift's shortest round-trip form.
     public static func writeNumber(_ v: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        guard v.isFinite else { return write("null", to: out) }
-        let magnitude = abs(v)
-        // m below 2^53 and 10^k are exact doubles.
-        if magnitude < 1e15 && (magnitude >= 1e-4 || v == 0) {
-            var scale = 1.0
-            for k in 0 ... fixedDigits {
-                let m = (magnitude * scale).rounded()
-                if m / scale == magnitude && m < 9e15 {
-                    let sign = v < 0 ? 1 : 0
-                    if v < 0 { out[0] = UInt8(ascii: "-") }
-                    return sign + writeDecimal(UInt64(m), fractionDigits: k, to: out + sign)
-                }
-                scale *= 10
-            }
-        }
-        var s = "\(v)"
-        // Swift prints 1e-05 and 1e+20; JSON accepts both forms.
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        var count = 0
-        for b in s.utf8.prefix(maximumNumberLength) {
-            out[count] = b
-            count += 1
-        }
-        return count
+        JSONBytes.writeNumber(v, to: out)
     }
 
     /// Writes `literal`'s UTF-8 bytes at `out`, which has room for them,
@@ -73,75 +47,16 @@ public enum JSONText {
         }
     }
 
-    /// Decimals `writeNumber` writes from integer digits; more go through
-    /// Swift's formatting.
-    static let fixedDigits = 4
-
-    /// Writes `m / 10^fractionDigits` in plain decimal notation (`0.05`,
-    /// `12`) at `out` and returns how many bytes.
-    private static func writeDecimal(_ m: UInt64, fractionDigits: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        // Digits right to left into a fixed buffer: 2^64 has 20.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        return withUnsafeMutableBytes(of: &digits) { buffer in
-            var n = m, i = buffer.count
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-                if buffer.count - i == fractionDigits {
-                    i -= 1
-                    buffer[i] = UInt8(ascii: ".")
-                }
-            } while n > 0 || buffer.count - i <= fractionDigits
-            // A fraction-only value gets its leading zero ("0.5").
-            if buffer[i] == UInt8(ascii: ".") {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0")
-            }
-            let count = buffer.count - i
-            UnsafeMutableRawPointer(out).copyMemory(from: buffer.baseAddress! + i, byteCount: count)
-            return count
-        }
-    }
-
     /// A JSON string literal for `s`, with every character JSON requires
     /// escaped, and also U+FEFF (some readers, Foundation's on Linux among
     /// them, drop it from strings) and the Unicode line separators U+2028
-    /// and U+2029 (which break JavaScript), so that every id reads back whole.
-    public static func string(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20 || u.value == 0xFEFF || u.value == 0x2028 || u.value == 0x2029:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count)
-                    + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    /// and U+2029 (which break JavaScript), so that every id reads back
+    /// whole (AXGeometry's `JSONBytes`, as the library's lines quote ids).
+    public static func string(_ s: String) -> String { JSONBytes.string(s) }
 
     /// Appends `string(s)` to `out` as UTF-8: the bytes of `s` as they are
     /// when none needs escaping (most ids), else its escaped form.
-    public static func appendString(_ s: String, to out: inout [UInt8]) {
-        var plain = true
-        for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0xE2 || b == 0xEF {
-            // 0xE2 and 0xEF lead U+2028, U+2029 and U+FEFF: `string` decides.
-            plain = false
-            break
-        }
-        guard plain else { return out.append(contentsOf: string(s).utf8) }
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: s.utf8)
-        out.append(UInt8(ascii: "\""))
-    }
+    public static func appendString(_ s: String, to out: inout [UInt8]) { JSONBytes.appendString(s, to: &out) }
 
     /// `[x, y]` as a JSON array.
     public static func point(_ x: Double, _ y: Double) -> String { "[\(number(x)),\(number(y))]" }
@@ -179,9 +94,9 @@ public final class OutputBuffer {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// Appends `bytes` as they are (lines made elsewhere, each ending in a
-    /// newline).
-    public func write(bytes: [UInt8]) {
+    /// Appends `bytes` as they are (lines made elsewhere, such as
+    /// `HitTester.writeAnswers(for:policy:to:)`'s, each ending in a newline).
+    public func write(bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= 1 << 16 else {
             buffer.append(contentsOf: bytes)
             if buffer.count >= 1 << 16 { flush() }
@@ -189,7 +104,7 @@ public final class OutputBuffer {
         }
         // Large enough to go out as it is, after what is buffered.
         flush()
-        let code = bytes.withUnsafeBytes { StandardOutput.writeAll(1, $0) }
+        let code = StandardOutput.writeAll(1, bytes)
         if code != 0 { failure(code) }
     }
 

@@ -274,6 +274,46 @@ import Testing
         #expect(HitTester(piled).screenGrid == nil)
     }
 
+    /// A grid built over the engine's own tiles keeps them as they are and
+    /// adds its cells (the tiles are not made again), with the same answers;
+    /// once an update has marked some of them stale, a build makes new ones
+    /// (the old place of a moved cell is no longer its).
+    @Test func aBuildUpgradesTheEnginesTiles() throws {
+        let tree = try Self.cellsTree(
+            rows: 40, columns: 10, pitch: CGSize(width: 80, height: 60), size: CGSize(width: 76, height: 56),
+            inset: 2)
+        var engine = HitTester(tree)
+        func storage(_ engine: HitTester) throws -> UnsafeRawPointer? {
+            try Self.tiles(engine).tiles.withUnsafeBytes { $0.baseAddress }
+        }
+        let own = try storage(engine)
+        #expect(!engine.hasScreenGrid)
+        let prepared = engine.prepare(forQueries: tree.count, policy: .frame)
+        #expect(prepared)
+        #expect(engine.screenGrid?.hasCells == true && engine.staleAreas.isEmpty)
+        #expect(try storage(engine) == own, "the engine's own tiles, kept")
+        var tally = ScreenGridTests.Tally()
+        var rng = SeededRandom(seed: 17)
+        let points = (0 ..< 3000).map { _ in CGPoint(x: rng.number(-5 ... 805), y: rng.number(-5 ... 2405)) }
+        ScreenGridTests.compare(engine, points, &tally)
+        #expect(tally.mismatches == 0 && tally.decided > 2_000)
+
+        // Tiles alone again, then c5.5 (x 402 ..< 478, y 302 ..< 358) moved
+        // 20 pt right: its old tile is stale, and a build makes new tiles.
+        var moved = HitTester(tree)
+        let cell = try #require(tree.node(withID: "c5.5"))
+        var node = try #require(moved.tree[cell])
+        node.frame.origin.x += 20
+        try moved.update(cell, to: node)
+        #expect(Self.said(try Self.tiles(moved), moved.tree, 410, 330) == "c5.5" && !moved.staleAreas.isEmpty)
+        let stale = try storage(moved)
+        let built = moved.buildScreenGrid()
+        #expect(built)
+        #expect(try storage(moved) != stale)
+        #expect(Self.said(try Self.tiles(moved), moved.tree, 410, 330) != "c5.5")
+        #expect(moved.hit(CGPoint(x: 410, y: 330)) == nil && moved.hit(CGPoint(x: 480, y: 330)) == cell)
+    }
+
     /// An update keeps the engine's tiles: only where it may change an
     /// answer (the moved cell's old and new place, the reach of what is
     /// inserted or removed, a row whose child turns modal) do queries search

@@ -32,9 +32,12 @@ extension HitTester {
     /// group of points (their tiles, their cells' entries, their edges) are
     /// begun together before any of them is answered, so that their misses
     /// overlap instead of following one another (`ScreenGrid.readAhead`);
-    /// `readingAhead` overrides the grid's size (tests read small grids ahead).
+    /// `readingAhead` overrides the grid's size (tests read small grids
+    /// ahead). `package` for the fuzz checks (`Fuzz/Support`), built as
+    /// modules of their own; the calls for many points use it within.
     ///
     /// - Complexity: as many single queries.
+    @inline(never)  // called once a group: inlined, it only made its callers' loops larger
     package func hit(
         _ points: UnsafeBufferPointer<CGPoint>, policy: HitPolicy, scratch: inout HitScratch,
         into answers: UnsafeMutableBufferPointer<NodeID?>, readingAhead: Bool? = nil
@@ -102,12 +105,9 @@ extension HitTester {
     /// - Complexity: the points' queries divided among the threads; one
     ///   scratch per run of points; O(n) more for the grid.
     public func hit(_ points: [CGPoint], policy: HitPolicy = .frame, threads: Int? = nil) -> [NodeID?] {
-        if lacksCurrentScreenGrid {
-            // Enough points repay a screen grid, on a copy (`prepare(forQueries:policy:)`).
-            var prepared = self
-            if prepared.prepare(forQueries: points.count, policy: policy) {
-                return prepared.hit(points, policy: policy, threads: threads)
-            }
+        // Enough points repay a screen grid, on a copy (`prepare(forQueries:policy:)`).
+        if let prepared = prepared(forQueries: points.count, policy: policy) {
+            return prepared.hit(points, policy: policy, threads: threads)
         }
         let count = points.count
         // One contiguous run of points per thread; on all cores, eight runs

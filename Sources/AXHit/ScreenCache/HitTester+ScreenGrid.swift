@@ -20,17 +20,23 @@ extension HitTester {
     /// there search per view (`beginScreenChange(_:)`); one whose area has
     /// no small bound, or that leaves half the grid stale, drops it. Build
     /// it again for the new screen. Answers are the same with it or without.
+    /// The engine's own tiles (`buildOwnScreenGrid()`), while no update has
+    /// marked any of them stale, are upgraded: the grid keeps them and adds
+    /// its cells.
     ///
     /// - Complexity: O(n) time; about 44 bytes per element it files, and
     ///   132 per view that turns or lies below one (`memoryBytes` counts
     ///   them).
     @discardableResult
     public mutating func buildScreenGrid() -> Bool {
+        // Tiles alone with nothing stale answer for the screen as it is
+        // (as a new build's would), so they are not made again.
+        let tiles = screenGrid.flatMap { !$0.hasCells && staleAreas.isEmpty ? $0.tiles : nil }
         dropScreenGrid()
         guard let entries = exposedHidesSubtree ? screenEntries() : hoverEntries() else { return false }
-        screenGrid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges)
+        screenGrid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges, tiles: tiles)
         // Where the cells decline, the tiles alone may still serve.
-        if screenGrid == nil { screenGrid = Self.tilesAlone(entries) }
+        if screenGrid == nil { screenGrid = tiles.map(ScreenGrid.init(tiles:)) ?? Self.tilesAlone(entries) }
         return hasScreenGrid
     }
 
@@ -97,10 +103,12 @@ extension HitTester {
 
     /// Prepares the engine for `count` queries under `policy` before its
     /// next update: builds a screen grid (`buildScreenGrid()`) when they
-    /// will repay it and there is none, or only one with stale areas, that
-    /// is for frame queries at least half as many as nodes (at 1M, a grid
-    /// takes 23–306 ms to build and saves up to about 600 ns a query where the engine's own tiles do not decide, as on
-    /// `nested`; `Benchmarks/results/hit-1M-engine-tiles-2026-12-03.*`).
+    /// will repay it and there is no whole, current one (none, the engine's
+    /// own tiles alone, which the grid keeps and adds its cells to, or one
+    /// with stale areas), that is for frame queries at least half as many
+    /// as nodes (at 1M, a grid takes 23–306 ms to build and saves up to
+    /// about 600 ns a query where the engine's own tiles do not decide, as
+    /// on `nested`; `Benchmarks/results/hit-1M-engine-tiles-2026-12-03.*`).
     /// Returns whether the engine has a grid.
     ///
     /// - Complexity: O(n) when it builds, else O(1).

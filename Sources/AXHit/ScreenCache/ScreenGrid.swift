@@ -59,8 +59,9 @@ import Foundation
 /// entries, edges) is asked of memory before any of its points is
 /// answered (`readAhead`), so that their misses overlap.
 ///
-/// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`), or with
-/// the engine, whole where it costs little and else as tiles alone
+/// **Lifetime.** Built on request (`HitTester.buildScreenGrid()`, which
+/// keeps the engine's own tiles when none is stale), or with the engine,
+/// whole where it costs little and else as tiles alone
 /// (`HitTester.buildOwnScreenGrid()`); shared by copies of the engine,
 /// never changed. An update marks stale the screen
 /// area where it may change answers (`StaleAreas`, kept by the engine), and
@@ -149,8 +150,10 @@ final class ScreenGrid: Sendable {
     /// A grid over `boxes` (widened by `slack`, in pre-order) for `nodes`,
     /// or nil when `CellGrid` declines the boxes of a size class (too
     /// clustered, too many too wide) or its room would be under
-    /// `HitTester.minimumGridStep`.
-    init?(boxes: [CGRect], nodes: [NodeID], edges: Edges = Edges()) {
+    /// `HitTester.minimumGridStep`. Its tiles are `tiles` when given (the
+    /// engine's own, still current: `HitTester.buildScreenGrid()`), else
+    /// made from the entries.
+    init?(boxes: [CGRect], nodes: [NodeID], edges: Edges = Edges(), tiles known: ScreenTiles? = nil) {
         guard !boxes.isEmpty, boxes.count == nodes.count, boxes.count <= Int(Int32.max) else { return nil }
         guard edges.groups.isEmpty || edges.groups.count == nodes.count else { return nil }
         let keysAreSlots = edges.groups.isEmpty && Self.slotsIncrease(nodes)
@@ -186,7 +189,8 @@ final class ScreenGrid: Sendable {
         self.nodes = keysAreSlots ? [] : nodes
         self.keysAreSlots = keysAreSlots
         self.edges = edges
-        tiles = ScreenTiles(boxes: boxes, nodes: nodes, answerable: Self.answerable(nodes: nodes, edges: edges))
+        tiles =
+            known ?? ScreenTiles(boxes: boxes, nodes: nodes, answerable: Self.answerable(nodes: nodes, edges: edges))
         hasCells = true
         elementArea = boxes.reduce(.null) { ItemBoxes.union($0, $1) }
         answerArea = ItemBoxes.union(elementArea, tiles?.raster ?? .null)
