@@ -146,6 +146,27 @@ import Testing
         #expect(column[32 * c + 5] == 1 && column.count == 3 * 32 * c - 3 * c)
     }
 
+    /// A column and its copies count their holders under one lock, kept
+    /// through every write that copies a table or a group; columns made
+    /// apart draw their locks from the whole set, not all the same one.
+    @Test func aColumnsCopiesShareItsLockAndOtherColumnsSpreadOverTheSet() {
+        let c = ChunkedColumn<Int32>.chunkSize
+        var column = ChunkedColumn<Int32>(repeating: 7, count: 2 * 32 * c)
+        let lock = column.holderLock
+        var copy = column
+        copy[5] = 1  // copies the table and group 0
+        copy.append(contentsOf: [1, 2, 3])  // a third group
+        column.removeLast(c + 1)
+        #expect(copy.holderLock == lock && column.holderLock == lock)
+        #expect(HolderLock.all.contains { ObjectIdentifier($0) == lock })
+        var families = Set<ObjectIdentifier>()
+        let columns = (0 ..< 256).map { ChunkedColumn<Int32>(repeating: Int32($0), count: 1) }
+        for other in columns { families.insert(other.holderLock) }
+        // 256 draws from 64 locks cover about 63 of them; 32 or fewer would
+        // mean the choice ignores most of the address.
+        #expect(families.count > 32, "\(families.count) locks for 256 columns")
+    }
+
     @Test func aWriteUnderACopyCopiesOneChunk() {
         var column = ChunkedColumn<Int32>(repeating: 7, count: 100_000)
         let snapshot = column
@@ -223,7 +244,7 @@ extension ChunkedColumnTests {
     /// the writer writes and publishes: every copy keeps its own values (an
     /// `Array` oracle taken with it), whichever thread lets a chunk or a
     /// group go last. The counts of the chunks' and groups' holders change
-    /// under one lock (`SharedPart`): a lost count would free a part still
+    /// under their family's lock (`SharedPart`): a lost count would free a part still
     /// held (a wrong value here; a use after free or a double free of the
     /// heap strings under the address sanitizer), and a race on them shows
     /// under the thread sanitizer.

@@ -13,10 +13,14 @@ final class ChunkGroup<Element>: SharedPart {
     /// Unchecked, as `ColumnChunk.count`: only a table that holds the group
     /// alone changes it.
     @exclusivity(unchecked) var count = 0
+    /// The lock of the family of tables that hold it, which counts its
+    /// chunks' holders (`HolderLock`).
+    let lock: Unmanaged<HolderLock>
 
-    init(capacity: Int) {
+    init(capacity: Int, lock: Unmanaged<HolderLock>) {
         chunks = .allocate(capacity: capacity)
         self.capacity = capacity
+        self.lock = lock
     }
 
     /// The first `count` chunks of `other`, in `capacity` slots. Their
@@ -27,6 +31,7 @@ final class ChunkGroup<Element>: SharedPart {
         self.capacity = capacity
         chunks.initialize(from: other.chunks, count: count)
         self.count = count
+        lock = other.lock
     }
 
     /// Adds `chunk`, which no one else holds yet, after the last.
@@ -37,7 +42,7 @@ final class ChunkGroup<Element>: SharedPart {
 
     deinit {
         let chunks = UnsafeMutableRawPointer(chunks)
-        SharedPart.drop(raw: chunks, count: count)
+        SharedPart.drop(raw: chunks, count: count, under: lock)
         chunks.deallocate()
     }
 }

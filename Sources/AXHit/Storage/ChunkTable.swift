@@ -21,10 +21,14 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     @inline(__always)
     static func groups(_ chunks: Int) -> Int { (chunks + groupMask) &>> groupShift }
 
-    /// An empty table with room for `capacity` chunks.
-    static func make(capacity: Int) -> ChunkTable {
-        let buffer = create(minimumCapacity: capacity) { _ in
-            ChunkTableHeader(chunkCount: 0, room: capacity, groups: .allocate(capacity: groups(capacity)))
+    /// An empty table with room for `capacity` chunks, counting under
+    /// `lock` (a copy's: its family's), or under a new family's
+    /// (`HolderLock`).
+    static func make(capacity: Int, lock: Unmanaged<HolderLock>? = nil) -> ChunkTable {
+        let buffer = create(minimumCapacity: capacity) { buffer in
+            ChunkTableHeader(
+                chunkCount: 0, room: capacity, groups: .allocate(capacity: groups(capacity)),
+                lock: lock ?? HolderLock.forFamily(of: Unmanaged.passUnretained(buffer).toOpaque()))
         }
         return unsafeDowncast(buffer, to: ChunkTable.self)
     }
@@ -38,6 +42,9 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     var chunkCount: Int { head.pointee.chunkCount }
     var room: Int { head.pointee.room }
     private var groupCount: Int { Self.groups(head.pointee.chunkCount) }
+    /// The lock of this table's family, which counts its parts' holders
+    /// (`SharedPart`).
+    var lock: Unmanaged<HolderLock> { head.pointee.lock }
 
     /// The address of each chunk's first entry, in order.
     @inline(__always)
@@ -107,7 +114,7 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let old = groups[g]
         let copy = old._withUnsafeGuaranteedRef { ChunkGroup(sharing: $0, count: count, capacity: capacity) }
         groups[g] = .passRetained(copy)
-        SharedPart.hold(copy.chunks, count: count, dropping: old)
+        SharedPart.hold(copy.chunks, count: count, dropping: old, under: lock)
     }
 
     /// Whether chunk `k` and its group are this table's alone (a chunk held
@@ -132,16 +139,16 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let old = slot.pointee
         slot.pointee = .passRetained(chunk)
         bases[k] = chunk.base
-        SharedPart.drop(old)
+        SharedPart.drop(old, under: lock)
     }
 
     /// A table holding the same chunks (each group held once more), with
     /// room for at least `reserving` chunks.
     func copy(reserving: Int) -> ChunkTable {
         let n = chunkCount
-        let copy = ChunkTable.make(capacity: Swift.max(n, reserving))
+        let copy = ChunkTable.make(capacity: Swift.max(n, reserving), lock: lock)
         copy.head.pointee.groups.initialize(from: head.pointee.groups, count: groupCount)
-        SharedPart.hold(copy.head.pointee.groups, count: groupCount)
+        SharedPart.hold(copy.head.pointee.groups, count: groupCount, under: lock)
         copy.bases.initialize(from: bases, count: n)
         copy.head.pointee.chunkCount = n
         return copy
@@ -153,7 +160,8 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
         let n = head.pointee.chunkCount, g = n &>> Self.groupShift, groups = head.pointee.groups
         if n & Self.groupMask == 0 {
             // A column's first group starts with one slot and doubles.
-            (groups + g).initialize(to: .passRetained(ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize)))
+            (groups + g).initialize(
+                to: .passRetained(ChunkGroup(capacity: g == 0 ? 1 : Self.groupSize, lock: lock)))
         } else if groups[g]._withUnsafeGuaranteedRef({ $0.count == $0.capacity }) {
             // Only a first group fills before `groupSize`: one copy, shared
             // or not, with twice the room.
@@ -171,13 +179,13 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
     /// some is copied with those).
     func removeLast(_ n: Int) {
         let kept = head.pointee.chunkCount - n, keptGroups = Self.groups(kept)
-        SharedPart.drop(head.pointee.groups + keptGroups, count: groupCount - keptGroups)
+        SharedPart.drop(head.pointee.groups + keptGroups, count: groupCount - keptGroups, under: lock)
         let tail = kept & Self.groupMask, groups = head.pointee.groups
         if tail > 0 && groups[keptGroups - 1]._withUnsafeGuaranteedRef({ $0.count > tail }) {
             let g = keptGroups - 1
             if SharedPart.isHeldOnce(groups[g]) {
                 groups[g]._withUnsafeGuaranteedRef { group in
-                    SharedPart.drop(group.chunks + tail, count: group.count - tail)
+                    SharedPart.drop(group.chunks + tail, count: group.count - tail, under: lock)
                     group.count = tail
                 }
             } else {
@@ -189,14 +197,16 @@ final class ChunkTable<Element>: ManagedBuffer<ChunkTableHeader<Element>, Unsafe
 
     deinit {
         let groups = UnsafeMutableRawPointer(head.pointee.groups)
-        SharedPart.drop(raw: groups, count: groupCount)
+        SharedPart.drop(raw: groups, count: groupCount, under: lock)
         groups.deallocate()
     }
 }
 
-/// A `ChunkTable`'s chunks in use, its room (in chunks), and its groups.
+/// A `ChunkTable`'s chunks in use, its room (in chunks), its groups, and
+/// its family's lock (`HolderLock`).
 struct ChunkTableHeader<Element> {
     var chunkCount: Int
     var room: Int
     var groups: UnsafeMutablePointer<Unmanaged<ChunkGroup<Element>>>
+    let lock: Unmanaged<HolderLock>
 }

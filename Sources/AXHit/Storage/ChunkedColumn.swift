@@ -8,7 +8,8 @@ import AXGeometry
 /// - **Storage:** a table of chunks (`ChunkTable`): the address of each
 ///   chunk's first entry, contiguous for reads, and apart from them the
 ///   objects that own the chunks' memory, 32 to a group (`ChunkGroup`),
-///   whose holders are counted by hand under one lock (`SharedPart`). A
+///   whose holders are counted by hand under the lock of the column's
+///   family, the column and its copies (`SharedPart`). A
 ///   read is `bases[i >> shift][i & mask]`: one load more than an
 ///   `Array`'s (from a table of 8 bytes per chunk), and no reference
 ///   counted.
@@ -269,6 +270,10 @@ struct ChunkedColumn<Element> {
         return entries * MemoryLayout<Element>.stride + table.chunkCount * (MemoryLayout<Int>.stride + 56)
             + table.groupBytes
     }
+
+    /// The lock that counts this column's parts' holders (`HolderLock`):
+    /// its copies', whatever they write since.
+    var holderLock: ObjectIdentifier { ObjectIdentifier(table.lock.takeUnretainedValue()) }
 
     /// The chunks this column shares with `other` (the same chunk object at
     /// the same place), and its chunks in all: what a write since a copy
