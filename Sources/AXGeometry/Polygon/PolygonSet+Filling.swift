@@ -50,7 +50,9 @@ extension PolygonSet {
     /// snap-rounding cell of a line) are dropped (`straightened`); the edges
     /// are cut into monotone chains and their crossings counted (refused
     /// above the budgets). One ring that meets itself nowhere (no crossing,
-    /// no spike) is its own fill, as it is, under either rule. Otherwise all
+    /// no spike) is its own fill, as it is, under either rule; rings that
+    /// meet nowhere nest, and their fill follows from the nesting
+    /// (`fillingNested(_:rule:)`: a ring icon, a glyph's counters). Otherwise all
     /// ring linework is snap-rounded, noded
     /// (in scrambled pieces, `scrambledPieces(of:)`) and polygonized by
     /// GEOS into faces; each face's winding number is computed at an
@@ -189,11 +191,13 @@ extension PolygonSet {
         if rings.isEmpty { return .empty }
         let chains = EdgeChains(closedRings: rings)
         switch chains.countCrossings(crossingLimit: maximumFillCrossings, workLimit: maximumFillCandidatePairs) {
-        case .complete(crossings: 0) where rings.count == 1 && !foldsBack(rings[0]):
-            // A simple ring (no two edges meet but neighbours at their
-            // vertex, none turning straight back) fills itself under either
-            // rule: no noding, no GEOS, and its vertices as they are.
-            return PolygonSet(simpleRing: rings[0])
+        case .complete(crossings: 0) where !rings.contains(where: foldsBack):
+            // Simple rings (no two edges meet but neighbours at their
+            // vertex, none turning straight back): one fills itself under
+            // either rule, several nest (`fillingNested`); no noding, no
+            // GEOS, and their vertices as they are.
+            if rings.count == 1 { return PolygonSet(simpleRing: rings[0]) }
+            if let nested = fillingNested(rings, rule: rule) { return nested }
         case .complete: break
         case let .tooManyCrossings(count):
             throw GeometryError.overBudget(.fillCrossings, count: count, limit: maximumFillCrossings)
