@@ -319,13 +319,29 @@ struct EdgeChains {
     }
 
     /// `distance(to:notBeyond:)` and the edge at that distance (nil when
-    /// none is nearer than `bound`).
-    func nearestEdge(to p: CGPoint, notBeyond bound: Double) -> (distance: Double, edge: Int?) {
+    /// none is nearer than `bound`). `hint`, an edge likely nearest, is
+    /// measured first, so that the search prunes by a distance near the
+    /// answer from the start; the answer is the same without it (but for
+    /// which of two edges as near is named).
+    func nearestEdge(to p: CGPoint, notBeyond bound: Double, trying hint: Int? = nil) -> (distance: Double, edge: Int?)
+    {
         let px = Double(p.x), py = Double(p.y)
         var best = bound
         var edge: Int?
-        tree.forEach(intersecting: CGRect(x: px - bound, y: py - bound, width: 2 * bound, height: 2 * bound)) { c in
-            Self.nearest(vertices, chains[Int(c)].first, chains[Int(c)].end, px, py, &best, &edge)
+        // An edge likely nearest, measured first: the search then prunes by
+        // a distance near the answer, and looks only for a strictly nearer one.
+        if let h = hint {
+            let d = Self.distance(p, vertices[h], vertices[h + 1])
+            if d < best {
+                best = d
+                edge = h
+            }
+        }
+        tree.forEach(intersecting: CGRect(x: px - best, y: py - best, width: 2 * best, height: 2 * best)) { c in
+            let first = chains[Int(c)].first, end = chains[Int(c)].end
+            if Self.gap(vertices, first, end, px, py) < best * best {
+                Self.nearest(vertices, first, end, px, py, &best, &edge)
+            }
             return true
         }
         return (best, edge)
@@ -366,16 +382,14 @@ struct EdgeChains {
     }
 
     /// Lowers `best` to the distance from (px, py) to edges `i ..< j` of a
-    /// chain where nearer (and sets `edge`), halving the run while its box
-    /// is nearer than `best` (a diagonal chain's box holds many points far
-    /// from it).
+    /// chain where nearer (and sets `edge`), for a run whose box is nearer
+    /// than `best`: halving it (a diagonal chain's box holds many points far
+    /// from it), the nearer half first, so that `best` falls before the
+    /// other half is judged.
     private static func nearest(
         _ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double,
         _ best: inout Double, _ edge: inout Int?
     ) {
-        let b = box(v, i, j)
-        let gx = max(b.minX - px, 0, px - b.maxX), gy = max(b.minY - py, 0, py - b.maxY)
-        guard gx * gx + gy * gy < best * best else { return }
         if j - i == 1 {
             let d = distance(CGPoint(x: px, y: py), v[i], v[j])
             if d < best {
@@ -385,8 +399,23 @@ struct EdgeChains {
             return
         }
         let m = (i + j) / 2
-        nearest(v, i, m, px, py, &best, &edge)
-        nearest(v, m, j, px, py, &best, &edge)
+        let low = gap(v, i, m, px, py), high = gap(v, m, j, px, py)
+        if low <= high {
+            if low < best * best { nearest(v, i, m, px, py, &best, &edge) }
+            if high < best * best { nearest(v, m, j, px, py, &best, &edge) }
+        } else {
+            if high < best * best { nearest(v, m, j, px, py, &best, &edge) }
+            if low < best * best { nearest(v, i, m, px, py, &best, &edge) }
+        }
+    }
+
+    /// The squared distance from (px, py) to the box of edges `i ..< j` of
+    /// a chain.
+    @inline(__always)
+    private static func gap(_ v: [CGPoint], _ i: Int, _ j: Int, _ px: Double, _ py: Double) -> Double {
+        let b = box(v, i, j)
+        let gx = max(b.minX - px, 0, px - b.maxX), gy = max(b.minY - py, 0, py - b.maxY)
+        return gx * gx + gy * gy
     }
 
     /// Which side of edge `e` the point is on when its nearest point on the

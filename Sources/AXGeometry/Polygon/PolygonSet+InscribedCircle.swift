@@ -170,26 +170,29 @@ extension PolygonSet {
         var evaluated = 0
 
         /// A square cell: centre, half side, signed distance of the centre
-        /// to the boundary (negative outside), and the most any point of
-        /// the cell can have.
+        /// to the boundary (negative outside), the edge that distance was
+        /// measured to (-1: none within the bound), and the most any point
+        /// of the cell can have.
         struct Cell {
-            var x: Double, y: Double, half: Double, distance: Double
+            var x: Double, y: Double, half: Double, distance: Double, edge: Int
             var potential: Double { distance + half * 2.0.squareRoot() }
         }
         /// The cell at (x, y), given a bound on its centre's distance to the
         /// boundary (the distance is 1-Lipschitz, so a parent's distance
-        /// plus the step to the child will do).
-        func cell(_ x: Double, _ y: Double, _ half: Double, within bound: Double) -> Cell {
+        /// plus the step to the child will do) and an edge likely nearest
+        /// (its parent's), measured first so that the search prunes from
+        /// the start by a distance near the answer.
+        func cell(_ x: Double, _ y: Double, _ half: Double, within bound: Double, trying hint: Int = -1) -> Cell {
             evaluated += 1
             let p = CGPoint(x: x, y: y)
-            let (d, edge) = chains.nearestEdge(to: p, notBeyond: bound)
+            let (d, edge) = chains.nearestEdge(to: p, notBeyond: bound, trying: hint >= 0 ? hint : nil)
             // Exteriors run counterclockwise and holes clockwise, so the set
             // is left of every edge: beside its nearest edge's middle, a
             // point is inside when left of it. Nearest to a vertex (two
             // edges as near), ask `contains`, whose cost grows with the
             // edges in the point's stripe.
             let inside = edge.flatMap { chains.side(of: p, strictlyBeside: $0) }.map { $0 > 0 } ?? contains(p)
-            return Cell(x: x, y: y, half: half, distance: inside ? d : -d)
+            return Cell(x: x, y: y, half: half, distance: inside ? d : -d, edge: edge ?? -1)
         }
 
         // Any vertex is on the boundary, so its distance bounds the root's.
@@ -298,7 +301,7 @@ extension PolygonSet {
             let half = top.half / 2
             let within = abs(top.distance) + half * 2.0.squareRoot() * 1.0001 + tolerance
             for (dx, dy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
-                let child = cell(top.x + dx * half, top.y + dy * half, half, within: within)
+                let child = cell(top.x + dx * half, top.y + dy * half, half, within: within, trying: top.edge)
                 if child.distance > best.distance { best = child }
                 if child.potential - best.distance > tolerance { queue.push(child) }
             }
