@@ -367,7 +367,7 @@ struct CountedOperation: Sendable {
     /// Queries before the region, at the warm-up points.
     static let warmUpQueries = 50
     /// Rows inserted (then removed) per counted region: one index rebuild's
-    /// worth (`ContainerIndex.overflowLimit`).
+    /// worth (`IndexPolicy.overflowLimit`).
     static let inserts = 256
 
     static let all: [CountedOperation] = [

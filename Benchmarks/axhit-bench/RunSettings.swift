@@ -61,7 +61,7 @@ struct RunSettings {
     /// (it always runs once).
     var wholeOperationBudget: Double { quick ? 1.5 : 8 }
     /// Subtrees inserted (and removed) per `insert` / `remove` measurement:
-    /// four index rebuilds' worth (one per `ContainerIndex.overflowLimit`
+    /// four index rebuilds' worth (one per `IndexPolicy.overflowLimit`
     /// (256) overflowing inserts into the same view), shared by the passes
     /// but at least one rebuild's worth per pass.
     /// Insert/remove cycles of a `churn` row, all passes together.

@@ -11,7 +11,7 @@ enum UpdateBenchmarks {
     /// Distinct nodes moved per move measurement (each moved, then back).
     static let moveTargets = 1024
     /// Views with at least this many children have an index in the engine
-    /// (`HitTester.indexThreshold`, internal): "wide" below.
+    /// (`IndexPolicy.wideViewChildren`, internal): "wide" below.
     static let wideChildren = 8
     /// Inserts (or removals) per latency sample: the one rebuild in 256
     /// inserts then falls in 1 sample of 64, above p99, so p99 shows it.

@@ -297,7 +297,7 @@ import Testing
         let engine = HitTester(tree)
         #expect(engine.hasScreenGrid, "the engine's own grid, with cells")
         let grid = try #require(engine.screenGrid)
-        #expect(grid.memoryBytes <= HitTester.ownGridBytesPerNode * tree.count)
+        #expect(grid.memoryBytes <= IndexPolicy.ownGridBytesPerNode * tree.count)
         // Rows of plain cells in pre-order: the keys are the cells' slots.
         #expect(grid.keysAreSlots && grid.nodes.isEmpty)
         // Row 305 is at y 12,200 in the list, 200 on the screen; cell 3 at x 120.
@@ -442,7 +442,7 @@ import Testing
         var engine = HitTester(tree)
         let built = engine.buildScreenGrid()
         #expect(built)
-        #expect((engine.screenGrid?.first.cells.quantizationStep ?? 0) >= HitTester.minimumGridStep)
+        #expect((engine.screenGrid?.first.cells.quantizationStep ?? 0) >= IndexPolicy.minimumGridStep)
         var rng2 = SeededRandom(seed: 8)
         let points = (0 ..< TestScale.rounds(3000)).map { k in
             let p = CGPoint(x: rng2.number(0 ... 400), y: rng2.number(0 ... 600))

@@ -250,11 +250,11 @@ extension HitTester {
         dropBlock(of: v)
         var count = 0
         var c = tree.firstChildren[v.index]
-        while !c.isNone && count < Self.indexThreshold {
+        while !c.isNone && count < IndexPolicy.wideViewChildren {
             count += 1
             c = tree.nextSiblings[c.index]
         }
-        guard count >= Self.indexThreshold else {
+        guard count >= IndexPolicy.wideViewChildren else {
             dropIndex(of: v)
             buildBlock(v, toScreen: toScreen)
             return

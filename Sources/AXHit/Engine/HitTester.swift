@@ -167,9 +167,6 @@ public struct HitTester: Sendable {
     /// grid is not asked there.
     var staleAreas = StaleAreas()
 
-    /// Views with at least this many children get a `ContainerIndex`; fewer
-    /// get a block of boxes scanned one by one, which is faster for a handful.
-    static let indexThreshold = 16
     /// The rank step between consecutive siblings: room for inserts between.
     static let rankGap: Int64 = 1 << 20
     /// The flattening tolerance of paths on screen, in points.
@@ -292,7 +289,7 @@ public struct HitTester: Sendable {
     /// coordinate on either way to the answer (through the boxes, or through
     /// the exact screen-space test) stays under about 2^28, its rounding
     /// under 2^-22 a level, far below the room a box hit needs
-    /// (`ChildBlocks.holdsWithRoom`, `minimumGridStep`). Anything else takes
+    /// (`ChildBlocks.holdsWithRoom`, `IndexPolicy.minimumGridStep`). Anything else takes
     /// the exact test.
     ///
     /// The limits keep that bound: where the map only translates (scale 1,
@@ -388,10 +385,6 @@ public struct HitTester: Sendable {
     static func isModerate(_ p: CGPoint) -> Bool {
         abs(Double(p.x)) < translationLimit && abs(Double(p.y)) < translationLimit
     }
-
-    /// Grids whose quantization step (the room a box hit needs there) is
-    /// smaller than this don't answer box hits.
-    static let minimumGridStep = 0x1p-13
 
     /// The view's bounds from the packed record.
     @inline(__always)

@@ -1,9 +1,10 @@
 import AXGeometry
 import Foundation
 
-/// The children of every narrow view (fewer than `HitTester.indexThreshold`
-/// children), as boxes in the view's bounds space: each view's children in
-/// one contiguous block, in z-order, all blocks in two shared columns.
+/// The children of every narrow view (fewer than
+/// `IndexPolicy.wideViewChildren` children), as boxes in the view's bounds
+/// space: each view's children in one contiguous block, in z-order, all
+/// blocks in two shared columns.
 ///
 /// A query through a narrow view then reads one or two cache lines of boxes
 /// and touches only the children under the point, instead of following the
@@ -23,17 +24,14 @@ struct ChildBlocks: Sendable {
     /// `HitTester.compactBlocksIfNeeded()` once they make up half the arrays.
     var garbage = 0
 
-    /// The most entries a block holds: a view with more children has an
-    /// index instead (`HitTester.indexThreshold`).
-    static let maximumBlock = HitTester.indexThreshold
-
     /// Where the next block starts: after padding to the next chunk when a
-    /// block of `maximumBlock` would not fit in the current one, so that no
-    /// block straddles two chunks and a query reads one through plain
-    /// pointers (`withBlock`). Padding is garbage: NaN boxes, no node.
+    /// block of `IndexPolicy.wideViewChildren` would not fit in the current
+    /// one, so that no block straddles two chunks and a query reads one
+    /// through plain pointers (`withBlock`). Padding is garbage: NaN boxes,
+    /// no node.
     mutating func startBlock() -> Int {
         let room = ChunkedColumn<SIMD4<Float>>.chunkSize - (boxes.count & ChunkedColumn<SIMD4<Float>>.mask)
-        if room < Self.maximumBlock {
+        if room < IndexPolicy.wideViewChildren {
             boxes.append(repeating: SIMD4(repeating: .nan), count: room)
             nodes.append(repeating: .none, count: room)
             garbage += room
@@ -50,8 +48,9 @@ struct ChildBlocks: Sendable {
         boxes.withView { boxes in nodes.withView { nodes in body(boxes.pointer(start), nodes.pointer(start)) } }
     }
 
-    /// Whether dropped blocks take enough room to be worth a compaction.
-    var needsCompaction: Bool { garbage > 4096 && garbage * 2 > boxes.count }
+    /// Whether dropped blocks take enough room to be worth a compaction
+    /// (`IndexPolicy.blocksNeedCompaction`).
+    var needsCompaction: Bool { IndexPolicy.blocksNeedCompaction(garbage: garbage, entries: boxes.count) }
 
     /// Appends one child's box (its local box, `.null` for none).
     @inline(__always)

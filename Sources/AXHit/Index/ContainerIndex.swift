@@ -35,7 +35,8 @@ struct ContainerIndex: Sendable {
     /// (the grid's stale entries still name them, and an id may be reused).
     var removedNodes: [Int32] = []
     /// Children added since the build, with their boxes, in levels of small
-    /// trees (see `OverflowLevels`); past `overflowLimit` the index is rebuilt.
+    /// trees (see `OverflowLevels`); past `IndexPolicy.overflowLimit` the index
+    /// is rebuilt (`isStale`).
     var overflow = OverflowLevels()
     /// Items emptied (removed children) since the build.
     var removed = 0
@@ -57,7 +58,10 @@ struct ContainerIndex: Sendable {
             break
         }
         let fitted =
-            screenBoxes.isEmpty ? CellGrid(boxes: localBoxes, keys: increasing ? items.map(\.rawValue) : nil) : nil
+            screenBoxes.isEmpty
+            ? CellGrid(
+                boxes: localBoxes, keys: increasing ? items.map(\.rawValue) : nil,
+                minimumCount: IndexPolicy.gridMinimumChildren) : nil
         grid = fitted ?? CellGrid()
         gridKeysAreNodes = fitted != nil && increasing
         local = fitted == nil ? PackedRTree(boxes: localBoxes) : PackedRTree(boxes: [])
@@ -69,14 +73,12 @@ struct ContainerIndex: Sendable {
         self.init(items: [], local: [], screen: [], linear: .identity)
     }
 
-    /// Children added after a build before the index is rebuilt: as many
-    /// as it holds (at least 256), so the O(n) rebuild costs O(1) per
-    /// insert amortized, and the overflow's levels O(log n).
-    var overflowLimit: Int { max(256, itemCount) }
-
-    /// Whether the index should be rebuilt: too many unindexed, moved or removed children.
+    /// Whether the index should be rebuilt: too many unindexed, moved or
+    /// removed children (`IndexPolicy.overflowLimit`, `removalsCallForRebuild`).
     var isStale: Bool {
-        overflow.count > overflowLimit || removed > max(64, itemCount / 2) || grid.movedCount > overflowLimit
+        overflow.count > IndexPolicy.overflowLimit(itemCount: itemCount)
+            || IndexPolicy.removalsCallForRebuild(removed, itemCount: itemCount)
+            || grid.movedCount > IndexPolicy.overflowLimit(itemCount: itemCount)
     }
 
     /// Calls `body` with the indexed children (not the overflow) whose local

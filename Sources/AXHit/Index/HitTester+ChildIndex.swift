@@ -75,7 +75,7 @@ extension HitTester {
             // The cells as plain values: no copy of the grid, no retain.
             let cells = index.pointee.grid.cells
             guard !Order.frontToBack || cells.outsideCells == 0 else { return -1 }
-            let gridHits = hits && cells.quantizationStep >= Self.minimumGridStep
+            let gridHits = hits && cells.quantizationStep >= IndexPolicy.minimumGridStep
             // A key is a slot; the handle of its node carries the slot's
             // generation (nothing to read in a tree that never removed one).
             return tree.generations.withView { generations in

@@ -8,10 +8,11 @@ import Foundation
 /// holds (O(1) amortized per insert).
 ///
 /// The newest children wait in a short list scanned one by one. When it
-/// fills, it is merged with the levels 0, 1, … that are in use, up to the
-/// first free one, which receives them all as one new R-tree pair (local and
-/// screen boxes, as the index has): a binary counter, so each child is
-/// rebuilt into O(log n) levels over its life.
+/// fills (`IndexPolicy.overflowListLimit`), it is merged with the levels 0,
+/// 1, … that are in use, up to the first free one, which receives them all
+/// as one new R-tree pair (local and screen boxes, as the index has): a
+/// binary counter, so each child is rebuilt into O(log n) levels over its
+/// life.
 struct OverflowLevels: Sendable {
     /// One level: children with their boxes, and trees over those boxes.
     struct Level: Sendable {
@@ -56,9 +57,6 @@ struct OverflowLevels: Sendable {
     /// Where each child is, by its slot (chunked: see `SlotMap`).
     var places = SlotMap(filler: Place(level: 0, k: 0))
 
-    /// The list's length that triggers a merge into the levels.
-    static let listLimit = 64
-
     /// Children held (`places.count`, kept apart so that a query reads a
     /// number rather than the map). O(1).
     private(set) var count = 0
@@ -70,7 +68,7 @@ struct OverflowLevels: Sendable {
         count += 1
         list.append(child)
         listBoxes.append(boxes)
-        if list.count >= Self.listLimit { carry() }
+        if list.count >= IndexPolicy.overflowListLimit { carry() }
     }
 
     /// Merges the list and the levels in use below the first free one into

@@ -159,11 +159,6 @@ extension HitTester {
         return Ownership(entries, capacity: tree.capacity)
     }
 
-    /// The most cells `hoverFocusMap()` asks the hover about: 4M (about a
-    /// second of queries), far above a real screen's arrangement (the
-    /// corpus's largest has under 200,000).
-    static let hoverMapCellBudget = 1 << 22
-
     /// TalkBack's focus map: its answer changes only across the edge of a
     /// visible node's bounds (every such node may be offered the hover,
     /// take it or report), so the screen is cut into the cells between
@@ -173,7 +168,7 @@ extension HitTester {
     ///
     /// - Complexity: O(X · Y) hover queries for X and Y distinct edges.
     /// - Throws: `TreeError` (`.geometry`) when the cells would exceed
-    ///   `hoverMapCellBudget`.
+    ///   `IndexPolicy.hoverMapCellBudget`.
     private func hoverFocusMap() throws(TreeError) -> [MapRegion] {
         guard !tree.root.isNone else { return [] }
         let space = ScreenSpace(tree)
@@ -193,11 +188,11 @@ extension HitTester {
         let sx = xs.sorted(), sy = ys.sorted()
         guard sx.count > 1, sy.count > 1 else { return [] }
         let cells = (sx.count - 1).multipliedReportingOverflow(by: sy.count - 1)
-        guard !cells.overflow, cells.partialValue <= Self.hoverMapCellBudget else {
+        guard !cells.overflow, cells.partialValue <= IndexPolicy.hoverMapCellBudget else {
             throw TreeError(
                 .geometry,
                 "the focus map would ask the hover about \(cells.overflow ? "over \(Int.max)" : "\(cells.partialValue)") "
-                    + "cells, over the budget of \(Self.hoverMapCellBudget)")
+                    + "cells, over the budget of \(IndexPolicy.hoverMapCellBudget)")
         }
         var faces: [NodeID: [[[CGPoint]]]] = [:]
         var scratch = HitScratch()

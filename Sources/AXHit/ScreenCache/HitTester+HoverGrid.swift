@@ -39,7 +39,8 @@ extension HitTester {
     /// that names an element.
     ///
     /// - Complexity: O(n), plus O(k log k) for each view of k > 16 children
-    ///   (their overlaps, through a packed R-tree of their reaches).
+    ///   (their overlaps, through a packed R-tree of their reaches:
+    ///   `IndexPolicy.hoverPairwiseSiblings`).
     func hoverEntries() -> ScreenEntries? {
         let root = tree.root
         guard !root.isNone else { return nil }
@@ -75,7 +76,7 @@ extension HitTester {
     /// Overlaps of reaches narrower than this on either axis are not
     /// counted: a point inside one is within it of an edge of every entry
     /// either node's subtree files, and the grid answers only with more
-    /// room than that (`minimumGridStep`, 2^-13; a loose entry's, over
+    /// room than that (`IndexPolicy.minimumGridStep`, 2^-13; a loose entry's, over
     /// 2^-14). Boxes that only touch overlap by twice the slack once
     /// widened, and count as apart.
     static let overlapFloor = 3 * ScreenGrid.slack
@@ -205,7 +206,7 @@ struct HoverFiling {
             // packed R-tree of their boxes.
             var indexed: [Int32] = []
             var index: PackedRTree?
-            if count > 16 {
+            if count > IndexPolicy.hoverPairwiseSiblings {
                 indexed = (base ..< base + count).filter { Self.box(reaches[$0]) != nil }.map { Int32($0) }
                 index = PackedRTree(boxes: indexed.map { Self.box(reaches[Int($0)])! })
             }

@@ -43,24 +43,24 @@ extension HitTester {
     /// Gives the engine its own screen answers, built with it, so that a
     /// frame query reads one tile or one cell even when nobody builds a
     /// grid: the whole grid when it costs little beside the engine (at most
-    /// `ownGridBytesPerNode` a node of the tree, by the estimate of
-    /// `buildScreenGrid()`: where views' bounds leave a small part of the
-    /// tree on the screen, as scroll views do), else the tiles alone
-    /// (`ScreenTiles`, no cells) where they decide. A point they leave
-    /// undecided takes the per-view search. Kept through updates, like a
-    /// grid built on request.
+    /// `IndexPolicy.ownGridBytesPerNode` a node of the tree, by the
+    /// estimate of `buildScreenGrid()`: where views' bounds leave a small
+    /// part of the tree on the screen, as scroll views do), else the tiles
+    /// alone (`ScreenTiles`, no cells) where they decide. A point they
+    /// leave undecided takes the per-view search. Kept through updates,
+    /// like a grid built on request.
     ///
     /// - Complexity: O(n) time, transiently about 50 bytes per element
-    ///   filed; kept, at most `ownGridBytesPerNode` a node with the cells,
-    ///   else 8 bytes per tile (about one per element on a full screen,
-    ///   none where the tiles would decide under half the screen).
+    ///   filed; kept, at most `IndexPolicy.ownGridBytesPerNode` a node with
+    ///   the cells, else 8 bytes per tile (about one per element on a full
+    ///   screen, none where the tiles would decide under half the screen).
     mutating func buildOwnScreenGrid() {
         dropScreenGrid()
         guard let entries = exposedHidesSubtree ? screenEntries() : hoverEntries() else { return }
         let estimate =
             entries.boxes.count * ScreenGrid.estimatedBytesPerEntry
             + entries.edges.parents.count * ScreenGrid.bytesPerGroup
-        if estimate <= Self.ownGridBytesPerNode * tree.count,
+        if estimate <= IndexPolicy.ownGridBytesPerNode * tree.count,
             let grid = ScreenGrid(boxes: entries.boxes, nodes: entries.nodes, edges: entries.edges)
         {
             screenGrid = grid
@@ -69,18 +69,12 @@ extension HitTester {
         screenGrid = Self.tilesAlone(entries)
     }
 
-    /// The most the engine's own grid may cost by the estimate, a node of
-    /// the tree (`buildOwnScreenGrid()`): a small part of the engine's
-    /// budget of 100 bytes a node beyond the tree (the real screens of the
-    /// harness's `corpus`, 125,000 entries on the screen for a million
-    /// nodes, are estimated at 5.5 bytes a node and take 3.5).
-    static let ownGridBytesPerNode = 6
-
-    /// A grid of `entries`' tiles alone, when at least half of them decide.
+    /// A grid of `entries`' tiles alone, when at least half of them decide
+    /// (`IndexPolicy.tilesAloneDecide`).
     private static func tilesAlone(_ entries: ScreenEntries) -> ScreenGrid? {
         let answerable = ScreenGrid.answerable(nodes: entries.nodes, edges: entries.edges)
         guard let tiles = ScreenTiles(boxes: entries.boxes, nodes: entries.nodes, answerable: answerable),
-            tiles.decidedCount * 2 >= tiles.tiles.count
+            IndexPolicy.tilesAloneDecide(tiles.decidedCount, of: tiles.tiles.count)
         else { return nil }
         return ScreenGrid(tiles: tiles)
     }
@@ -106,15 +100,15 @@ extension HitTester {
     /// will repay it and there is no whole, current one (none, the engine's
     /// own tiles alone, which the grid keeps and adds its cells to, or one
     /// with stale areas), that is for frame queries at least half as many
-    /// as nodes (at 1M, a grid takes 23–306 ms to build and saves up to
-    /// about 600 ns a query where the engine's own tiles do not decide, as
-    /// on `nested`; `Benchmarks/results/hit-1M-engine-tiles-2026-12-03.*`).
+    /// as nodes.
     /// Returns whether the engine has a grid.
     ///
     /// - Complexity: O(n) when it builds, else O(1).
     @discardableResult
     public mutating func prepare(forQueries count: Int, policy: HitPolicy) -> Bool {
-        if lacksCurrentScreenGrid && policy == .frame && count >= max(1, tree.count / 2) { buildScreenGrid() }
+        if lacksCurrentScreenGrid && policy == .frame && IndexPolicy.queriesRepayScreenGrid(count, nodes: tree.count) {
+            buildScreenGrid()
+        }
         return hasScreenGrid
     }
 
@@ -181,8 +175,9 @@ extension HitTester {
     /// anything (`ScreenGrid.answerArea`: a row moved off the screen marks
     /// nothing); drops the grid when `reach` is nil (no small bound) or the
     /// stale boxes add up to half the area where the grid may name an
-    /// element (`elementArea`): it would then name few, every query would
-    /// still read it first, and every update would still mark it.
+    /// element (`elementArea`, `IndexPolicy.staleAreaDropsGrid`): it would
+    /// then name few, every query would still read it first, and every
+    /// update would still mark it.
     private mutating func markStale(_ reach: CGRect?) {
         guard let grid = screenGrid else { return }
         guard let reach else { return dropScreenGrid() }
@@ -193,7 +188,8 @@ extension HitTester {
         guard minX <= maxX, minY <= maxY else { return }
         staleAreas.insert(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
         let elements = grid.elementArea
-        if staleAreas.area * 2 >= Double(elements.width) * Double(elements.height) { dropScreenGrid() }
+        let elementArea = Double(elements.width) * Double(elements.height)
+        if IndexPolicy.staleAreaDropsGrid(staleAreas.area, elementArea: elementArea) { dropScreenGrid() }
     }
 
     /// Drops the screen grid and its stale areas.

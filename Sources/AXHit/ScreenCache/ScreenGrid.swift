@@ -41,7 +41,7 @@ import Foundation
 /// grid, so a point outside an entry is outside the exact region too, and
 /// an answer is taken only with room inside the widened box, so inside the
 /// exact region: a cell's room is its quantization step (at least
-/// `HitTester.minimumGridStep`, 2^-13), a loose entry's that of
+/// `IndexPolicy.minimumGridStep`, 2^-13), a loose entry's that of
 /// `ChildBlocks.holdsWithRoom` (over 2^-14). Below a turn, the views'
 /// edges carry a margin of at least 1 pt, far above the rounding of a
 /// gentle map: a point that far outside one is surely not reached there
@@ -112,15 +112,9 @@ final class ScreenGrid: Sendable {
     /// queries, which read no cell, were 10–15% slower in two A/Bs.
     let keysAreSlots: Bool
     /// Whether a batch of queries reads the grid ahead (`readAhead`):
-    /// where it holds more than `readAheadBytes`, beyond what a core's
-    /// caches keep. A smaller grid's reads mostly hit the cache, and
-    /// reading ahead only added work: `axhit hit` spent 13–14% more a
-    /// point beyond the tree on `nested` and `list`, whose grids are a few
-    /// megabytes, where `flat`'s (36 bytes an element) spent 19% less.
+    /// where it holds more than `IndexPolicy.readAheadBytes`, beyond what
+    /// a core's caches keep.
     let readsAhead: Bool
-
-    /// See `readsAhead`.
-    static let readAheadBytes = 8 << 20
 
     /// The node of a window's stop entry (TalkBack): a point it holds that
     /// no entry in front of it does has no answer.
@@ -150,7 +144,7 @@ final class ScreenGrid: Sendable {
     /// A grid over `boxes` (widened by `slack`, in pre-order) for `nodes`,
     /// or nil when `CellGrid` declines the boxes of a size class (too
     /// clustered, too many too wide) or its room would be under
-    /// `HitTester.minimumGridStep`. Its tiles are `tiles` when given (the
+    /// `IndexPolicy.minimumGridStep`. Its tiles are `tiles` when given (the
     /// engine's own, still current: `HitTester.buildScreenGrid()`), else
     /// made from the entries.
     init?(boxes: [CGRect], nodes: [NodeID], edges: Edges = Edges(), tiles known: ScreenTiles? = nil) {
@@ -165,9 +159,9 @@ final class ScreenGrid: Sendable {
             // A class's keys: its entry numbers (nil: all of them), or their slots.
             let keys = keysAreSlots ? entries?.map { slots[Int($0)] } ?? slots : entries
             let grid = CellGrid(
-                boxes: entries.map { $0.map { boxes[Int($0)] } } ?? boxes, keys: keys, minimumCount: 1,
-                minimumStep: HitTester.minimumGridStep)
-            return grid.flatMap { $0.cells.quantizationStep >= HitTester.minimumGridStep ? $0 : nil }
+                boxes: entries.map { $0.map { boxes[Int($0)] } } ?? boxes, keys: keys,
+                minimumCount: IndexPolicy.screenGridMinimumEntries, minimumStep: IndexPolicy.minimumGridStep)
+            return grid.flatMap { $0.cells.quantizationStep >= IndexPolicy.minimumGridStep ? $0 : nil }
         }
         if let one = grid(nil) {
             first = one
@@ -194,7 +188,7 @@ final class ScreenGrid: Sendable {
         hasCells = true
         elementArea = boxes.reduce(.null) { ItemBoxes.union($0, $1) }
         answerArea = ItemBoxes.union(elementArea, tiles?.raster ?? .null)
-        readsAhead = Self.bytes(first, others, self.nodes, edges, tiles) > Self.readAheadBytes
+        readsAhead = Self.bytes(first, others, self.nodes, edges, tiles) > IndexPolicy.readAheadBytes
     }
 
     /// The tiles alone, with no cells: the engine's own where a whole grid
@@ -209,7 +203,7 @@ final class ScreenGrid: Sendable {
         hasCells = false
         elementArea = tiles.elementArea
         answerArea = tiles.raster
-        readsAhead = Self.bytes(first, others, self.nodes, edges, tiles) > Self.readAheadBytes
+        readsAhead = Self.bytes(first, others, self.nodes, edges, tiles) > IndexPolicy.readAheadBytes
     }
 
     /// Whether every entry is an element of its slot's first generation,

@@ -9,9 +9,10 @@ import Foundation
 /// **Tiles.** Rectangles of the layout's pitch: the median step from one
 /// entry to the next along a row (and from row to row), phased so that a
 /// tile's edges fall in the gaps between boxes; where the entries have no
-/// pitch, the median box. At most `2 × entries + 4,096` of them (they grow
-/// when that binds) and at least 8 points a side, so that a quantization
-/// step (1/255 of a side) is far above the rounding (`ScreenGrid.slack`).
+/// pitch, the median box. At most `IndexPolicy.tileBudget` of them (they
+/// grow when that binds) and at least 8 points a side, so that a
+/// quantization step (1/255 of a side) is far above the rounding
+/// (`ScreenGrid.slack`).
 ///
 /// **What a tile says.** Of the entries whose box meets the tile's *core*
 /// (the tile less one quantization step on every side), the frontmost
@@ -40,9 +41,9 @@ import Foundation
 /// straddle cache lines.)
 ///
 /// **Build.** Each entry marks the tiles whose core it meets, in entry
-/// order, so the last mark is the frontmost. The marks are bounded by
-/// `4 × (tiles + entries)`; a screen that needs more (many boxes spanning
-/// many tiles) gets no tiles, and its queries read the cells.
+/// order, so the last mark is the frontmost. The marks are bounded
+/// (`IndexPolicy.tileMarkLimit`); a screen that needs more (many boxes
+/// spanning many tiles) gets no tiles, and its queries read the cells.
 ///
 /// **Memory.** 8 bytes per tile, about one tile per element on a screen
 /// full of cells (at most two, and 4,096 more).
@@ -64,7 +65,7 @@ struct ScreenTiles: Sendable {
     /// edge (1.6% of the side) is left to the cells.
     static let steps = 255.0
     /// A tile's side is at least this, so that a step (the room an answer
-    /// needs) is at least `HitTester.minimumGridStep` by far.
+    /// needs) is at least `IndexPolicy.minimumGridStep` by far.
     static let minimumSide = 8.0
 
     let originX, originY, sideX, sideY, inverseX, inverseY: Double
@@ -129,7 +130,7 @@ struct ScreenTiles: Sendable {
             let p = phase(minYs, sideY, height)
             originY = ((lo.y - p) / sideY).rounded(.down) * sideY + p
         }
-        let budget = 2 * Double(answerableCount) + 4096
+        let budget = IndexPolicy.tileBudget(entries: answerableCount)
         let area = ((hi.x - originX) / sideX + 1) * ((hi.y - originY) / sideY + 1)
         if area > budget {
             let grow = (area / budget).squareRoot()
@@ -155,7 +156,7 @@ struct ScreenTiles: Sendable {
         var front = [Int32](repeating: -1, count: count)
         var shared = [Bool](repeating: false, count: count)
         var marks = 0
-        let maxMarks = 4 * (count + n)
+        let maxMarks = IndexPolicy.tileMarkLimit(tiles: count, entries: n)
         let stepX = sideX / Self.steps, stepY = sideY / Self.steps
         for k in 0 ..< n {
             let b = boxes[k]

@@ -6,17 +6,17 @@ import Foundation
 /// else the grid's answer still holds, since a change to a subtree changes
 /// answers only where a query can reach that subtree, before or after.
 ///
-/// **Budget.** At most `capacity` boxes (16; 512 bytes). An area whose
-/// union with a box is at most twice their two areas (a cell's old and new
-/// place) joins that box; past the capacity, an area
-/// joins the box its union grows least. So a query tests at most 16 boxes,
-/// and updates in one place (a cell moved again and again) keep one box
+/// **Budget.** At most `IndexPolicy.staleAreaCapacity` boxes, 32 bytes
+/// each. An area whose union with a box is at most twice their two areas
+/// (a cell's old and new place) joins that box; past the capacity, an area
+/// joins the box its union grows least. So a query tests few boxes, and
+/// updates in one place (a cell moved again and again) keep one box
 /// there. Joining only widens what is stale: never wrong, only slower there.
 /// `area` lets the owner drop the grid once much of it is stale.
 ///
 /// **Cost.** `holds` O(boxes), one vector compare each, and a load and a
 /// branch when there are none (every query with a grid reads it); `insert`
-/// O(capacity).
+/// O(boxes).
 struct StaleAreas: Sendable {
     /// Each box as (minX, minY, −maxX, −maxY), edges included: a point
     /// (x, y, −x, −y) is inside when it is at least the box on all four.
@@ -26,9 +26,6 @@ struct StaleAreas: Sendable {
     private var count = 0
     /// The sum of the boxes' areas (at least the area they cover).
     private(set) var area = 0.0
-
-    /// The most boxes kept.
-    static let capacity = 16
 
     /// Whether no area is stale.
     @inline(__always)
@@ -71,7 +68,7 @@ struct StaleAreas: Sendable {
                 bestGrowth = growth
             }
         }
-        if count < Self.capacity {
+        if count < IndexPolicy.staleAreaCapacity {
             boxes.append(box)
             count += 1
             area += size
