@@ -21,72 +21,15 @@ import Foundation
 ///
 /// Memory: the tree, plus O(depth) for the frames.
 struct AXHitJSONReader {
-    private var scanner: JSONScanner
-    private var tree = ElementTree()
+    var scanner: JSONScanner
+    var tree = ElementTree()
     /// The points the paths read so far flatten to (`ValueRules.pathPoints`).
-    private var pathPoints = 0
+    var pathPoints = 0
     /// The numbers of the last rect, point or transform: a vector, not an
     /// array, so filling it checks no uniqueness and allocates nothing.
     private var numbers = SIMD8<Double>()
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        scanner = JSONScanner(bytes)
-        let n = Self.estimatedNodeCount(bytes)
-        // Rare properties (labels, traits...) are common enough in real trees
-        // that their table is worth sizing too; untouched capacity is only
-        // address space.
-        tree.reserveForLoading(n, extras: n)
-    }
-
-    /// About how many nodes `bytes` holds, to size the tree once instead of
-    /// regrowing its columns and rehashing its id table: the number of `{`
-    /// (every node is an object), but never more than a node per 24 bytes
-    /// (no node is shorter), so junk full of braces cannot reserve much.
-    /// O(n), a fraction of the parse.
-    static func estimatedNodeCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var braces = 0
-        var i = 0
-        if let base = bytes.baseAddress {
-            // 16 bytes at a time: per-lane counters, emptied into `braces`
-            // before any lane can wrap (255 rounds).
-            let raw = UnsafeRawPointer(base)
-            let brace = SIMD16<UInt8>(repeating: UInt8(ascii: "{"))
-            let zero = SIMD16<UInt8>(), one = SIMD16<UInt8>(repeating: 1)
-            while i &+ 16 <= bytes.count {
-                var lanes = SIMD16<UInt8>()
-                var rounds = 0
-                while rounds < 255 && i &+ 16 <= bytes.count {
-                    let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                    lanes &+= zero.replacing(with: one, where: v .== brace)
-                    i &+= 16
-                    rounds &+= 1
-                }
-                braces &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
-            }
-        }
-        while i < bytes.count {
-            braces &+= bytes[i] == UInt8(ascii: "{") ? 1 : 0
-            i &+= 1
-        }
-        return min(braces, bytes.count / 24)
-    }
-
-    /// The tree in `bytes`.
-    ///
-    /// - Complexity: O(n) in the input size.
-    /// - Throws: `TreeError` with the line, and the node and key where they
-    ///   apply (no file: the caller adds it).
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) throws(TreeError) -> ElementTree {
-        var reader = AXHitJSONReader(bytes)
-        try reader.readDocument()
-        return reader.tree
-    }
-
     // MARK: Keys
-
-    private enum DocumentKey: CaseIterable { case format, platform, source, screen, root }
-    private enum ScreenKey: CaseIterable { case bounds, scale, idiom, layoutDirection }
-    private enum PathKey: CaseIterable { case d, usesEvenOddFillRule, coordinateSpace }
 
     /// The keys of a node object, as spelled in the file. View properties
     /// come last (`isViewProperty`).
@@ -153,121 +96,16 @@ struct AXHitJSONReader {
         var isViewProperty: Bool { rawValue >= NodeKey.frame.rawValue }
     }
 
-    private static func table<K: CaseIterable>(_: K.Type) -> KeyTable<K> {
+    static func table<K: CaseIterable>(_: K.Type) -> KeyTable<K> {
         KeyTable(K.allCases.map { (String(describing: $0), $0) })
     }
 
-    private static let documentKeys = table(DocumentKey.self)
-    private static let screenKeys = table(ScreenKey.self)
-    private static let pathKeys = table(PathKey.self)
     private static let nodeKeys = table(NodeKey.self)
-    private static let traitNames = KeyTable(AccessibilityTraits.named.map { ($0.name, $0.trait) })
-    private static let kinds = KeyTable([("view", NodeKind.view), ("element", NodeKind.element)])
-    private static let actionNames = KeyTable(NodeActions.named.map { ($0.name, $0.action) })
-
-    // MARK: Document
-
-    private mutating func readDocument() throws(TreeError) {
-        let first = try scanner.next()
-        guard first == .beginObject else {
-            throw TreeError(
-                .input, "expected an axhit/1 document (a JSON object), found \(first.noun)", line: scanner.tokenLine)
-        }
-        let documentOffset = scanner.tokenOffset
-        var seen: [DocumentKey] = []
-        while true {
-            let t = try scanner.next()
-            if t == .endObject { break }
-            guard let key = scanner.lookup(in: Self.documentKeys) else {
-                try skipValue()
-                continue
-            }
-            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "\(key)") }
-            seen.append(key)
-            switch key {
-            case .format:
-                let format = try readString(key: "format")
-                guard format == "axhit/1" else {
-                    throw TreeError(
-                        .input, "unsupported format \"\(format)\" (expected \"axhit/1\")",
-                        line: scanner.tokenLine, key: "format")
-                }
-            case .platform:
-                tree.platform = try readName(Platform.self, key: "platform")
-            case .source:
-                tree.source = try readName(TreeSource.self, key: "source")
-            case .screen:
-                try readScreen()
-            case .root:
-                try readNodes()
-            }
-        }
-        guard seen.contains(.format) else {
-            throw TreeError(
-                .input, "required key is missing (\"format\": \"axhit/1\")", line: scanner.line(at: documentOffset),
-                key: "format")
-        }
-        guard seen.contains(.root) else {
-            throw TreeError(
-                .input, "required key is missing (the root view)", line: scanner.line(at: documentOffset), key: "root")
-        }
-        _ = try scanner.next()  // the end, or an error for anything after the document
-        try checkPathBudget()
-    }
-
-    /// Refuses a tree whose paths flatten to more than its
-    /// `pathPointBudget` points together, naming the
-    /// node (in pre-order) whose path crosses it. O(1) when within it.
-    private func checkPathBudget() throws(TreeError) {
-        let budget = tree.pathPointBudget
-        guard pathPoints > budget else { return }
-        var total = 0
-        for n in tree.preOrder {
-            guard let path = tree.accessibilityPath(of: n) else { continue }
-            total += ValueRules.pathPoints(path.path)
-            if total > budget {
-                throw TreeError(
-                    .validation, ValueRules.pathBudgetProblem(budget), node: tree.id(of: n), key: "accessibilityPath")
-            }
-        }
-    }
-
-    private mutating func readScreen() throws(TreeError) {
-        let t = try scanner.next()
-        guard t == .beginObject else { throw expected("an object", t, key: "screen") }
-        var seen: [ScreenKey] = []
-        while true {
-            let k = try scanner.next()
-            if k == .endObject { return }
-            guard let key = scanner.lookup(in: Self.screenKeys) else {
-                try skipValue()
-                continue
-            }
-            if seen.contains(key) {
-                throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "screen.\(key)")
-            }
-            seen.append(key)
-            switch key {
-            case .bounds:
-                tree.screenBounds = try readRect(key: "screen.bounds")
-            case .scale:
-                let scale = try readNumber(key: "screen.scale")
-                if let problem = ValueRules.scaleProblem(scale) {
-                    throw TreeError(.validation, problem, line: scanner.tokenLine, key: "screen.scale")
-                }
-                tree.screenScale = CGFloat(scale)
-            case .idiom:
-                tree.idiom = try readName(Idiom.self, key: "screen.idiom")
-            case .layoutDirection:
-                tree.layoutDirection = try readName(LayoutDirection.self, key: "screen.layoutDirection")
-            }
-        }
-    }
 
     // MARK: Nodes
 
     /// An open node object.
-    private struct NodeFrame {
+    struct NodeFrame {
         /// The node's values as read so far, in the tree's layout.
         var values = NodeRecord()
         /// `NodeKey.bit`s of the keys read so far.
@@ -339,13 +177,6 @@ struct AXHitJSONReader {
         /// Whether the node is an element node as far as known.
         var isElement: Bool { values.flags.contains(.element) }
 
-        /// Where to report an error the tree threw about this node.
-        func offset(of error: TreeError) -> Int {
-            if error.key == "id" && has(.id) { return idOffset }
-            if error.key == "kind" && has(.kind) { return kindOffset }
-            return offset
-        }
-
         /// Sets `isAccessibilityElement` to its kind's default unless given.
         mutating func resolveAccessibilityElement() {
             if !has(.isAccessibilityElement) {
@@ -364,7 +195,7 @@ struct AXHitJSONReader {
 
     /// Reads the root node's object and every node under it, without
     /// recursion.
-    private mutating func readNodes() throws(TreeError) {
+    mutating func readNodes() throws(TreeError) {
         let t = try scanner.next()
         guard t == .beginObject else { throw expected("a view node (an object)", t, key: "root") }
         // Open nodes, innermost last: `frames[..<open]`. Slots above `open`
@@ -668,103 +499,30 @@ struct AXHitJSONReader {
         }
     }
 
-    /// `error` naming the node of `frames[i]`, when it is about a key of that
-    /// node and names no node yet: by its id, read or found ahead, or else by
-    /// its position.
-    private func named(_ error: TreeError, _ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) -> TreeError {
-        guard error.key != nil && error.node == nil else { return error }
-        var e = error
-        if !frames[i].values.name.isEmpty {
-            e.node = frames[i].values.name
-        } else if let id = lookAheadForID(depth: frames[i].depth) {
-            e.node = id
-        } else {
-            e.node = positionName(frames, i)
-        }
-        return e
-    }
-
-    /// The node's `id` from the rest of its object, scanning ahead on a copy
-    /// of the scanner; nil when there is none or the JSON breaks first.
-    /// O(rest of the object); used only on the way to an error.
-    private func lookAheadForID(depth: Int) -> String? {
-        var s = scanner
-        while true {
-            guard let t = try? s.next() else { return nil }
-            if s.depth < depth || t == .end { return nil }
-            if t == .key && s.depth == depth && s.withText({ $0.elementsEqual("id".utf8) }) {
-                guard (try? s.next()) == .string else { return nil }
-                let id = s.text
-                return id.isEmpty ? nil : id
-            }
-        }
-    }
-
-    /// A name for a node without an id: `(child 3 of "list")`, going up to
-    /// the nearest named ancestor (at most a few levels).
-    private func positionName(_ frames: UnsafeMutableBufferPointer<NodeFrame>, _ i: Int) -> String {
-        if frames[i].parentFrame < 0 { return "(the root)" }
-        var text = ""
-        var open = 0
-        var j = i
-        while true {
-            let f = frames[j]
-            if f.parentFrame < 0 {
-                text += "the root"
-                break
-            }
-            text += "(child \(f.position) of "
-            open += 1
-            let p = frames[f.parentFrame]
-            if !p.values.name.isEmpty {
-                text += "\"\(p.values.name)\""
-                break
-            }
-            if open == 4 {
-                text += "…"
-                break
-            }
-            j = f.parentFrame
-        }
-        return text + String(repeating: ")", count: open)
-    }
-
     // MARK: Values
 
-    private func expected(_ what: StaticString, _ found: JSONScanner.Token, key: StaticString) -> TreeError {
-        TreeError(.input, "expected \(what), found \(found.noun)", line: scanner.tokenLine, key: "\(key)")
-    }
-
     /// Skips the next value (checking that it is valid JSON).
-    private mutating func skipValue() throws(TreeError) {
+    mutating func skipValue() throws(TreeError) {
         let t = try scanner.next()
         guard t == .beginObject || t == .beginArray else { return }
         let depth = scanner.depth - 1
         while scanner.depth > depth { _ = try scanner.next() }
     }
 
-    private mutating func readString(key: StaticString) throws(TreeError) -> String {
+    mutating func readString(key: StaticString) throws(TreeError) -> String {
         let t = try scanner.next()
         guard t == .string else { throw expected("a string", t, key: key) }
         return scanner.text
     }
 
-    /// A `kind` value, matched without building a string; nil for an
-    /// unknown kind (its text is still in the scanner).
-    private mutating func readKind() throws(TreeError) -> NodeKind? {
-        let t = try scanner.next()
-        guard t == .string else { throw expected("a string", t, key: "kind") }
-        return scanner.lookup(in: Self.kinds)
-    }
-
-    private mutating func readBool(key: StaticString) throws(TreeError) -> Bool {
+    mutating func readBool(key: StaticString) throws(TreeError) -> Bool {
         let t = try scanner.next()
         if t == .true { return true }
         if t == .false { return false }
         throw expected("a boolean (true or false)", t, key: key)
     }
 
-    private mutating func readNumber(key: StaticString) throws(TreeError) -> Double {
+    mutating func readNumber(key: StaticString) throws(TreeError) -> Double {
         let t = try scanner.next()
         guard t == .number else { throw expected("a number", t, key: key) }
         return try finiteNumber(key: key)
@@ -821,7 +579,7 @@ struct AXHitJSONReader {
         return offset
     }
 
-    private mutating func readRect(key: StaticString) throws(TreeError) -> CGRect {
+    mutating func readRect(key: StaticString) throws(TreeError) -> CGRect {
         let offset = try readNumbers(count: 4, key: key, noun: "a rect [x, y, width, height]")
         if let problem = ValueRules.rectProblem(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3]) {
             throw TreeError(.validation, problem, line: scanner.line(at: offset), key: "\(key)")
@@ -833,143 +591,5 @@ struct AXHitJSONReader {
     private mutating func readPoint(key: StaticString) throws(TreeError) -> CGPoint {
         try readNumbers(count: 2, key: key, noun: "a point [x, y]")
         return CGPoint(x: CGFloat(numbers[0]), y: CGFloat(numbers[1]))
-    }
-
-    /// Trait names, or an integer bit mask (exactly a non-negative integer
-    /// below 2^64; bits without a name are kept).
-    private mutating func readTraits() throws(TreeError) -> AccessibilityTraits {
-        let key: StaticString = "accessibilityTraits"
-        let t = try scanner.next()
-        if t == .number {
-            guard let mask = scanner.exactUInt64() else {
-                throw TreeError(
-                    .validation, "a trait bit mask must be an integer from 0 to 2^64-1, found \(scanner.numberText)",
-                    line: scanner.tokenLine, key: "\(key)")
-            }
-            return AccessibilityTraits(rawValue: mask)
-        }
-        guard t == .beginArray else { throw expected("an array of trait names or an integer bit mask", t, key: key) }
-        var traits: AccessibilityTraits = []
-        while true {
-            let e = try scanner.next()
-            if e == .endArray { return traits }
-            guard e == .string else { throw expected("a trait name (a string)", e, key: key) }
-            guard let trait = scanner.lookup(in: Self.traitNames) else {
-                throw TreeError(
-                    .validation, "unknown trait \"\(scanner.text)\"", line: scanner.tokenLine, key: "\(key)")
-            }
-            traits.formUnion(trait)
-        }
-    }
-
-    /// A string naming a case of `T` (its raw value).
-    private mutating func readName<T: RawRepresentable & CaseIterable>(
-        _: T.Type, key: StaticString
-    ) throws(TreeError) -> T
-    where T.RawValue == String {
-        let text = try readString(key: key)
-        guard let value = T(rawValue: text) else {
-            let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw TreeError(
-                .validation, "unknown value \"\(text)\" (expected one of \(names))", line: scanner.tokenLine,
-                key: "\(key)")
-        }
-        return value
-    }
-
-    /// Android action names.
-    private mutating func readActions() throws(TreeError) -> NodeActions {
-        let key: StaticString = "actions"
-        let t = try scanner.next()
-        guard t == .beginArray else { throw expected("an array of action names", t, key: key) }
-        var actions: NodeActions = []
-        while true {
-            let e = try scanner.next()
-            if e == .endArray { return actions }
-            guard e == .string else { throw expected("an action name (a string)", e, key: key) }
-            guard let action = scanner.lookup(in: Self.actionNames) else {
-                let names = NodeActions.named.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw TreeError(
-                    .validation, "unknown action \"\(scanner.text)\" (expected one of \(names))",
-                    line: scanner.tokenLine, key: "\(key)")
-            }
-            actions.formUnion(action)
-        }
-    }
-
-    /// An array of node ids (non-empty strings).
-    private mutating func readIDList(key: StaticString) throws(TreeError) -> [String] {
-        let t = try scanner.next()
-        guard t == .beginArray else { throw expected("an array of node ids", t, key: key) }
-        var ids: [String] = []
-        while true {
-            let e = try scanner.next()
-            if e == .endArray { return ids }
-            guard e == .string else { throw expected("a node id (a string)", e, key: key) }
-            let id = scanner.text
-            guard !id.isEmpty else {
-                throw TreeError(.validation, "an id in the list is empty", line: scanner.tokenLine, key: "\(key)")
-            }
-            ids.append(id)
-        }
-    }
-
-    private mutating func readPath() throws(TreeError) -> AccessibilityPath {
-        let t = try scanner.next()
-        guard t == .beginObject else { throw expected("an object with path data \"d\"", t, key: "accessibilityPath") }
-        let offset = scanner.tokenOffset
-        var seen: [PathKey] = []
-        var data: String?
-        var dataOffset = offset
-        var evenOdd = false
-        var space = PathCoordinateSpace.screen
-        while true {
-            let k = try scanner.next()
-            if k == .endObject { break }
-            guard let key = scanner.lookup(in: Self.pathKeys) else {
-                try skipValue()
-                continue
-            }
-            let name: StaticString =
-                switch key {
-                case .d: "accessibilityPath.d"
-                case .usesEvenOddFillRule: "accessibilityPath.usesEvenOddFillRule"
-                case .coordinateSpace: "accessibilityPath.coordinateSpace"
-                }
-            if seen.contains(key) { throw TreeError(.input, "duplicate key", line: scanner.tokenLine, key: "\(name)") }
-            seen.append(key)
-            switch key {
-            case .d:
-                data = try readString(key: name)
-                dataOffset = scanner.tokenOffset
-            case .usesEvenOddFillRule:
-                evenOdd = try readBool(key: name)
-            case .coordinateSpace:
-                let text = try readString(key: name)
-                guard let s = PathCoordinateSpace(rawValue: text) else {
-                    throw TreeError(
-                        .validation, "unknown coordinate space \"\(text)\" (expected \"screen\" or \"view\")",
-                        line: scanner.tokenLine, key: "\(name)")
-                }
-                space = s
-            }
-        }
-        guard let data else {
-            throw TreeError(
-                .input, "required key is missing", line: scanner.line(at: offset), key: "accessibilityPath.d")
-        }
-        var path: BezierPath
-        do {
-            path = try BezierPath(svgPathData: data)
-        } catch {
-            throw TreeError(.validation, "\(error)", line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
-        }
-        if evenOdd { path.fillRule = .evenOdd }
-        let points = ValueRules.pathPoints(path)
-        if let problem = ValueRules.pathProblem(points: points) {
-            throw TreeError(.validation, problem, line: scanner.line(at: dataOffset), key: "accessibilityPath.d")
-        }
-        pathPoints += points
-        return AccessibilityPath(path, coordinateSpace: space)
     }
 }

@@ -26,22 +26,6 @@ struct JSONScanner {
         case string, number, `true`, `false`, null
         /// The end of the input, after the one top-level value.
         case end
-
-        /// The token in words, for "expected …, found …" messages.
-        var noun: String {
-            switch self {
-            case .beginObject: return "an object"
-            case .endObject: return "the end of an object"
-            case .beginArray: return "an array"
-            case .endArray: return "the end of an array"
-            case .key: return "a key"
-            case .string: return "a string"
-            case .number: return "a number"
-            case .true, .false: return "a boolean"
-            case .null: return "null"
-            case .end: return "the end of the file"
-            }
-        }
     }
 
     /// What the grammar allows next.
@@ -49,8 +33,8 @@ struct JSONScanner {
         case value, valueOrEnd, keyOrEnd, key, afterValue, done
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
     /// Where the last token starts.
     private(set) var tokenOffset = 0
     private var state = State.value
@@ -65,8 +49,8 @@ struct JSONScanner {
     // The last string or key: a slice of `bytes`, or `scratch` when it had escapes.
     private var textStart = 0
     private var textEnd = 0
-    private var textEscaped = false
-    private var scratch: [UInt8] = []
+    var textEscaped = false
+    var scratch: [UInt8] = []
     // The last number: a slice of `bytes`, already checked against the grammar,
     // and its value as read during the check: up to 19 significant digits
     // (`mantissa`, exact in a UInt64) times ten to `exponent`; `inexact` when
@@ -114,20 +98,6 @@ struct JSONScanner {
         }
         return was
     }
-
-    /// The 1-based line of the byte at `offset`.
-    ///
-    /// - Complexity: O(offset): meant for errors only.
-    func line(at offset: Int) -> Int {
-        var newlines = 0
-        for b in UnsafeBufferPointer(rebasing: bytes[..<min(max(offset, 0), bytes.count)]) {
-            newlines &+= b == 0x0A ? 1 : 0
-        }
-        return newlines + 1
-    }
-
-    /// The line the last token starts on. O(offset): for errors only.
-    var tokenLine: Int { line(at: tokenOffset) }
 
     // MARK: Tokens
 
@@ -303,115 +273,6 @@ struct JSONScanner {
                 return
             }
             position &+= 8
-        }
-    }
-
-    /// Decodes a string with escapes into `scratch`, from its first byte at
-    /// `start`; `position` is at the first backslash.
-    private mutating func scanEscapedString(from start: Int) throws(TreeError) {
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start ..< position]))
-        textEscaped = true
-        while position < bytes.count {
-            let c = bytes[position]
-            if c == UInt8(ascii: "\"") {
-                position += 1
-                return
-            }
-            if c == UInt8(ascii: "\\") {
-                try scanEscape()
-            } else if c < 0x20 {
-                throw fail("control character \(Self.describe(c)) in a string (escape it)")
-            } else if c < 0x80 {
-                scratch.append(c)
-                position += 1
-            } else {
-                let s = position
-                try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[s ..< position]))
-            }
-        }
-        throw fail("the file ends inside a string (truncated?)")
-    }
-
-    /// Decodes one escape at `position` (a backslash) into `scratch`.
-    private mutating func scanEscape() throws(TreeError) {
-        guard position + 1 < bytes.count else { throw fail("the file ends inside a string (truncated?)") }
-        let e = bytes[position + 1]
-        position += 2
-        switch e {
-        case UInt8(ascii: "\""): scratch.append(0x22)
-        case UInt8(ascii: "\\"): scratch.append(0x5C)
-        case UInt8(ascii: "/"): scratch.append(0x2F)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-            let unit = try hex4()
-            var scalar = UInt32(unit)
-            if (0xD800 ... 0xDBFF).contains(unit) {
-                // A high surrogate must be followed by an escaped low one.
-                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                    bytes[position + 1] == UInt8(ascii: "u")
-                else {
-                    throw fail(
-                        "lone surrogate \\u\(Self.hex(unit)) in a string (a high surrogate needs a low one after it)")
-                }
-                position += 2
-                let low = try hex4()
-                guard (0xDC00 ... 0xDFFF).contains(low) else {
-                    throw fail(
-                        "lone surrogate \\u\(Self.hex(unit)) in a string (followed by \\u\(Self.hex(low)), not a low surrogate)"
-                    )
-                }
-                scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-            } else if (0xDC00 ... 0xDFFF).contains(unit) {
-                throw fail("lone surrogate \\u\(Self.hex(unit)) in a string (a low surrogate without a high one)")
-            }
-            UTF8Sequence.append(scalar, to: &scratch)
-        default:
-            // At the backslash: the byte after it may be a raw newline,
-            // which must not count as a line already passed.
-            throw fail("invalid escape \\\(Self.describeBare(e)) in a string", at: position - 2)
-        }
-    }
-
-    private mutating func hex4() throws(TreeError) -> UInt16 {
-        var v: UInt16 = 0
-        for _ in 0 ..< 4 {
-            guard position < bytes.count else { throw fail("the file ends inside a string (truncated?)") }
-            let c = bytes[position]
-            let d: UInt8
-            switch c {
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a") ... UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A") ... UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-            default: throw fail("invalid \\u escape in a string: \(Self.describe(c)) is not a hex digit")
-            }
-            v = v << 4 | UInt16(d)
-            position += 1
-        }
-        return v
-    }
-
-    /// Checks one multi-byte UTF-8 sequence at `position` (`UTF8Sequence`)
-    /// and steps over it.
-    private mutating func skipUTF8Sequence() throws(TreeError) {
-        do {
-            position += try UTF8Sequence.length(in: bytes, at: position)
-        } catch {
-            let lead = bytes[position]
-            switch error {
-            case .badLead: throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(lead)))")
-            case .truncated: throw fail("invalid UTF-8 in a string (truncated sequence)")
-            case .badSecond:
-                throw fail(
-                    "invalid UTF-8 in a string (bytes \(Self.hexByte(lead)) \(Self.hexByte(bytes[position + 1])))")
-            case .badContinuation(let k):
-                throw fail("invalid UTF-8 in a string (byte \(Self.hexByte(bytes[position + k])))")
-            }
         }
     }
 
@@ -726,35 +587,5 @@ struct JSONScanner {
             value = m
         }
         return scale > 20 ? nil : value
-    }
-
-    // MARK: Errors
-
-    private func fail(_ message: String) -> TreeError {
-        fail(message, at: position)
-    }
-
-    private func fail(_ message: String, at offset: Int) -> TreeError {
-        TreeError(.input, "invalid JSON: " + message, line: line(at: offset))
-    }
-
-    private static func describe(_ c: UInt8) -> String {
-        if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
-        return "byte \(hexByte(c))"
-    }
-
-    private static func describeBare(_ c: UInt8) -> String {
-        if c >= 0x21 && c < 0x7F { return String(Character(Unicode.Scalar(c))) }
-        return "(byte \(hexByte(c)))"
-    }
-
-    private static func hexByte(_ c: UInt8) -> String {
-        let s = String(c, radix: 16, uppercase: true)
-        return "0x" + (s.count < 2 ? "0" + s : s)
-    }
-
-    private static func hex(_ u: UInt16) -> String {
-        let s = String(u, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - s.count)) + s
     }
 }

@@ -70,7 +70,7 @@ struct XMLScanner {
     var epilogue: Epilogue = .strict
 
     /// Where scanning continues.
-    private var position: Int
+    var position: Int
     /// The last start tag's name (a byte range), attributes, and where the
     /// tag begins (its `<`).
     private(set) var nameStart = 0
@@ -78,7 +78,7 @@ struct XMLScanner {
     private(set) var attributes: [Attribute] = []
     private(set) var tagOffset = 0
     /// The names of the open elements, as (start, end) byte ranges.
-    private var open: [(Int, Int)] = []
+    var open: [(Int, Int)] = []
     /// The names of the last start tag's attributes, once it has more than
     /// `linearAttributeLimit` (else empty): the duplicate check beyond
     /// that is one hash per attribute, not a comparison with every name
@@ -86,7 +86,7 @@ struct XMLScanner {
     private var attributeNames: Set<AttributeName> = []
     /// A self-closing tag's `.end` is due.
     private var pendingEnd = false
-    private var sawDocumentElement = false
+    var sawDocumentElement = false
 
     /// A scanner over `bytes` from `start` (a UTF-8 byte order mark there is
     /// skipped).
@@ -219,7 +219,7 @@ struct XMLScanner {
         func hash(into hasher: inout Hasher) { hasher.combine(bytes: UnsafeRawBufferPointer(bytes)) }
     }
 
-    private static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
+    static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), amp = UInt8(ascii: "&")
     private static let slash = UInt8(ascii: "/"), eq = UInt8(ascii: "=")
 
     @inline(__always)
@@ -485,91 +485,6 @@ struct XMLScanner {
         position = end
     }
 
-    /// The character an entity or character reference at `at` (its `&`)
-    /// stands for, and the offset after its `;`.
-    private func reference(at: Int) throws(TreeError) -> (UInt32, Int) {
-        let n = bytes.count
-        var p = at + 1
-        // The reference's name or number, up to its `;`: letters, digits
-        // and `#`, and short (a longer name is undeclared anyway).
-        var end = p
-        while end < n && end - p <= 10 {
-            let b = bytes[end] | 0x20
-            guard
-                (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-                    || bytes[end] == UInt8(ascii: "#")
-            else { break }
-            end += 1
-        }
-        guard end < n else { throw error("unexpected end of input (truncated?)", at: n) }
-        guard bytes[end] == UInt8(ascii: ";") else { throw error("entity reference without ';'", at: at) }
-        let body = slice(p, end)
-        if body.first == UInt8(ascii: "#") {
-            p += 1
-            var value: UInt32 = 0
-            let hex = p < end && (bytes[p] == UInt8(ascii: "x"))
-            if hex { p += 1 }
-            guard p < end else { throw error("invalid character reference", at: at) }
-            while p < end {
-                let b = bytes[p]
-                let d: UInt32
-                switch b {
-                case UInt8(ascii: "0") ... UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
-                case UInt8(ascii: "a") ... UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A") ... UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
-                default: throw error("invalid character reference", at: at)
-                }
-                value = value &* (hex ? 16 : 10) &+ d
-                guard value <= 0x10FFFF else { throw error("invalid character", at: at) }
-                p += 1
-            }
-            // XML's Char production: tab, newline, carriage return, and the
-            // rest from U+0020 up, without surrogates, U+FFFE and U+FFFF.
-            let valid =
-                value == 0x09 || value == 0x0A || value == 0x0D || (value >= 0x20 && value <= 0xD7FF)
-                || (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF)
-            guard valid else { throw error("invalid character", at: at) }
-            return (value, end + 1)
-        }
-        switch body.count {
-        case 2 where body[1] == UInt8(ascii: "t") && (body[0] == UInt8(ascii: "l") || body[0] == UInt8(ascii: "g")):
-            return (body[0] == UInt8(ascii: "l") ? 0x3C : 0x3E, end + 1)
-        case 3 where body.elementsEqual("amp".utf8): return (0x26, end + 1)
-        case 4 where body.elementsEqual("quot".utf8): return (0x22, end + 1)
-        case 4 where body.elementsEqual("apos".utf8): return (0x27, end + 1)
-        default: throw error("undeclared entity", at: at)
-        }
-    }
-
-    /// Attribute `a`'s value with references replaced and literal tab,
-    /// newline and carriage return normalized to spaces (`\r\n` to one).
-    private func decodedValue(_ a: Attribute) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(a.valueEnd - a.valueStart)
-        var p = a.valueStart
-        while p < a.valueEnd {
-            let b = bytes[p]
-            switch b {
-            case Self.amp:
-                // Checked while scanning: it cannot fail here.
-                guard let (scalar, end) = try? reference(at: p) else { return out }
-                UTF8Sequence.append(scalar, to: &out)
-                p = end
-            case 0x0D:
-                out.append(0x20)
-                p += p + 1 < a.valueEnd && bytes[p + 1] == 0x0A ? 2 : 1
-            case 0x09, 0x0A:
-                out.append(0x20)
-                p += 1
-            default:
-                out.append(b)
-                p += 1
-            }
-        }
-        return out
-    }
-
-    /// Steps over the multi-byte UTF-8 sequence at `position`, checking it
     /// (Unicode table 3-7: no overlong forms, no surrogates, nothing above
     /// U+10FFFF).
     private mutating func skipUTF8Sequence() throws(TreeError) {
@@ -584,71 +499,5 @@ struct XMLScanner {
             throw error("invalid character", at: position)
         }
         position += length
-    }
-
-    /// Steps past the next `terminator` from `from`.
-    private mutating func skip(past terminator: StaticString, from: Int) throws(TreeError) {
-        let t = UnsafeBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
-        let n = bytes.count
-        var p = from
-        while p + t.count <= n {
-            if bytes[p] == t[0] && slice(p, p + t.count).elementsEqual(t) {
-                position = p + t.count
-                return
-            }
-            p += 1
-        }
-        throw error("unexpected end of input (truncated?)", at: n)
-    }
-
-    private func hasPrefix(_ prefix: StaticString, at p: Int) -> Bool {
-        let t = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        return p + t.count <= bytes.count && slice(p, p + t.count).elementsEqual(t)
-    }
-
-    /// A comment, CDATA section or DOCTYPE at `position` (its `<!`).
-    private mutating func skipDeclaration() throws(TreeError) {
-        let at = position
-        if hasPrefix("<!--", at: at) {
-            try skip(past: "-->", from: at + 4)
-        } else if hasPrefix("<![CDATA[", at: at) {
-            guard !open.isEmpty else { throw error("CDATA outside the document element", at: at) }
-            try skip(past: "]]>", from: at + 9)
-        } else if hasPrefix("<!DOCTYPE", at: at) {
-            guard !sawDocumentElement else { throw error("DOCTYPE after the document element", at: at) }
-            try skipDoctype()
-        } else {
-            throw error("broken markup declaration", at: at)
-        }
-    }
-
-    /// Steps over a DOCTYPE: up to its `>` outside quotes and outside its
-    /// internal subset (`[...]`, whose comments may hold anything). What it
-    /// declares is ignored: no entity it defines is ever expanded.
-    private mutating func skipDoctype() throws(TreeError) {
-        let n = bytes.count
-        var p = position + 9
-        var inSubset = false
-        while p < n {
-            let b = bytes[p]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                p += 1
-                while p < n && bytes[p] != b { p += 1 }
-            } else if inSubset && hasPrefix("<!--", at: p) {
-                position = p
-                try skip(past: "-->", from: p + 4)
-                p = position
-                continue
-            } else if b == UInt8(ascii: "[") {
-                inSubset = true
-            } else if b == UInt8(ascii: "]") {
-                inSubset = false
-            } else if b == Self.gt && !inSubset {
-                position = p + 1
-                return
-            }
-            p += 1
-        }
-        throw error("unexpected end of input (truncated?)", at: n)
     }
 }
