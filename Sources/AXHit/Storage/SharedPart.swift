@@ -24,7 +24,7 @@ import Synchronization
 /// set chosen by its first table's address: two engines, or two trees,
 /// wait for each other's counts only when their columns happen to draw the
 /// same lock, not always as with one lock for the process. Every call
-/// below names the family of the parts it counts.
+/// below names the lock of the family whose parts it counts.
 ///
 /// **The rule.** A count changes only under its family's lock. A holder that reads
 /// its part's count as 1 (`isHeldOnce`, outside the lock) holds it alone:
