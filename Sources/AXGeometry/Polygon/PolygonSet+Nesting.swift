@@ -2,9 +2,10 @@ import Foundation
 
 extension PolygonSet {
     /// The most ring-against-ring vertex tests `fillingNested(_:rule:)` makes
-    /// (rings × edges, pairs whose boxes do not nest skipped free): 1,048,576,
-    /// about a millisecond. A path of a few rings (a ring icon, a glyph with
-    /// counters) needs hundreds; beyond the budget GEOS fills as before.
+    /// (rings × edges, pairs whose boxes do not nest skipped free):
+    /// 1,048,576, each one edge's crossing test. A path of a few rings (a
+    /// ring icon, a glyph with counters) needs hundreds; beyond the budget
+    /// GEOS fills as before.
     static let maximumNestingTests = 1 << 20
 
     /// The fill of closed rings that meet nowhere (no two edges cross or
