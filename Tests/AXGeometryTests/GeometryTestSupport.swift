@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import AXGeometry
 
@@ -84,6 +85,14 @@ func pt(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y) }
 /// Hand-built shapes and brute-force references, independent of the code
 /// under test.
 enum Shapes {
+    /// `PolygonSet.filling(rings:rule:)`, checked valid by GEOS.
+    static func validFill(_ rings: [[CGPoint]], _ rule: FillRule) throws -> PolygonSet {
+        let set = try PolygonSet.filling(rings: rings, rule: rule)
+        let context = try GEOSContext()
+        #expect(try context.isValid(context.geometry(set)))
+        return set
+    }
+
     /// A regular n-gon's vertices (ring not closed), counter-clockwise in a
     /// y-up frame unless `clockwise`.
     static func regularPolygon(

@@ -95,6 +95,8 @@ package enum JSONBytes {
     /// them, drop it from strings) and the Unicode line separators U+2028
     /// and U+2029 (which break JavaScript), so that every id reads back whole.
     package static func string(_ s: String) -> String {
+        // Most text (ids, WKT, names) needs no escape: one pass says so.
+        guard needsEscape(s) else { return "\"" + s + "\"" }
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         for u in s.unicodeScalars {
@@ -117,15 +119,19 @@ package enum JSONBytes {
     /// Appends `string(s)` to `out` as UTF-8: the bytes of `s` as they are
     /// when none needs escaping (most ids), else its escaped form.
     package static func appendString(_ s: String, to out: inout [UInt8]) {
-        var plain = true
-        for b in s.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0xE2 || b == 0xEF {
-            // 0xE2 and 0xEF lead U+2028, U+2029 and U+FEFF: `string` decides.
-            plain = false
-            break
-        }
-        guard plain else { return out.append(contentsOf: string(s).utf8) }
+        guard !needsEscape(s) else { return out.append(contentsOf: string(s).utf8) }
         out.append(UInt8(ascii: "\""))
         out.append(contentsOf: s.utf8)
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `s` may hold a character `string` escapes: a control
+    /// character, a quote or a backslash, or a lead byte (0xE2, 0xEF) of
+    /// U+2028, U+2029 or U+FEFF, which `string` then decides.
+    @inline(__always)
+    private static func needsEscape(_ s: String) -> Bool {
+        s.utf8.contains {
+            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 || $0 == 0xEF
+        }
     }
 }

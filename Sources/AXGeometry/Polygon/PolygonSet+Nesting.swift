@@ -32,8 +32,9 @@ extension PolygonSet {
     static func fillingNested(_ rings: [[CGPoint]], rule: FillRule) -> PolygonSet? {
         let count = rings.count
         let boxes = rings.map(Self.box(of:))
-        let orientation = rings.map { Self.signedArea($0) }
-        guard orientation.allSatisfy({ $0 != 0 && $0.isFinite }) else { return nil }
+        let areas = rings.map { Self.signedArea($0) }
+        guard areas.allSatisfy({ $0 != 0 && $0.isFinite }) else { return nil }
+        let turns = areas.map { $0 > 0 ? 1 : -1 }
         var tests = 0
         // around[r]: the rings that hold ring r, as their numbers.
         var around = [[Int]](repeating: [], count: count)
@@ -47,13 +48,12 @@ extension PolygonSet {
                 if Self.crossingParity(of: p, ring: rings[s]) { around[r].append(s) }
             }
         }
-        func winding(outside r: Int) -> Int { around[r].reduce(0) { $0 + (orientation[$1] > 0 ? 1 : -1) } }
-        let fillsInside = (0 ..< count).map {
-            rule.fills(winding: winding(outside: $0) + (orientation[$0] > 0 ? 1 : -1))
-        }
-        let fillsOutside = (0 ..< count).map { rule.fills(winding: winding(outside: $0)) }
+        // The winding numbers just outside and just inside each ring.
+        let outside = around.map { $0.reduce(0) { $0 + turns[$1] } }
+        let fillsOutside = outside.map { rule.fills(winding: $0) }
+        let fillsInside = (0 ..< count).map { rule.fills(winding: outside[$0] + turns[$0]) }
         // The ring directly around r: of those around it, the smallest.
-        let parent = around.map { $0.min { abs(orientation[$0]) < abs(orientation[$1]) } }
+        let parent = around.map { $0.min { abs(areas[$0]) < abs(areas[$1]) } }
         var polygonOf = [Int?](repeating: nil, count: count)
         var polygons: [[[CGPoint]]] = []
         for r in 0 ..< count where fillsInside[r] && !fillsOutside[r] {

@@ -1,3 +1,4 @@
+import AXGeometry
 import Foundation
 
 /// The audit's JSON Lines (cli.md, `audit --json`): one object per finding,
@@ -19,35 +20,9 @@ public enum AuditJSONWriter {
         return s + "}"
     }
 
-    /// `s` as a JSON string: quotes, backslashes, control characters,
-    /// U+FEFF, U+2028 and U+2029 escaped.
-    static func quoted(_ s: String) -> String {
-        // Most text (every WKT, most names) needs no escape: one pass over
-        // its bytes says so. 0xE2 and 0xEF lead U+2028, U+2029 and U+FEFF.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 || $0 == 0xEF }) {
-            return "\"" + s + "\""
-        }
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                // U+FEFF too (some readers, Foundation's on Linux among them,
-                // drop it from strings), and the line separators U+2028, U+2029.
-                if u.value < 0x20 || u.value == 0xFEFF || u.value == 0x2028 || u.value == 0x2029 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `s` as a JSON string (`JSONBytes.string`: quotes, backslashes,
+    /// control characters, U+FEFF, U+2028 and U+2029 escaped).
+    static func quoted(_ s: String) -> String { JSONBytes.string(s) }
 
     /// A JSON number: integers without a fraction, others in Swift's
     /// shortest round-trip form, `null` for a non-finite value.
