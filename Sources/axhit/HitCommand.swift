@@ -38,11 +38,16 @@ enum HitCommand {
             throw UsageError("--policy must be frame or shape, got '\(policyName)'")
         }
         if treePath == "-" && pointsPath == "-" { throw UsageError("TREE and --points cannot both be standard input") }
-        // The points are read and parsed on other cores while this one reads
-        // the tree: neither waits for the other. A bad tree is reported
-        // first, as if read first.
-        let reading = Background { () throws(TreeError) in try Input.points(pointsPath) }
+        // The points are read and parsed on the other cores while this one
+        // reads the tree, then parses what is left of them (`PieceShare`).
+        // A bad tree is reported first, as if read first.
+        let share = PieceShare()
+        let reading = Background { () throws(TreeError) in
+            defer { share.close() }
+            return try Input.points(pointsPath, sharing: share)
+        }
         let tree = Result { () throws(TreeError) in try Input.hitTester(treePath, treeOptions) }
+        share.help()
         let read = reading.result()
         let engine = try tree.get()
         let points = try read.get()

@@ -120,16 +120,17 @@ enum Input {
         HitTester(try tree(path, options))
     }
 
-    /// The points of the points file `path` (`PointsFile`).
+    /// The points of the points file `path` (`PointsFile`), parsed with
+    /// the help of whoever calls `share.help()` (`PointsFile.points`).
     ///
     /// - Throws: `TreeError` naming the file, and the line of a line that is
     ///   not a point.
-    static func points(_ path: String) throws(TreeError) -> [CGPoint] {
+    static func points(_ path: String, sharing share: PieceShare? = nil) throws(TreeError) -> [CGPoint] {
         let data = try read(path)
         let name = displayName(path)
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[CGPoint], TreeError> in
             Result { () throws(TreeError) -> [CGPoint] in
-                try PointsFile.points(in: raw.bindMemory(to: UInt8.self), file: name)
+                try PointsFile.points(in: raw.bindMemory(to: UInt8.self), file: name, sharing: share)
             }
         }
         return try result.get()

@@ -12,9 +12,9 @@ import Darwin
 /// (spaces, tabs or one comma between), in the tree's screen units; blank
 /// lines and lines starting with `#` are skipped.
 ///
-/// Parsed in place, on all cores: the bytes are cut at line ends into one
-/// piece per worker, and each piece is read a byte at a time with no
-/// `String` per line. A plain decimal (at most 15 significant digits, no
+/// Parsed in place, on all cores: the bytes are cut at line ends into
+/// pieces of about a megabyte, and each piece is read a byte at a time
+/// with no `String` per line. A plain decimal (at most 15 significant digits, no
 /// exponent: what coordinates are written as) is read exactly from its
 /// digits: m / 10^k, both exact doubles, correctly rounded, is the double
 /// nearest the decimal, as C's `strtod` gives it. Anything else goes to
@@ -26,6 +26,9 @@ enum PointsFile {
 
     /// Bytes below which a file is read as one piece.
     static let minimumPiece = 1 << 16
+    /// Bytes a piece has in a large file: small enough that a thread that
+    /// joins late (`PieceShare.help()`) finds many left.
+    static let largePiece = 1 << 20
 
     /// The points of `bytes`, in order.
     ///
@@ -36,16 +39,23 @@ enum PointsFile {
     /// A UTF-8 byte order mark at the very start is skipped; anywhere else
     /// it is not a point.
     ///
+    /// With `share`, the pieces are parsed on every core but one, and on
+    /// the thread that calls `share.help()` once it is free; without, on
+    /// every core.
+    ///
     /// - Throws: `TreeError` naming `file` and the first line (in file order)
     ///   that is not two finite numbers (a NUL, trailing junk, a third
     ///   number) or is longer than `maximumLine` bytes.
-    static func points(in bytes: UnsafeBufferPointer<UInt8>, file: String) throws(TreeError) -> [CGPoint] {
+    static func points(
+        in bytes: UnsafeBufferPointer<UInt8>, file: String, sharing share: PieceShare? = nil
+    ) throws(TreeError) -> [CGPoint] {
         // A UTF-8 byte order mark at the start (editors on Windows save
         // one) is skipped, as the tree readers skip it; it is on line 1, so
         // line numbers are unchanged.
         let hasMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         let text = hasMark ? UnsafeBufferPointer(rebasing: bytes[3...]) : bytes
-        let starts = pieceStarts(text)
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let starts = pieceStarts(text, cores: cores)
         let pieces = starts.count
         // The pieces only read the bytes.
         nonisolated(unsafe) let bytes = text
@@ -73,10 +83,15 @@ enum PointsFile {
                 // own result.
                 nonisolated(unsafe) let results = resultBuffer
                 nonisolated(unsafe) let points = buffer
-                DispatchQueue.concurrentPerform(iterations: pieces) { k in
+                @Sendable func parsePiece(_ k: Int) {
                     let place = UnsafeMutableBufferPointer(rebasing: points[offsets[k] ..< offsets[k + 1]])
                     results.initializeElement(
                         at: k, to: Result { () throws(LineProblem) in try parse(piece(k), into: place) })
+                }
+                if let share {
+                    share.run(pieces, workers: cores - 2, parsePiece)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: pieces, execute: parsePiece)
                 }
                 done = pieces
             }
@@ -105,10 +120,11 @@ enum PointsFile {
         return all
     }
 
-    /// Where each piece starts: just after a newline, about evenly spaced.
-    private static func pieceStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let pieces = max(1, min(cores * 4, bytes.count / minimumPiece))
+    /// Where each piece starts: just after a newline, about evenly spaced:
+    /// a piece of `largePiece` bytes, or four per core where that makes
+    /// too few (none under `minimumPiece` bytes).
+    private static func pieceStarts(_ bytes: UnsafeBufferPointer<UInt8>, cores: Int) -> [Int] {
+        let pieces = max(1, min(max(cores * 4, bytes.count / largePiece), bytes.count / minimumPiece))
         var starts = [0]
         for k in 1 ..< pieces {
             var s = max(starts[starts.count - 1], bytes.count * k / pieces)

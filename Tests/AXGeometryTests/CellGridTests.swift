@@ -191,6 +191,44 @@ import Testing
         #expect(checked > 2000 && held > 400 && checked - held > 1000)
     }
 
+    /// From `CellGrid.parallelMinimum` boxes the build counts and files
+    /// them a run per core; every cell must still list exactly its boxes in
+    /// increasing order, and the loose ones must keep theirs, as one pass
+    /// makes them (a run's entries ahead of an earlier run's would reorder a
+    /// cell; a shared cursor would lose or overwrite entries).
+    @Test func aLargeSetFiledOnEveryCoreAnswersAsOnePassWould() throws {
+        var rng = SplitMix64(seed: 15)
+        let n = 3 * CellGrid.parallelMinimum
+        var boxes = (0 ..< n).map { _ in
+            CGRect(
+                x: Double.random(in: 0 ... 6000, using: &rng), y: Double.random(in: 0 ... 6000, using: &rng),
+                width: Double.random(in: 5 ... 40, using: &rng), height: Double.random(in: 5 ... 40, using: &rng))
+        }
+        // Loose boxes in the first, middle and last runs, whatever the cores.
+        let wide = [3, n / 2 + 1, n - 2]
+        for k in wide { boxes[k] = CGRect(x: 100, y: Double(k % 5000), width: 5000, height: 2) }
+        let keys = (0 ..< n).map { Int32(2 * $0 + 1) }
+        let grid = try #require(CellGrid(boxes: boxes, keys: keys))
+        #expect(grid.loose == wide.map { Int32(2 * $0 + 1) })
+        // Random points, each checked against a scan of all boxes.
+        var checked = 0
+        for _ in 0 ..< 150 {
+            let p = CGPoint(
+                x: Double.random(in: 0 ... 6000, using: &rng), y: Double.random(in: 0 ... 6000, using: &rng))
+            var truth: [Int32] = []
+            for (k, b) in boxes.enumerated() where b.minX <= p.x && p.x <= b.maxX && b.minY <= p.y && p.y <= b.maxY {
+                truth.append(Int32(2 * k + 1))
+            }
+            let got = Self.containing(grid, p)
+            #expect(got == got.sorted() && Set(got).count == got.count)
+            #expect(Set(truth).isSubset(of: Set(got)), "\(p)")
+            for key in Set(got).subtracting(truth) { #expect(Self.near(boxes[Int(key - 1) / 2], p, 1e-2)) }
+            checked += truth.count
+        }
+        // Not vacuous: the points met boxes (about three each).
+        #expect(checked > 150)
+    }
+
     @Test func keysAreReportedInsteadOfIndices() throws {
         var rng = SplitMix64(seed: 13)
         let boxes = Self.randomBoxes(1000, &rng)
