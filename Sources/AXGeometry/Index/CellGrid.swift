@@ -33,8 +33,9 @@ import Foundation
 /// and its new box is scanned by every query until the caller rebuilds
 /// (see `movedCount`).
 ///
-/// **Complexity.** Building is O(n + cells); a point query O(entries in the
-/// cell + loose items). Memory about 12 bytes per cell entry (two to four per
+/// **Complexity.** Building is O(n + cells), on every core from
+/// `parallelMinimum` boxes; a point query O(entries in the cell + loose
+/// items). Memory about 12 bytes per cell entry (two to four per
 /// item) plus 4 per cell (at most one per item).
 public struct CellGrid: Sendable {
     /// One box's part inside one cell, quantized: `0` is the cell's low edge
@@ -121,7 +122,9 @@ public struct CellGrid: Sendable {
     /// of at least `minimumStep` (room for its exact check) gets cells at
     /// least `minimumStep` × 65,535 wide, however small the boxes.
     ///
-    /// - Complexity: O(n + cells) time; no sort.
+    /// - Complexity: O(n + cells) time, divided among the cores from
+    ///   `parallelMinimum` boxes, and 4 bytes a cell a core while building;
+    ///   no sort.
     public init?(
         boxes: [CGRect], keys: [Int32]? = nil, minimumCount: Int = CellGrid.minimumCount, minimumStep: Double = 0
     ) {
