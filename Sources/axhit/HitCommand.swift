@@ -47,7 +47,8 @@ enum HitCommand {
             return try Input.points(pointsPath, sharing: share)
         }
         let tree = Result { () throws(TreeError) in try Input.hitTester(treePath, treeOptions) }
-        share.help()
+        // A bad tree ends the run: its thread does not parse points too.
+        if case .success = tree { share.help() }
         let read = reading.result()
         let engine = try tree.get()
         let points = try read.get()

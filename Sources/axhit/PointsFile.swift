@@ -12,9 +12,10 @@ import Darwin
 /// (spaces, tabs or one comma between), in the tree's screen units; blank
 /// lines and lines starting with `#` are skipped.
 ///
-/// Parsed in place, on all cores: the bytes are cut at line ends into
-/// pieces of about a megabyte, and each piece is read a byte at a time
-/// with no `String` per line. A plain decimal (at most 15 significant digits, no
+/// Parsed in place, on all cores (or all but the caller's, with a
+/// `PieceShare`): the bytes are cut at line ends into pieces of about a
+/// megabyte, and each piece is read a byte at a time with no `String` per
+/// line. A plain decimal (at most 15 significant digits, no
 /// exponent: what coordinates are written as) is read exactly from its
 /// digits: m / 10^k, both exact doubles, correctly rounded, is the double
 /// nearest the decimal, as C's `strtod` gives it. Anything else goes to
@@ -64,9 +65,18 @@ enum PointsFile {
         }
         // At most one point per line: a line ends at each newline, and the
         // last piece's may end at the end.
+        // Each pass on every core, or with `share` on all but the one the
+        // caller keeps busy, and on its thread once it helps.
+        func onCores(_ work: @escaping @Sendable (Int) -> Void) {
+            if let share {
+                share.run(pieces, workers: cores - 2, work)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: pieces, execute: work)
+            }
+        }
         let lineCounts = [Int](filling: pieces) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: pieces) { k in
+            onCores { k in
                 var lines = 0
                 for b in piece(k) where b == UInt8(ascii: "\n") { lines += 1 }
                 out.initializeElement(at: k, to: lines + (k == pieces - 1 ? 1 : 0))
@@ -83,15 +93,10 @@ enum PointsFile {
                 // own result.
                 nonisolated(unsafe) let results = resultBuffer
                 nonisolated(unsafe) let points = buffer
-                @Sendable func parsePiece(_ k: Int) {
+                onCores { k in
                     let place = UnsafeMutableBufferPointer(rebasing: points[offsets[k] ..< offsets[k + 1]])
                     results.initializeElement(
                         at: k, to: Result { () throws(LineProblem) in try parse(piece(k), into: place) })
-                }
-                if let share {
-                    share.run(pieces, workers: cores - 2, parsePiece)
-                } else {
-                    DispatchQueue.concurrentPerform(iterations: pieces, execute: parsePiece)
                 }
                 done = pieces
             }

@@ -192,41 +192,62 @@ import Testing
     }
 
     /// From `CellGrid.parallelMinimum` boxes the build counts and files
-    /// them a run per core; every cell must still list exactly its boxes in
-    /// increasing order, and the loose ones must keep theirs, as one pass
-    /// makes them (a run's entries ahead of an earlier run's would reorder a
-    /// cell; a shared cursor would lose or overwrite entries).
-    @Test func aLargeSetFiledOnEveryCoreAnswersAsOnePassWould() throws {
+    /// them a run per core. However many runs, the grid must be the one a
+    /// single pass makes, byte for byte: every cell's entries in increasing
+    /// item order (a run's entries ahead of an earlier run's would reorder a
+    /// cell; a shared cursor would lose or overwrite entries), and the loose
+    /// items in order. The single pass itself is checked against a scan of
+    /// all boxes.
+    @Test func runsOnManyCoresBuildTheGridOnePassBuilds() throws {
         var rng = SplitMix64(seed: 15)
-        let n = 3 * CellGrid.parallelMinimum
+        // Fewer boxes than the build would share out by itself: the runs
+        // are asked for.
+        let n = 20_000
         var boxes = (0 ..< n).map { _ in
             CGRect(
-                x: Double.random(in: 0 ... 6000, using: &rng), y: Double.random(in: 0 ... 6000, using: &rng),
+                x: Double.random(in: 0 ... 1900, using: &rng), y: Double.random(in: 0 ... 1900, using: &rng),
                 width: Double.random(in: 5 ... 40, using: &rng), height: Double.random(in: 5 ... 40, using: &rng))
         }
-        // Loose boxes in the first, middle and last runs, whatever the cores.
+        // Loose boxes in the first, middle and last runs, however many.
         let wide = [3, n / 2 + 1, n - 2]
-        for k in wide { boxes[k] = CGRect(x: 100, y: Double(k % 5000), width: 5000, height: 2) }
+        for k in wide { boxes[k] = CGRect(x: 10, y: Double(k % 1800), width: 1800, height: 2) }
         let keys = (0 ..< n).map { Int32(2 * $0 + 1) }
-        let grid = try #require(CellGrid(boxes: boxes, keys: keys))
-        #expect(grid.loose == wide.map { Int32(2 * $0 + 1) })
-        // Random points, each checked against a scan of all boxes.
+        func build(_ runs: Int) throws -> CellGrid {
+            try #require(CellGrid(boxes: boxes, keys: keys, minimumCount: 256, minimumStep: 0, runs: runs))
+        }
+        let one = try build(1)
+        #expect(one.loose == wide.map { Int32(2 * $0 + 1) })
         var checked = 0
         for _ in 0 ..< 150 {
             let p = CGPoint(
-                x: Double.random(in: 0 ... 6000, using: &rng), y: Double.random(in: 0 ... 6000, using: &rng))
+                x: Double.random(in: 0 ... 1900, using: &rng), y: Double.random(in: 0 ... 1900, using: &rng))
             var truth: [Int32] = []
             for (k, b) in boxes.enumerated() where b.minX <= p.x && p.x <= b.maxX && b.minY <= p.y && p.y <= b.maxY {
                 truth.append(Int32(2 * k + 1))
             }
-            let got = Self.containing(grid, p)
+            let got = Self.containing(one, p)
             #expect(got == got.sorted() && Set(got).count == got.count)
             #expect(Set(truth).isSubset(of: Set(got)), "\(p)")
-            for key in Set(got).subtracting(truth) { #expect(Self.near(boxes[Int(key - 1) / 2], p, 1e-2)) }
             checked += truth.count
         }
         // Not vacuous: the points met boxes (about three each).
         #expect(checked > 150)
+        let cells = one.storage.cellCount, entries = one.storage.entryCount
+        #expect(cells > 1000 && entries > n)
+        for runs in [2, 3, 7, CellGrid.maxRuns] {
+            let other = try build(runs)
+            #expect(other.storage.cellCount == cells && other.storage.entryCount == entries)
+            #expect(memcmp(other.storage.cellStarts, one.storage.cellStarts, (cells + 1) * 4) == 0, "\(runs) runs")
+            let entryBytes = entries * MemoryLayout<CellGrid.Entry>.stride
+            #expect(memcmp(other.storage.entries, one.storage.entries, entryBytes) == 0, "\(runs) runs")
+            #expect(other.loose == one.loose && other.looseBoxes == one.looseBoxes)
+        }
+        // The build's own choice: one run below `parallelMinimum` boxes, at
+        // most one a core and `maxRuns`.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(CellGrid.runCount(CellGrid.parallelMinimum - 1) == 1)
+        #expect(CellGrid.runCount(1 << 24) == min(cores, CellGrid.maxRuns))
+        #expect(CellGrid.runCount(CellGrid.parallelMinimum) == min(cores, 2))
     }
 
     @Test func keysAreReportedInsteadOfIndices() throws {

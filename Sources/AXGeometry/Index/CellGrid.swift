@@ -33,7 +33,7 @@ import Foundation
 /// and its new box is scanned by every query until the caller rebuilds
 /// (see `movedCount`).
 ///
-/// **Complexity.** Building is O(n + cells), on every core from
+/// **Complexity.** Building is O(n + cells), on up to `maxRuns` cores from
 /// `parallelMinimum` boxes; a point query O(entries in the cell + loose
 /// items). Memory about 12 bytes per cell entry (two to four per
 /// item) plus 4 per cell (at most one per item).
@@ -69,6 +69,18 @@ public struct CellGrid: Sendable {
     /// Boxes from which the build counts and files them on every core: a
     /// million boxes take about half a second on one.
     static let parallelMinimum = 1 << 16
+    /// The most runs a build uses: each holds a count a cell while it
+    /// builds, and merging the counts reads them all once.
+    static let maxRuns = 8
+
+    /// The runs a build of `n` boxes uses: one a core from
+    /// `parallelMinimum` boxes, at most `maxRuns`, none under half of
+    /// `parallelMinimum` boxes.
+    static func runCount(_ n: Int) -> Int {
+        guard n >= parallelMinimum else { return 1 }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return Swift.max(1, Swift.min(cores, maxRuns, n / (parallelMinimum / 2)))
+    }
     /// Quantization steps per cell side.
     @usableFromInline static let steps = 65535.0
 
@@ -122,12 +134,21 @@ public struct CellGrid: Sendable {
     /// of at least `minimumStep` (room for its exact check) gets cells at
     /// least `minimumStep` × 65,535 wide, however small the boxes.
     ///
-    /// - Complexity: O(n + cells) time, divided among the cores from
-    ///   `parallelMinimum` boxes, and 4 bytes a cell a core while building;
-    ///   no sort.
+    /// - Complexity: O(n + cells) time, the boxes divided among up to
+    ///   `maxRuns` cores from `parallelMinimum` boxes, plus O(cells × runs)
+    ///   on one core to merge their counts; while building, 4 bytes a cell
+    ///   a run. No sort.
     public init?(
         boxes: [CGRect], keys: [Int32]? = nil, minimumCount: Int = CellGrid.minimumCount, minimumStep: Double = 0
     ) {
+        self.init(
+            boxes: boxes, keys: keys, minimumCount: minimumCount, minimumStep: minimumStep,
+            runs: Self.runCount(boxes.count))
+    }
+
+    /// `init?(boxes:keys:minimumCount:minimumStep:)` counting and filing
+    /// the boxes in `runs` runs (tests compare the grids of any number).
+    init?(boxes: [CGRect], keys: [Int32]?, minimumCount: Int, minimumStep: Double, runs runCount: Int) {
         let n = boxes.count
         guard n >= Swift.max(1, minimumCount), n <= Int(Int32.max), keys == nil || keys!.count == n else { return nil }
         @Sendable func key(_ k: Int) -> Int32 { keys?[k] ?? Int32(k) }
@@ -173,13 +194,13 @@ public struct CellGrid: Sendable {
             return (x0, x1, y0, y1)
         }
         // The boxes are counted, then filed, in consecutive runs, a run on
-        // a core (one run under `parallelMinimum` boxes): in every cell a
-        // run's entries follow those of the runs before it, so each cell
-        // lists its items in increasing order, as one pass would.
+        // a core (`runCount`): in every cell a run's entries follow those
+        // of the runs before it, so each cell lists its items in increasing
+        // order, as one pass would.
         let cellTotal = columns * rows
-        let runs = consecutiveRuns(
-            n, parts: n >= Self.parallelMinimum ? ProcessInfo.processInfo.activeProcessorCount : 1)
-        // Each run's entries per cell; then, where it files its next one.
+        let runs = consecutiveRuns(n, parts: runCount)
+        // Per run and cell: first how many entries the run files there;
+        // after the merge below, where it files its next one.
         nonisolated(unsafe) let counts = UnsafeMutablePointer<Int32>.allocate(capacity: runs.count * cellTotal)
         defer { counts.deallocate() }
         let looseRuns = [(items: [Int32], boxes: [SIMD4<Float>])](filling: runs.count) { out, made in
