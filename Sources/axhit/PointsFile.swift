@@ -63,8 +63,6 @@ enum PointsFile {
         @Sendable func piece(_ k: Int) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: bytes[starts[k] ..< (k + 1 < pieces ? starts[k + 1] : bytes.count)])
         }
-        // At most one point per line: a line ends at each newline, and the
-        // last piece's may end at the end.
         // Each pass on every core, or with `share` on all but the one the
         // caller keeps busy, and on its thread once it helps.
         func onCores(_ work: @escaping @Sendable (Int) -> Void) {
@@ -74,6 +72,8 @@ enum PointsFile {
                 DispatchQueue.concurrentPerform(iterations: pieces, execute: work)
             }
         }
+        // At most one point per line: a line ends at each newline, and the
+        // last piece's may end at the end.
         let lineCounts = [Int](filling: pieces) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             onCores { k in
