@@ -199,12 +199,9 @@ import Testing
         }
     }
 
-    @Test func aGridChildMovedOutOfRangeIsNotAnsweredWhereItWas() throws {
-        // 300 exposed tiles of 10 × 10 on a 20-point pitch (a grid). A tile
-        // moved this far out leaves the grid's range: its old cell entries
-        // stay, and the cells may no longer answer for it without its record.
-        // (It was a frame whose x + width overflows; ValueRules now refuses
-        // such a frame at the door.)
+    /// 300 exposed tiles of 10 × 10 on a 20-point pitch under one root: a
+    /// wide view whose grid answers every tile as a box hit.
+    static func tiles() throws -> ElementTree {
         var tree = ElementTree()
         let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
         for k in 0 ..< 300 {
@@ -213,7 +210,16 @@ import Testing
             tile.isAccessibilityElement = true
             try tree.append(tile, under: root)
         }
-        var engine = HitTester(tree)
+        return tree
+    }
+
+    @Test func aGridChildMovedOutOfRangeIsNotAnsweredWhereItWas() throws {
+        // 300 exposed tiles of 10 × 10 on a 20-point pitch (a grid). A tile
+        // moved this far out leaves the grid's range: its old cell entries
+        // stay, and the cells may no longer answer for it without its record.
+        // (It was a frame whose x + width overflows; ValueRules now refuses
+        // such a frame at the door.)
+        var engine = HitTester(try Self.tiles())
         #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes })
         let tile = try #require(engine.tree.node(withID: "t21"))
         #expect(engine.hit(CGPoint(x: 25, y: 25)) == tile)
@@ -232,15 +238,7 @@ import Testing
     /// hit" flag, tried and not kept; it failed with the flag left set.)
     @Test(arguments: ["not an element", "hidden", "a modal sibling", "a huge scroll"])
     func aBoxHitThatEndsInPlaceIsNotAnsweredByTheGrid(change: String) throws {
-        var tree = ElementTree()
-        let root = try tree.append(.view("root", frame: CGRect(x: 0, y: 0, width: 400, height: 400)), under: .none)
-        for k in 0 ..< 300 {
-            var tile = Node.view(
-                "t\(k)", frame: CGRect(x: Double(k % 20) * 20, y: Double(k / 20) * 20, width: 10, height: 10))
-            tile.isAccessibilityElement = true
-            try tree.append(tile, under: root)
-        }
-        var engine = HitTester(tree)
+        var engine = HitTester(try Self.tiles())
         #expect(engine.indexes.contains { $0.grid.count > 0 && $0.gridKeysAreNodes })
         let tile = try #require(engine.tree.node(withID: "t21"))
         #expect(engine.boxHits[tile.index])

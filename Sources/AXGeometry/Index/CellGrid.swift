@@ -148,7 +148,7 @@ public struct CellGrid: Sendable {
 
     /// `init?(boxes:keys:minimumCount:minimumStep:)` counting and filing
     /// the boxes in `runs` runs (tests compare the grids of any number).
-    init?(boxes: [CGRect], keys: [Int32]?, minimumCount: Int, minimumStep: Double, runs runCount: Int) {
+    init?(boxes: [CGRect], keys: [Int32]?, minimumCount: Int, minimumStep: Double, runs parts: Int) {
         let n = boxes.count
         guard n >= Swift.max(1, minimumCount), n <= Int(Int32.max), keys == nil || keys!.count == n else { return nil }
         @Sendable func key(_ k: Int) -> Int32 { keys?[k] ?? Int32(k) }
@@ -198,7 +198,7 @@ public struct CellGrid: Sendable {
         // of the runs before it, so each cell lists its items in increasing
         // order, as one pass would.
         let cellTotal = columns * rows
-        let runs = consecutiveRuns(n, parts: runCount)
+        let runs = consecutiveRuns(n, parts: parts)
         // Per run and cell: first how many entries the run files there;
         // after the merge below, where it files its next one.
         nonisolated(unsafe) let counts = UnsafeMutablePointer<Int32>.allocate(capacity: runs.count * cellTotal)
